@@ -1,0 +1,197 @@
+"""Config-driven parser for HTML job sites: listing cards and detail pages.
+
+A site is described in sources.yaml (selectors, id rule, pagination); this module
+turns that description into a pure parser registered under the site's name. On
+detail pages schema.org JSON-LD is preferred and the selectors fill what it lacks.
+Selectors are parsel CSS, with `::text` and `::attr(name)` pseudo-elements.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from urllib.parse import urljoin
+
+from parsel import Selector
+
+from parsers.common import job_type_from_title, outcome_from_postings
+from parsers.jsonld import find_job_postings, jsonld_to_posting
+from parsers.registry import Parser, ParserRegistry
+from parsers.signals import looks_blocked
+from parsers.text import clean_space, html_to_text, parse_datetime
+from parsers.types import (
+    DocumentKind,
+    Issue,
+    PageSignal,
+    ParseOutcome,
+    Posting,
+    RawDocument,
+)
+
+# Bump when the code below changes what a given config extracts.
+CODE_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class HtmlSiteSpec:
+    name: str
+    item: str  # CSS selector of one job card on a listing page
+    link: str  # inside a card: the detail URL, e.g. "a.job-title::attr(href)"
+    id_pattern: str  # regex with one group, applied to the absolute detail URL
+    listing_fields: Mapping[str, str] = field(default_factory=dict)  # title, company, location, ...
+    detail_fields: Mapping[str, str] = field(default_factory=dict)
+    next_page: str | None = None  # CSS of the next-page link, absent on the last page
+    total: str | None = None  # CSS of the listing's own total count, when the site shows it
+    use_jsonld: bool = True
+
+    @property
+    def version(self) -> str:
+        """Code version plus a hash of the selectors: a config edit is a new parser version."""
+        blob = json.dumps(
+            {
+                "item": self.item,
+                "link": self.link,
+                "id": self.id_pattern,
+                "listing": dict(self.listing_fields),
+                "detail": dict(self.detail_fields),
+                "next": self.next_page,
+                "total": self.total,
+                "jsonld": self.use_jsonld,
+            },
+            sort_keys=True,
+        )
+        return f"{CODE_VERSION}.{hashlib.sha256(blob.encode()).hexdigest()[:10]}"
+
+
+def _first(sel: Selector, css: str | None) -> str | None:
+    if not css:
+        return None
+    return clean_space(" ".join(sel.css(css).getall()) if "::text" in css else sel.css(css).get())
+
+
+def _external_id(spec: HtmlSiteSpec, url: str) -> str | None:
+    match = re.search(spec.id_pattern, url)
+    return match.group(1) if match else None
+
+
+def _count(text: str | None) -> int | None:
+    if not text:
+        return None
+    digits = re.sub(r"[^\d]", "", text)
+    return int(digits) if digits else None
+
+
+def _posting_from_fields(
+    spec: HtmlSiteSpec, values: Mapping[str, str | None], url: str, external_id: str
+) -> Posting:
+    title = values.get("title") or ""
+    description_html = values.get("description")
+    posted_at, precision = parse_datetime(values.get("posted"))
+    return Posting(
+        external_id=external_id,
+        url=url,
+        title=title,
+        company=values.get("company"),
+        department=values.get("department"),
+        location_text=values.get("location"),
+        description_html=description_html,
+        description_text=html_to_text(description_html),
+        employment_type=values.get("employment_type"),
+        posted_at=posted_at,
+        posted_precision=precision,  # type: ignore[arg-type]
+        apply_url=url,
+        job_type=job_type_from_title(title),
+        payload={k: v for k, v in values.items() if v is not None},
+    )
+
+
+def parse_listing(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseOutcome:
+    candidates: list[tuple[str, Posting]] = []
+    issues: list[Issue] = []
+    for index, card in enumerate(sel.css(spec.item)):
+        path = f"{spec.item}[{index}]"
+        href = _first(card, spec.link)
+        if not href:
+            issues.append(Issue("missing_link", "job card has no detail link", path))
+            continue
+        url = urljoin(doc.url, href)
+        external_id = _external_id(spec, url)
+        if not external_id:
+            issues.append(Issue("bad_link", f"detail URL does not match id_pattern: {url}", path))
+            continue
+        values = {name: _first(card, css) for name, css in spec.listing_fields.items()}
+        candidates.append((path, _posting_from_fields(spec, values, url, external_id)))
+    next_href = _first(sel, spec.next_page)
+    outcome = outcome_from_postings(
+        candidates,
+        issues=issues,
+        total=_count(_first(sel, spec.total)),
+        next_page_url=urljoin(doc.url, next_href) if next_href else None,
+        listing=True,
+    )
+    return outcome
+
+
+def parse_detail(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseOutcome:
+    external_id = _external_id(spec, doc.url) or ""
+    values = {name: _first(sel, css) for name, css in spec.detail_fields.items()}
+    from_selectors = _posting_from_fields(spec, values, doc.url, external_id)
+    issues: list[Issue] = []
+    posting = from_selectors
+    if spec.use_jsonld:
+        nodes, issues = find_job_postings(doc.body)
+        if nodes:
+            from_jsonld = jsonld_to_posting(nodes[0], doc.url, external_id=external_id or None)
+            posting = _fill_missing(from_jsonld, from_selectors)
+    if not posting.title and not posting.description_text:
+        issues.append(Issue("no_posting", "the page has neither JSON-LD nor the configured fields"))
+    return outcome_from_postings([("$", posting)], issues=issues)
+
+
+def _fill_missing(primary: Posting, fallback: Posting) -> Posting:
+    """JSON-LD wins where it has a value; selector fields fill its gaps."""
+    updates = {
+        name: getattr(fallback, name)
+        for name in (
+            "title",
+            "company",
+            "department",
+            "location_text",
+            "description_html",
+            "description_text",
+            "employment_type",
+        )
+        if not getattr(primary, name) and getattr(fallback, name)
+    }
+    if primary.posted_precision == "unknown" and fallback.posted_precision != "unknown":
+        updates |= {"posted_at": fallback.posted_at, "posted_precision": fallback.posted_precision}
+    if updates.get("title"):
+        updates["job_type"] = job_type_from_title(updates["title"])
+    return replace(primary, **updates) if updates else primary
+
+
+def build_parser(spec: HtmlSiteSpec) -> Parser:
+    def parse(doc: RawDocument) -> ParseOutcome:
+        if not doc.body.strip():
+            return ParseOutcome.rejected(Issue("empty_body", "the page is empty"))
+        if looks_blocked(doc.body):
+            return ParseOutcome.rejected(
+                Issue("blocked", "the page is a bot-challenge page"), signal=PageSignal.BLOCKED
+            )
+        sel = Selector(text=doc.body.decode("utf-8", "replace"))
+        if doc.kind is DocumentKind.LISTING:
+            return parse_listing(spec, doc, sel)
+        return parse_detail(spec, doc, sel)
+
+    return Parser(name=spec.name, version=spec.version, parse=parse)
+
+
+def register_sites(registry: ParserRegistry, specs: list[HtmlSiteSpec]) -> ParserRegistry:
+    """A copy of `registry` with one parser per configured site (duplicates fail loudly)."""
+    extended = registry.copy()
+    for spec in specs:
+        extended.add(build_parser(spec))
+    return extended

@@ -1,0 +1,124 @@
+"""The one posting schema every parser produces, and the parse outcome around it.
+
+These types are the contract between parsers (pure, no I/O) and the pipeline.
+They are frozen: a parse result is a value, computed from bytes, never mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+
+class Quality(StrEnum):
+    ACCEPTED = "accepted"  # every required and expected field present
+    PARTIAL = "partial"  # usable, persisted, but with issues (e.g. no description)
+    REJECTED = "rejected"  # unusable: nothing is written as a posting, issues are kept
+
+
+class DocumentKind(StrEnum):
+    LISTING = "listing"  # a board / search page: many postings, maybe partial
+    DETAIL = "detail"  # one posting's own page or API response
+
+
+class PageSignal(StrEnum):
+    """What a page says about itself, independent of the postings in it."""
+
+    NORMAL = "normal"
+    BLOCKED = "blocked"  # a challenge / captcha / bot wall: proves nothing about postings
+    CLOSED = "closed"  # the posting's own page says it is gone or filled
+    NOT_FOUND = "not_found"  # an error page for a posting that does not exist
+
+
+DatePrecision = Literal["exact", "day", "unknown"]
+Remote = Literal["yes", "hybrid", "unknown"]
+
+
+@dataclass(frozen=True)
+class Issue:
+    code: str  # stable machine-readable code, e.g. "missing_title"
+    message: str  # what a human needs to fix or judge it
+    path: str | None = None  # where in the document (JSON path, selector), when known
+
+    def to_dict(self) -> dict[str, str]:
+        out = {"code": self.code, "message": self.message}
+        if self.path:
+            out["path"] = self.path
+        return out
+
+
+@dataclass(frozen=True)
+class RawOffice:
+    """One office as the source states it; normalization resolves it later."""
+
+    text: str
+    city: str | None = None
+    region: str | None = None
+    country: str | None = None  # as given by the source (name or code), not yet ISO
+
+
+@dataclass(frozen=True)
+class Salary:
+    raw: str
+    min: float | None = None
+    max: float | None = None
+    currency: str | None = None
+    period: str | None = None  # year, month, week, day, hour
+
+
+@dataclass(frozen=True)
+class Posting:
+    external_id: str
+    url: str
+    title: str
+    company: str | None = None
+    department: str | None = None
+    location_text: str | None = None
+    offices: tuple[RawOffice, ...] = ()
+    description_html: str | None = None
+    description_text: str | None = None
+    employment_type: str | None = None
+    posted_at: datetime | None = None
+    posted_precision: DatePrecision = "unknown"
+    remote: Remote = "unknown"
+    salary: Salary | None = None
+    apply_url: str | None = None
+    job_type: str | None = None  # intern, co-op, new_grad, student, research, or None
+    # The platform's own item, verbatim, so nothing the parser ignored is lost.
+    payload: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class RawDocument:
+    """Stored bytes plus what we knew when we fetched them."""
+
+    body: bytes
+    url: str
+    kind: DocumentKind = DocumentKind.LISTING
+    content_type: str | None = None
+    status: int | None = 200
+    fetched_at: datetime | None = None  # lets "posted 3 days ago" become a day-precision date
+
+
+@dataclass(frozen=True)
+class ParseOutcome:
+    quality: Quality
+    postings: tuple[Posting, ...] = ()
+    issues: tuple[Issue, ...] = ()
+    signal: PageSignal = PageSignal.NORMAL
+    # Listings only: the listing's own count of items, and where the next page is.
+    total: int | None = None
+    next_page_url: str | None = None
+
+    @classmethod
+    def rejected(cls, *issues: Issue, signal: PageSignal = PageSignal.NORMAL) -> ParseOutcome:
+        return cls(quality=Quality.REJECTED, issues=tuple(issues), signal=signal)
+
+    def posting(self, external_id: str) -> Posting | None:
+        for item in self.postings:
+            if item.external_id == external_id:
+                return item
+        return None

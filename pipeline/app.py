@@ -1,0 +1,145 @@
+"""The composition root: settings -> databases, raw store, parsers, fetcher.
+
+Everything real is built here and only here, so the CLI, the DAGs, the demo and
+the tests all run the same wiring.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import parsers
+from parsers.html_site import HtmlSiteSpec, register_sites
+from parsers.registry import Parser, ParserRegistry, UnknownParserError
+from pipeline.config import HtmlSiteSource, SourceConfig, Sources, load_sources
+from pipeline.db.connect import Database
+from pipeline.db.embedded import EmbeddedCluster, ensure_cluster
+from pipeline.errors import ConfigError
+from pipeline.http.fetcher import Fetcher
+from pipeline.platforms import PLATFORMS
+from pipeline.rawstore import RawArchive, RawStore, open_raw_store
+from pipeline.settings import Settings, load_settings
+
+
+@dataclass(frozen=True)
+class DatabaseUrls:
+    authoritative: str
+    serving: str
+    airflow: str | None
+    cluster: EmbeddedCluster | None
+
+
+def resolve_databases(settings: Settings) -> DatabaseUrls:
+    """Explicit URLs win; otherwise start (or reuse) the embedded cluster."""
+    if settings.database_url is not None:
+        url = settings.database_url.get_secret_value()
+        serving = (
+            settings.serving_database_url.get_secret_value()
+            if settings.serving_database_url
+            else url
+        )
+        return DatabaseUrls(url, serving, None, None)
+    cluster = ensure_cluster(settings.data_dir / "pg", port=settings.embedded_pg_port)
+    serving = (
+        settings.serving_database_url.get_secret_value()
+        if settings.serving_database_url
+        else cluster.url("jobharbor_serving")
+    )
+    return DatabaseUrls(cluster.url("jobharbor"), serving, cluster.url("airflow"), cluster)
+
+
+def site_spec(name: str, source: HtmlSiteSource) -> HtmlSiteSpec:
+    return HtmlSiteSpec(
+        name=name,
+        item=source.listing.item,
+        link=source.listing.link,
+        id_pattern=source.listing.id_pattern,
+        listing_fields=dict(source.listing.fields),
+        detail_fields=dict(source.detail.fields),
+        next_page=source.listing.next_page,
+        total=source.listing.total,
+        use_jsonld=source.detail.jsonld,
+    )
+
+
+def build_registry(sources: Sources) -> ParserRegistry:
+    """Built-in parsers plus one per configured HTML site; checks every enabled
+    source has a crawler and a parser, naming the key to fix when not."""
+    specs = [
+        site_spec(name, src)
+        for name, src in sources.sources.items()
+        if isinstance(src, HtmlSiteSource)
+    ]
+    problems: list[str] = []
+    try:
+        registry = register_sites(parsers.REGISTRY, specs)
+    except Exception as exc:  # a site named like a built-in parser
+        raise ConfigError([f"{sources.path}: {exc}"]) from None
+    for name, source in sources.enabled():
+        if source.platform not in PLATFORMS:
+            supported = ", ".join(sorted(PLATFORMS))
+            problems.append(
+                f"{sources.where('sources', name, 'platform')}: platform {source.platform!r} "
+                f"has no crawler in this version (supported: {supported}); set enabled: false"
+            )
+            continue
+        try:
+            registry.get(parser_ref(name, source))
+        except UnknownParserError as exc:
+            problems.append(f"{sources.where('sources', name, 'parser')}: {exc}")
+    if problems:
+        raise ConfigError(problems)
+    return registry
+
+
+def parser_ref(name: str, source: SourceConfig) -> str:
+    if source.parser:
+        return source.parser
+    return name if isinstance(source, HtmlSiteSource) else source.platform
+
+
+@dataclass
+class App:
+    settings: Settings
+    sources: Sources
+    registry: ParserRegistry
+    urls: DatabaseUrls
+    _closers: list[object] = field(default_factory=list)
+
+    @classmethod
+    def create(
+        cls, settings: Settings | None = None, sources_file: Path | str | None = None
+    ) -> App:
+        settings = settings or load_settings()
+        sources = load_sources(sources_file or settings.sources_file)
+        registry = build_registry(sources)
+        return cls(settings, sources, registry, resolve_databases(settings))
+
+    @cached_property
+    def db(self) -> Database:
+        return Database(self.urls.authoritative)
+
+    @cached_property
+    def serving_db(self) -> Database:
+        return Database(self.urls.serving, application_name="jobharbor-sync")
+
+    @cached_property
+    def raw_store(self) -> RawStore:
+        return open_raw_store(self.settings)
+
+    def archive(self) -> RawArchive:
+        return RawArchive(self.db, self.raw_store)
+
+    def fetcher(self) -> Fetcher:
+        return Fetcher(self.settings)
+
+    def parser_for(self, source_name: str) -> Parser:
+        return self.registry.get(parser_ref(source_name, self.sources.get(source_name)))
+
+    def source_names(self, only: str | None = None) -> list[str]:
+        if only:
+            self.sources.get(only)  # raises a clear error for an unknown name
+            return [only]
+        return [name for name, _ in self.sources.enabled()]

@@ -1,0 +1,384 @@
+"""The `jobharbor` command (also `python -m pipeline`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from pipeline.errors import ConfigError, JobharborError
+
+DESCRIPTION = """\
+jobharbor keeps an honest, current copy of job postings: it polls job boards
+(ATS APIs and HTML job sites listed in sources.yaml), stores every raw response,
+parses them into one posting schema, and publishes open postings to a compact
+serving schema for search.
+
+Typical use:
+  jobharbor sources check          validate sources.yaml
+  jobharbor db up                  start/migrate the databases
+  jobharbor run                    discover -> fetch -> parse every source, then sync
+  jobharbor search "data engineer" search what was published
+  jobharbor demo                   the whole path against the offline sandbox
+
+Without JOBHARBOR_DATABASE_URL, a private PostgreSQL runs under .data/.
+"""
+
+
+def _app(args: argparse.Namespace):
+    from pipeline.app import App
+
+    return App.create(sources_file=args.sources)
+
+
+def _print_report(report: object, as_json: bool = False) -> None:
+    if as_json:
+        print(json.dumps(getattr(report, "__dict__", report), default=str, indent=2))
+    else:
+        print(report.summary() if hasattr(report, "summary") else report)
+
+
+# ---------------------------------------------------------------- commands
+
+
+def cmd_sources_check(args: argparse.Namespace) -> int:
+    from pipeline.app import build_registry
+    from pipeline.config import load_sources
+    from pipeline.settings import load_settings
+
+    path = args.file or args.sources or load_settings().sources_file
+    sources = load_sources(path)
+    build_registry(sources)
+    enabled = sources.enabled()
+    print(f"{path}: OK: {len(sources.sources)} sources ({len(enabled)} enabled)")
+    for name, source in sources.sources.items():
+        boards = len(getattr(source, "boards", ()) or getattr(source, "scopes", ()))
+        state = "enabled" if source.enabled else "disabled"
+        print(f"  {name:<24} {source.platform:<16} {boards:>4} boards  {state}")
+    return 0
+
+
+def cmd_sources_sync(args: argparse.Namespace) -> int:
+    from pipeline.catalog import sync_catalog
+
+    app = _app(args)
+    print(sync_catalog(app))
+    return 0
+
+
+def cmd_db_up(args: argparse.Namespace) -> int:
+    from pipeline.db.setup import setup_databases
+
+    app = _app(args)
+    report = setup_databases(app.db, app.serving_db)
+    print(f"authoritative database: {app.db.redacted()} at revision {report.revision}")
+    print(
+        f"serving database: {app.serving_db.redacted()} (applied DDL versions: {report.serving_applied or 'none new'})"
+    )
+    return 0
+
+
+def cmd_db_url(args: argparse.Namespace) -> int:
+    from pipeline.app import resolve_databases
+    from pipeline.db.connect import sqlalchemy_url
+    from pipeline.settings import load_settings
+
+    urls = resolve_databases(load_settings())
+    url = {"airflow": urls.airflow, "serving": urls.serving}.get(args.which, urls.authoritative)
+    if url is None:
+        raise ConfigError(["the Airflow database URL is only managed for the embedded default"])
+    print(sqlalchemy_url(url) if args.sqlalchemy else url)
+    return 0
+
+
+def cmd_db_stop(args: argparse.Namespace) -> int:
+    from pipeline.db.embedded import stop_cluster
+    from pipeline.settings import load_settings
+
+    stopped = stop_cluster(load_settings().data_dir / "pg")
+    print("embedded PostgreSQL stopped" if stopped else "embedded PostgreSQL was not running")
+    return 0
+
+
+def cmd_discover(args: argparse.Namespace) -> int:
+    from pipeline.phases.discover import discover
+
+    app = _app(args)
+    for name in app.source_names(args.source):
+        _print_report(discover(app, name, force=args.force, limit=args.limit, wait_s=args.wait))
+    return 0
+
+
+def cmd_fetch(args: argparse.Namespace) -> int:
+    from pipeline.phases.fetch import fetch_details
+
+    app = _app(args)
+    for name in app.source_names(args.source):
+        _print_report(fetch_details(app, name, limit=args.limit, wait_s=args.wait))
+    return 0
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    from pipeline.phases.parse import parse_source
+
+    app = _app(args)
+    for name in app.source_names(args.source):
+        _print_report(
+            parse_source(app, name, reparse=args.reparse, limit=args.limit, wait_s=args.wait)
+        )
+    return 0
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    from pipeline.phases.sync import sync_serving
+
+    app = _app(args)
+    report = sync_serving(app, dry_run=args.dry_run, wait_s=args.wait)
+    _print_report(report)
+    return 0 if report.status != "failed" else 1
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from pipeline.catalog import sync_catalog
+    from pipeline.db.setup import setup_databases
+    from pipeline.phases.discover import discover
+    from pipeline.phases.fetch import fetch_details
+    from pipeline.phases.parse import parse_source
+    from pipeline.phases.sync import sync_serving
+
+    app = _app(args)
+    setup_databases(app.db, app.serving_db)
+    sync_catalog(app)
+    for name in app.source_names(args.source):
+        _print_report(discover(app, name, force=args.force, wait_s=args.wait))
+        _print_report(fetch_details(app, name, wait_s=args.wait))
+        _print_report(parse_source(app, name, wait_s=args.wait))
+    _print_report(sync_serving(app, wait_s=args.wait))
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from pipeline.app import resolve_databases
+    from pipeline.db.connect import Database
+    from pipeline.settings import load_settings
+    from serving_sync.reconcile import search
+
+    serving = Database(resolve_databases(load_settings()).serving)
+    rows = list(search(serving, args.query, args.limit))
+    if args.json:
+        print(json.dumps(rows, default=str, ensure_ascii=False, indent=2))
+        return 0
+    for row in rows:
+        print(
+            f"{row['rank']:.3f}  {row['title']} — {row['company'] or '?'} ({row['location_text'] or '?'}) [{row['source']}]"
+        )
+    if not rows:
+        print("no results")
+    return 0
+
+
+def cmd_raw_recover(args: argparse.Namespace) -> int:
+    app = _app(args)
+    with app.archive() as archive:
+        report = archive.recover_pending(older_than_s=args.older_than)
+    print(f"pending raw objects resolved: {report.ready} ready, {report.lost} lost")
+    return 0
+
+
+def cmd_sandbox_serve(args: argparse.Namespace) -> int:
+    from sandbox.__main__ import main as sandbox_main
+
+    return sandbox_main(
+        ["serve", "--host", args.host, "--port", str(args.port), "--seed", str(args.seed)]
+    )
+
+
+def cmd_sandbox_advance(args: argparse.Namespace) -> int:
+    import httpx
+
+    from pipeline.settings import load_settings
+    from sandbox.daemon import running_url
+
+    url = running_url(load_settings().data_dir) or os.environ.get("JOBHARBOR_SANDBOX_URL")
+    if not url:
+        raise ConfigError(
+            ["no sandbox is running (start one with `make demo` or `jobharbor sandbox serve`)"]
+        )
+    response = httpx.post(
+        f"{url}/_sandbox/advance",
+        params={"platform": args.platform, "token": args.token, "steps": args.steps},
+    )
+    response.raise_for_status()
+    print(response.json())
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from pipeline.demo import run_demo
+
+    return run_demo(advance=args.advance)
+
+
+# ---------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jobharbor",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--sources", type=Path, help="sources file (default: $JOBHARBOR_SOURCES or ./sources.yaml)"
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, func: Callable[[argparse.Namespace], int], help_text: str, parent=sub):
+        cmd = parent.add_parser(name, help=help_text, description=help_text)
+        cmd.set_defaults(func=func)
+        return cmd
+
+    def phase_options(cmd: argparse.ArgumentParser, *, limit: bool = True) -> None:
+        cmd.add_argument("--source", help="only this source (default: every enabled source)")
+        if limit:
+            cmd.add_argument("--limit", type=int, help="at most this many items")
+        cmd.add_argument(
+            "--wait",
+            type=float,
+            default=0.0,
+            help="seconds to wait if another run of this phase holds the source's lock (default: skip at once)",
+        )
+
+    sources = sub.add_parser("sources", help="check or sync sources.yaml").add_subparsers(
+        dest="sub", required=True
+    )
+    check = add(
+        "check",
+        cmd_sources_check,
+        "validate a sources file; every problem is listed with file, line and key",
+        sources,
+    )
+    check.add_argument(
+        "file", nargs="?", type=Path, help="the file to check (default: the active sources file)"
+    )
+    add(
+        "sync", cmd_sources_sync, "write sources and boards into the database (idempotent)", sources
+    )
+
+    db = sub.add_parser("db", help="databases: start, migrate, locate, stop").add_subparsers(
+        dest="sub", required=True
+    )
+    add("up", cmd_db_up, "start the embedded PostgreSQL if used, then migrate both schemas", db)
+    url = add("url", cmd_db_url, "print a database URL (authoritative by default)", db)
+    url.add_argument(
+        "which", nargs="?", choices=["authoritative", "serving", "airflow"], default="authoritative"
+    )
+    url.add_argument(
+        "--sqlalchemy", action="store_true", help="as a SQLAlchemy URL (postgresql+psycopg://)"
+    )
+    add("stop", cmd_db_stop, "stop the embedded PostgreSQL", db)
+
+    discover = add(
+        "discover",
+        cmd_discover,
+        "poll due boards: store listings raw, upsert postings, record scans",
+    )
+    phase_options(discover)
+    discover.add_argument(
+        "--force", action="store_true", help="poll every enabled board now, due or not"
+    )
+    phase_options(
+        add(
+            "fetch",
+            cmd_fetch,
+            "fetch posting pages the listings do not cover (new or changed rows)",
+        )
+    )
+    parse = add("parse", cmd_parse, "parse stored raw objects with the current parser version")
+    phase_options(parse)
+    parse.add_argument(
+        "--reparse",
+        action="store_true",
+        help="also re-parse closed postings (after a parser version bump)",
+    )
+    sync = add(
+        "sync", cmd_sync, "publish open postings to the serving schema as one transactional diff"
+    )
+    sync.add_argument(
+        "--dry-run", action="store_true", help="compute and report the diff, change nothing"
+    )
+    sync.add_argument("--wait", type=float, default=0.0, help="seconds to wait for a running sync")
+    run = add("run", cmd_run, "discover, fetch and parse each source, then sync")
+    phase_options(run, limit=False)
+    run.add_argument(
+        "--force", action="store_true", help="poll every enabled board now, due or not"
+    )
+
+    search = add("search", cmd_search, "full-text search over the serving schema")
+    search.add_argument("query", help='web-search syntax: words, "quoted phrase", OR, -exclude')
+    search.add_argument("--limit", type=int, default=10)
+    search.add_argument("--json", action="store_true")
+
+    raw = sub.add_parser("raw", help="raw object storage").add_subparsers(dest="sub", required=True)
+    recover = add(
+        "recover",
+        cmd_raw_recover,
+        "resolve uploads a crash left pending: ready if intact, else lost",
+        raw,
+    )
+    recover.add_argument(
+        "--older-than", type=float, default=300, help="only pending for at least this many seconds"
+    )
+
+    sandbox = sub.add_parser("sandbox", help="the offline sandbox job web").add_subparsers(
+        dest="sub", required=True
+    )
+    serve = add("serve", cmd_sandbox_serve, "serve the sandbox in the foreground", sandbox)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument("--seed", type=int, default=7)
+    advance = add(
+        "advance",
+        cmd_sandbox_advance,
+        "change a sandbox board: one posting closes, one changes, one opens",
+        sandbox,
+    )
+    advance.add_argument("platform", help="e.g. greenhouse, or site:vieclam")
+    advance.add_argument("token", help="board token or site category")
+    advance.add_argument("--steps", type=int, default=1)
+
+    demo = add(
+        "demo",
+        cmd_demo,
+        "run the whole path on the embedded default against the sandbox and report",
+    )
+    demo.add_argument(
+        "--advance",
+        action="store_true",
+        help="change one sandbox board first, to watch statuses move",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return int(args.func(args))
+    except ConfigError as exc:
+        print("configuration error:", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 2
+    except JobharborError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1

@@ -1,0 +1,445 @@
+"""Load and validate sources.yaml before anything runs.
+
+Every problem is reported as `FILE:LINE: key.path: problem`, all problems at
+once, so an operator can fix a broken file in one pass. Validation is pydantic
+with `extra="forbid"`: a misspelt key is an error, never silently ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
+
+from pipeline.errors import ConfigError
+
+ATS_PLATFORMS = (
+    "greenhouse",
+    "lever",
+    "ashby",
+    "smartrecruiters",
+    "workable",
+    "workday",
+    "recruitee",
+    "teamtailor",
+    "personio",
+    "bamboohr",
+)
+HTML_PLATFORMS = ("html_site",)
+PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS
+
+_SOURCE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
+_BOARD_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
+_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+def _http_url(value: str) -> str:
+    if not re.match(r"^https?://[^\s/]+", value):
+        raise ValueError(f"must be an http:// or https:// URL, got {value!r}")
+    return value.rstrip("/")
+
+
+HttpUrl = Annotated[str, AfterValidator(_http_url)]
+
+
+class StrictModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Pacing(StrictModel):
+    """A token bucket per host: `rate_per_s` sustained, `burst` at once."""
+
+    rate_per_s: Annotated[float, Field(gt=0, le=1000)]
+    burst: Annotated[int, Field(ge=1, le=1000)] = 1
+
+
+class Validation(StrictModel):
+    """What a fetched body must satisfy to count as a real response."""
+
+    expect_status: tuple[int, ...] = (200,)
+    content_types: tuple[str, ...] = ()  # substrings; empty = accept any
+    min_bytes: Annotated[int, Field(ge=0)] = 2
+    allowed_hosts: tuple[str, ...] = ()  # empty = the source's own hosts
+    required_json_keys: tuple[str, ...] = ()
+    required_selectors: tuple[str, ...] = ()
+
+
+class Board(StrictModel):
+    token: str
+    name: str | None = None
+    enabled: bool = True
+
+    @field_validator("token")
+    @classmethod
+    def _token_shape(cls, value: str) -> str:
+        if not _BOARD_TOKEN.match(value):
+            raise ValueError(
+                "board token must be letters, digits, '.', '_', '-' or '/' (no spaces or URLs)"
+            )
+        return value
+
+
+class SourceBase(StrictModel):
+    platform: str
+    display_name: str | None = None
+    enabled: bool = True
+    parser: str | None = None  # default: the platform's (or site's) own parser
+    transport: Literal["http", "browser"] = "http"
+    pacing: Pacing | None = None
+    validation: Validation = Validation()
+    robots: Literal["obey", "ignore"] | None = None
+
+
+class AtsSource(SourceBase):
+    platform: Literal[ATS_PLATFORMS]  # type: ignore[valid-type]
+    api_base: HttpUrl | None = None
+    boards: tuple[Board, ...] = ()
+
+    @field_validator("boards", mode="before")
+    @classmethod
+    def _board_shorthand(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return [{"token": item} if isinstance(item, str) else item for item in value]
+        return value
+
+
+class Scope(StrictModel):
+    """One listing endpoint of a site, e.g. a search or category; `{page}` is the page number."""
+
+    key: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
+    path: str
+
+    @field_validator("path")
+    @classmethod
+    def _has_page(cls, value: str) -> str:
+        if "{page}" not in value:
+            raise ValueError("path must contain {page} where the page number goes")
+        return value
+
+
+class Pagination(StrictModel):
+    first_page: Annotated[int, Field(ge=0)] = 1
+    max_pages: Annotated[int, Field(ge=1, le=10000)] = 50
+
+
+class Listing(StrictModel):
+    item: str
+    link: str
+    id_pattern: str
+    fields: dict[str, str] = {}
+    next_page: str | None = None
+    total: str | None = None
+
+    @field_validator("id_pattern")
+    @classmethod
+    def _one_group(cls, value: str) -> str:
+        try:
+            compiled = re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a valid regular expression: {exc}") from None
+        if compiled.groups != 1:
+            raise ValueError("must have exactly one (group) capturing the posting id")
+        return value
+
+
+class Detail(StrictModel):
+    fields: dict[str, str] = {}
+    jsonld: bool = True
+
+
+class HtmlSiteSource(SourceBase):
+    platform: Literal["html_site"]
+    base_url: HttpUrl
+    scopes: tuple[Scope, ...]
+    pagination: Pagination = Pagination()
+    listing: Listing
+    detail: Detail = Detail()
+
+
+SourceConfig = AtsSource | HtmlSiteSource
+
+
+class SourcesFile(StrictModel):
+    version: Literal[1] = 1
+    sources: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The validated file: sources in file order, plus where they came from."""
+
+    path: Path
+    sources: Mapping[str, SourceConfig]
+    lines: Mapping[tuple[Any, ...], int] = field(default_factory=dict, repr=False)
+
+    def where(self, *path: Any) -> str:
+        """`FILE:LINE: key.path` for messages about a key found valid in shape but
+        wrong in context (e.g. a parser that does not exist)."""
+        probe = tuple(path)
+        while probe and probe not in self.lines:
+            probe = probe[:-1]
+        line = self.lines.get(probe)
+        return (
+            f"{self.path}:{line}: {format_path(tuple(path))}"
+            if line
+            else f"{self.path}: {format_path(tuple(path))}"
+        )
+
+    def enabled(self) -> list[tuple[str, SourceConfig]]:
+        return [(name, src) for name, src in self.sources.items() if src.enabled]
+
+    def get(self, name: str) -> SourceConfig:
+        try:
+            return self.sources[name]
+        except KeyError:
+            known = ", ".join(self.sources) or "none"
+            raise ConfigError([f"{self.path}: no source named {name!r} (known: {known})"]) from None
+
+
+def config_hash(source: SourceConfig) -> str:
+    blob = json.dumps(source.model_dump(mode="json"), sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+# ---------------------------------------------------------------- YAML with line numbers
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """SafeLoader that refuses duplicate keys instead of keeping the last one."""
+
+
+def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"duplicate key {key!r} (first defined on line {seen[key]})",
+                key_node.start_mark,
+            )
+        seen[key] = key_node.start_mark.line + 1
+    return loader.construct_mapping(node)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _line_index(
+    node: yaml.Node | None, path: tuple[Any, ...] = ()
+) -> Iterator[tuple[tuple[Any, ...], int]]:
+    if node is None:
+        return
+    yield path, node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = key_node.value
+            yield (*path, key), key_node.start_mark.line + 1
+            for sub_path, line in _line_index(value_node, (*path, key)):
+                if sub_path != (*path, key):
+                    yield sub_path, line
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            yield from _line_index(item, (*path, index))
+
+
+def format_path(path: tuple[Any, ...]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+class _Problems:
+    def __init__(self, file: Path, lines: dict[tuple[Any, ...], int]) -> None:
+        self.file = file
+        self.lines = lines
+        self.items: list[str] = []
+        self._paths: set[tuple[Any, ...]] = set()
+
+    def add(self, path: tuple[Any, ...], problem: str) -> None:
+        # One problem per key: the first is the cause, later ones are its echoes.
+        if path in self._paths:
+            return
+        self._paths.add(path)
+        probe = path
+        while probe and probe not in self.lines:
+            probe = probe[:-1]
+        line = self.lines.get(probe)
+        where = f"{self.file}:{line}" if line else str(self.file)
+        self.items.append(f"{where}: {format_path(path)}: {problem}")
+
+
+# ---------------------------------------------------------------- interpolation
+
+
+def _interpolate(
+    value: Any, path: tuple[Any, ...], env: Mapping[str, str], problems: _Problems
+) -> Any:
+    if isinstance(value, dict):
+        return {k: _interpolate(v, (*path, k), env, problems) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_interpolate(v, (*path, i), env, problems) for i, v in enumerate(value)]
+    if not isinstance(value, str) or "${" not in value:
+        return value
+
+    def replace(match: re.Match[str]) -> str:
+        name, default = match.group(1), match.group(2)
+        if name in env and env[name] != "":
+            return env[name]
+        if default is not None:
+            return default
+        problems.add(path, f"environment variable {name} is not set (and no ${{{name}:-default}})")
+        return match.group(0)
+
+    return _ENV_REF.sub(replace, value)
+
+
+# ---------------------------------------------------------------- pydantic errors -> lines
+
+
+def _describe(error: Mapping[str, Any], model: type[BaseModel], where: tuple[Any, ...]) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        owner = _model_at(model, where)
+        allowed = ", ".join(sorted(owner.model_fields)) if owner else ""
+        return f"unknown key (allowed: {allowed})" if allowed else "unknown key"
+    if kind == "missing":
+        return "required key is missing"
+    if kind == "literal_error":
+        expected = error.get("ctx", {}).get("expected", "")
+        return f"must be one of {expected}, got {error.get('input')!r}"
+    message = str(error["msg"])
+    return message.removeprefix("Value error, ")
+
+
+def _model_at(model: type[BaseModel], where: tuple[Any, ...]) -> type[BaseModel] | None:
+    """The pydantic model that owns the key at `where` (for listing allowed keys)."""
+    current: Any = model
+    for part in where[:-1]:
+        if isinstance(part, int):
+            continue
+        field = current.model_fields.get(part) if hasattr(current, "model_fields") else None
+        if field is None:
+            return None
+        current = _model_in(field.annotation)
+        if current is None:
+            return None
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        found = _model_in(arg)
+        if found:
+            return found
+    return None
+
+
+def _validate(model: type[BaseModel], data: Any, base: tuple[Any, ...], problems: _Problems) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        for error in exc.errors():
+            loc = tuple(
+                p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function-"))
+            )
+            problems.add((*base, *loc), _describe(error, model, loc))
+        return None
+
+
+# ---------------------------------------------------------------- loading
+
+
+def _validate_source(name: Any, raw: Any, problems: _Problems) -> SourceConfig | None:
+    path = ("sources", name)
+    if not isinstance(name, str) or not _SOURCE_NAME.match(name):
+        problems.add(
+            path,
+            "source name must be lowercase letters, digits, '-' or '_' and start with a letter",
+        )
+        return None
+    if not isinstance(raw, dict):
+        problems.add(path, "must be a mapping of settings (platform, boards, ...)")
+        return None
+    platform = raw.get("platform")
+    if platform is None:
+        problems.add(
+            (*path, "platform"), f"required key is missing (one of: {', '.join(PLATFORMS)})"
+        )
+        return None
+    if platform not in PLATFORMS:
+        problems.add(
+            (*path, "platform"), f"unknown platform {platform!r} (known: {', '.join(PLATFORMS)})"
+        )
+        return None
+    model = HtmlSiteSource if platform in HTML_PLATFORMS else AtsSource
+    source = _validate(model, raw, path, problems)
+    if isinstance(source, AtsSource):
+        _check_duplicate_boards(source, path, problems)
+    return source
+
+
+def _check_duplicate_boards(source: AtsSource, path: tuple[Any, ...], problems: _Problems) -> None:
+    first: dict[str, int] = {}
+    for index, board in enumerate(source.boards):
+        if board.token in first:
+            problems.add(
+                (*path, "boards", index),
+                f"duplicate board {board.token!r} (also boards[{first[board.token]}])",
+            )
+        first.setdefault(board.token, index)
+
+
+def load_sources(path: Path | str, env: Mapping[str, str] | None = None) -> Sources:
+    """Parse, interpolate `${VAR}` / `${VAR:-default}`, and validate a sources file."""
+    file = Path(path)
+    env = os.environ if env is None else env
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError([f"{file}: file not found"]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError([f"{file}: cannot read: {exc}"]) from None
+    try:
+        node = yaml.compose(text, Loader=_UniqueKeyLoader)
+        data = yaml.load(text, Loader=_UniqueKeyLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{file}:{mark.line + 1}" if mark else str(file)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError([f"{where}: invalid YAML: {problem}"]) from None
+    problems = _Problems(file, dict(_line_index(node)))
+    if not isinstance(data, dict):
+        raise ConfigError([f"{file}: the file must be a mapping with a 'sources' key"])
+    data = _interpolate(data, (), env, problems)
+    top = _validate(SourcesFile, data, (), problems)
+    sources: dict[str, SourceConfig] = {}
+    if top is not None:
+        if not top.sources:
+            problems.add(("sources",), "no sources defined")
+        for name, raw in top.sources.items():
+            source = _validate_source(name, raw, problems)
+            if source is not None:
+                sources[name] = source
+    if problems.items:
+        raise ConfigError(problems.items)
+    return Sources(path=file, sources=sources, lines=problems.lines)

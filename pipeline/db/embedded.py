@@ -1,0 +1,256 @@
+"""The embedded default: a private PostgreSQL cluster under the data directory.
+
+Started on first use and reused afterwards (by `make demo`, `make up`, the CLI),
+listening only on 127.0.0.1. Binaries come from the `pgserver` wheel when it is
+installed, otherwise from a system PostgreSQL. PostgreSQL refuses to run as
+root, so under root the cluster runs as an unprivileged system user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import pwd
+import shutil
+import socket
+import stat
+import subprocess
+import time
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+
+from pipeline.errors import FatalError
+
+SUPERUSER = "postgres"
+DATABASES = ("jobharbor", "jobharbor_serving", "airflow")
+_RUN_AS = "jobharbor-pg"
+
+
+@dataclass(frozen=True)
+class EmbeddedCluster:
+    root: Path
+    port: int
+    host: str = "127.0.0.1"
+
+    def url(self, database: str) -> str:
+        return f"postgresql://{SUPERUSER}@{self.host}:{self.port}/{database}"
+
+
+def find_bin_dir() -> Path:
+    with contextlib.suppress(ImportError), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pgserver warns about XDG_RUNTIME_DIR on import
+        from pgserver._commands import POSTGRES_BIN_PATH
+
+        if (POSTGRES_BIN_PATH / "pg_ctl").exists():
+            return Path(POSTGRES_BIN_PATH)
+    system = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda p: p.parts[-3])
+    if system:
+        return system[-1].parent
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(found).parent
+    raise FatalError(
+        "no PostgreSQL binaries: install the project (it brings the pgserver wheel) "
+        "or a system PostgreSQL, or set JOBHARBOR_DATABASE_URL to an existing server"
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _run_as_user() -> pwd.struct_passwd | None:
+    if os.geteuid() != 0:
+        return None
+    try:
+        return pwd.getpwnam(_RUN_AS)
+    except KeyError:
+        subprocess.run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", _RUN_AS],
+            check=True,
+            capture_output=True,
+        )
+        return pwd.getpwnam(_RUN_AS)
+
+
+def _open_path_for(user: pwd.struct_passwd, path: Path) -> None:
+    """Let the unprivileged user reach `path` (traverse every parent) and own it."""
+    for parent in path.parents:
+        mode = parent.stat().st_mode
+        if not mode & stat.S_IXOTH:
+            parent.chmod(mode | stat.S_IXOTH)
+    for entry in [path, *path.rglob("*")]:
+        os.chown(entry, user.pw_uid, user.pw_gid, follow_symlinks=False)
+
+
+def _make_readable(bin_dir: Path) -> None:
+    install = bin_dir.parent
+    for entry in [install, *install.rglob("*")]:
+        mode = entry.stat().st_mode
+        extra = stat.S_IROTH | (stat.S_IXOTH if entry.is_dir() or mode & stat.S_IXUSR else 0)
+        if mode & extra != extra:
+            entry.chmod(mode | extra)
+    for parent in install.parents:
+        mode = parent.stat().st_mode
+        if not mode & stat.S_IXOTH:
+            parent.chmod(mode | stat.S_IXOTH)
+
+
+def _pg(bin_dir: Path, user: pwd.struct_passwd | None, *args: str, timeout: float = 60) -> str:
+    kwargs: dict[str, object] = {}
+    if user is not None:
+        kwargs = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+    result = subprocess.run(
+        [str(bin_dir / args[0]), *args[1:]],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd="/",
+        **kwargs,  # type: ignore[arg-type]
+    )
+    if result.returncode != 0:
+        raise FatalError(
+            f"{args[0]} failed (exit {result.returncode}): {result.stderr.strip() or result.stdout.strip()}"
+        )
+    return result.stdout
+
+
+@contextlib.contextmanager
+def _locked(root: Path) -> Iterator[None]:
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root.parent / f".{root.name}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _is_running(cluster: EmbeddedCluster) -> bool:
+    try:
+        with psycopg.connect(cluster.url("postgres"), connect_timeout=2):
+            return True
+    except psycopg.OperationalError:
+        return False
+
+
+def ensure_cluster(
+    root: Path,
+    *,
+    port: int | None = None,
+    databases: tuple[str, ...] = DATABASES,
+    durable: bool = True,
+) -> EmbeddedCluster:
+    """Initialize (once), start (if stopped) and return the cluster under `root`.
+
+    `durable=False` turns off fsync for throwaway test clusters; never for data.
+    """
+    root = root.resolve()
+    pgdata = root / "data"
+    port_file = root / "port"
+    with _locked(root):
+        bin_dir = find_bin_dir()
+        user = _run_as_user()
+        if user is not None:
+            _make_readable(bin_dir)
+        if not (pgdata / "PG_VERSION").exists():
+            pgdata.mkdir(parents=True, exist_ok=True)
+            if user is not None:
+                _open_path_for(user, root)
+            _pg(
+                bin_dir,
+                user,
+                "initdb",
+                "-D",
+                str(pgdata),
+                "-U",
+                SUPERUSER,
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C.UTF-8",
+            )
+        if port is None:
+            port = int(port_file.read_text()) if port_file.exists() else _free_port()
+        port_file.write_text(str(port))
+        cluster = EmbeddedCluster(root=root, port=port)
+        if not _is_running(cluster):
+            _start(bin_dir, user, pgdata, root, port, durable)
+        _wait_ready(cluster)
+        _ensure_databases(cluster, databases)
+    return cluster
+
+
+def _start(
+    bin_dir: Path,
+    user: pwd.struct_passwd | None,
+    pgdata: Path,
+    root: Path,
+    port: int,
+    durable: bool,
+) -> None:
+    log = root / "postgres.log"
+    if user is not None:
+        log.touch()
+        os.chown(log, user.pw_uid, user.pw_gid)
+    options = [
+        "-c listen_addresses=127.0.0.1",
+        f"-c port={port}",
+        "-c unix_socket_directories=''",
+        "-c max_connections=200",
+    ]
+    if not durable:
+        options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
+    _pg(
+        bin_dir,
+        user,
+        "pg_ctl",
+        "-D",
+        str(pgdata),
+        "-l",
+        str(log),
+        "-w",
+        "-t",
+        "60",
+        "-o",
+        " ".join(options),
+        "start",
+        timeout=90,
+    )
+
+
+def _wait_ready(cluster: EmbeddedCluster, timeout_s: float = 30) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not _is_running(cluster):
+        if time.monotonic() > deadline:
+            raise FatalError(
+                f"embedded PostgreSQL did not accept connections; see {cluster.root / 'postgres.log'}"
+            )
+        time.sleep(0.2)
+
+
+def _ensure_databases(cluster: EmbeddedCluster, databases: tuple[str, ...]) -> None:
+    with psycopg.connect(cluster.url("postgres"), autocommit=True) as conn:
+        existing = {row[0] for row in conn.execute("SELECT datname FROM pg_database")}
+        for name in databases:
+            if name not in existing:
+                conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def stop_cluster(root: Path) -> bool:
+    """Stop the cluster if it runs. Returns whether it was running."""
+    root = root.resolve()
+    pgdata = root / "data"
+    if not (pgdata / "postmaster.pid").exists():
+        return False
+    bin_dir = find_bin_dir()
+    _pg(
+        bin_dir, _run_as_user(), "pg_ctl", "-D", str(pgdata), "-m", "fast", "-w", "stop", timeout=60
+    )
+    return True

@@ -1,0 +1,313 @@
+"""The authoritative schema as SQLAlchemy Core tables.
+
+Migrations (migrations/versions) create it; this module is the model that
+`alembic check` compares the migrated database with, so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+metadata = sa.MetaData(naming_convention=NAMING)
+
+SCHEMAS = ("ref", "crawl", "core")
+
+BOARD_STATES = ("active", "backoff", "retired")
+SCAN_OUTCOMES = (
+    "not_modified",
+    "unchanged",
+    "changed",
+    "failed",
+    "rate_limited",
+    "deferred",
+    "blocked",
+    "empty",
+    "rejected",
+)
+RAW_STATES = ("pending", "ready", "lost", "deleted")
+POSTING_STATUSES = ("active", "missing", "expired", "not_found", "filtered")
+DETAIL_STATES = ("not_needed", "needed", "fetched", "failed", "blocked")
+QUALITIES = ("accepted", "partial", "rejected")
+RUN_STATUSES = ("running", "succeeded", "failed", "skipped")
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+def _now() -> sa.TextClause:
+    return sa.text("now()")
+
+
+def _ts(name: str, nullable: bool = True, default_now: bool = False) -> sa.Column:
+    return sa.Column(
+        name,
+        sa.DateTime(timezone=True),
+        nullable=nullable,
+        server_default=_now() if default_now else None,
+    )
+
+
+sources = sa.Table(
+    "sources",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("platform", sa.Text, nullable=False),
+    sa.Column("display_name", sa.Text, nullable=False),
+    sa.Column("parser", sa.Text, nullable=False),
+    sa.Column("enabled", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("config", JSONB, nullable=False),
+    sa.Column("config_hash", sa.Text, nullable=False),
+    _ts("created_at", False, True),
+    _ts("updated_at", False, True),
+    schema="ref",
+)
+
+boards = sa.Table(
+    "boards",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("source_id", sa.Text, sa.ForeignKey("ref.sources.id"), nullable=False),
+    sa.Column("board_key", sa.Text, nullable=False),
+    sa.Column("url", sa.Text, nullable=False),
+    sa.Column("lane", sa.Text, nullable=False),
+    sa.Column("host", sa.Text, nullable=False),
+    sa.Column("state", sa.Text, nullable=False, server_default="active"),
+    sa.Column("state_reason", sa.Text),
+    sa.Column("enabled", sa.Boolean, nullable=False, server_default=sa.true()),
+    # "config" boards follow sources.yaml; "import" boards came from `boards import`.
+    sa.Column("origin", sa.Text, nullable=False, server_default="config"),
+    _ts("due_at", False, True),
+    sa.Column("interval_s", sa.Integer, nullable=False, server_default="3600"),
+    sa.Column("quiet_passes", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("lease_owner", sa.Text),
+    _ts("lease_expires_at"),
+    sa.Column("etag", sa.Text),
+    sa.Column("last_modified", sa.Text),
+    sa.Column("body_hash", sa.Text),
+    sa.Column("item_count", sa.Integer),
+    sa.Column("scope_hash", sa.Text),
+    sa.Column("consecutive_failures", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("consecutive_404s", sa.Integer, nullable=False, server_default="0"),
+    _ts("last_polled_at"),
+    _ts("last_changed_at"),
+    _ts("last_full_pass_at"),
+    _ts("created_at", False, True),
+    _ts("updated_at", False, True),
+    sa.UniqueConstraint("source_id", "board_key"),
+    sa.CheckConstraint(_in("state", BOARD_STATES), name="state"),
+    sa.Index(
+        "ix_boards_lane_due", "lane", "due_at", postgresql_where=sa.text("state <> 'retired'")
+    ),
+    schema="crawl",
+)
+
+hosts = sa.Table(
+    "hosts",
+    metadata,
+    sa.Column("host", sa.Text, primary_key=True),
+    sa.Column("rate_per_s", sa.Float, nullable=False),
+    sa.Column("burst", sa.Integer, nullable=False),
+    sa.Column("tokens", sa.Float, nullable=False),
+    _ts("tokens_at", False, True),
+    _ts("cooldown_until"),
+    sa.Column("cooldown_reason", sa.Text),
+    sa.Column("cooldown_streak", sa.Integer, nullable=False, server_default="0"),
+    _ts("updated_at", False, True),
+    schema="crawl",
+)
+
+runs = sa.Table(
+    "runs",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("phase", sa.Text, nullable=False),
+    sa.Column("source_id", sa.Text),
+    sa.Column("worker", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, nullable=False, server_default="running"),
+    sa.Column("stats", JSONB, nullable=False, server_default=sa.text("'{}'::jsonb")),
+    sa.Column("error", sa.Text),
+    _ts("started_at", False, True),
+    _ts("finished_at"),
+    sa.CheckConstraint(_in("status", RUN_STATUSES), name="status"),
+    sa.Index("ix_runs_phase_source_started", "phase", "source_id", "started_at"),
+    schema="crawl",
+)
+
+raw_objects = sa.Table(
+    "raw_objects",
+    metadata,
+    sa.Column("sha256", sa.Text, primary_key=True),
+    sa.Column("object_key", sa.Text, nullable=False, unique=True),
+    sa.Column("byte_length", sa.BigInteger, nullable=False),
+    sa.Column("content_type", sa.Text),
+    sa.Column("source_id", sa.Text, sa.ForeignKey("ref.sources.id"), nullable=False),
+    sa.Column("url", sa.Text, nullable=False),
+    sa.Column("http_status", sa.Integer),
+    sa.Column("state", sa.Text, nullable=False, server_default="pending"),
+    sa.Column("state_reason", sa.Text),
+    _ts("fetched_at", False, True),
+    _ts("created_at", False, True),
+    _ts("updated_at", False, True),
+    sa.CheckConstraint(_in("state", RAW_STATES), name="state"),
+    sa.Index("ix_raw_objects_pending", "created_at", postgresql_where=sa.text("state = 'pending'")),
+    schema="crawl",
+)
+
+scans = sa.Table(
+    "scans",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("run_id", sa.BigInteger, sa.ForeignKey("crawl.runs.id")),
+    sa.Column("board_id", sa.BigInteger, sa.ForeignKey("crawl.boards.id"), nullable=False),
+    sa.Column("outcome", sa.Text, nullable=False),
+    sa.Column("complete", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("truncated", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("pages", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("items_seen", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("total_reported", sa.Integer),
+    sa.Column("new_items", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("changed_items", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("http_status", sa.Integer),
+    sa.Column("raw_sha256", sa.Text, sa.ForeignKey("crawl.raw_objects.sha256")),
+    sa.Column("scope_hash", sa.Text),
+    sa.Column("error", sa.Text),
+    sa.Column("issues", JSONB, nullable=False, server_default=sa.text("'[]'::jsonb")),
+    _ts("started_at", False, True),
+    _ts("finished_at"),
+    sa.CheckConstraint(_in("outcome", SCAN_OUTCOMES), name="outcome"),
+    sa.Index("ix_scans_board_started", "board_id", "started_at"),
+    schema="crawl",
+)
+
+fetch_attempts = sa.Table(
+    "fetch_attempts",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("run_id", sa.BigInteger, sa.ForeignKey("crawl.runs.id")),
+    sa.Column("board_id", sa.BigInteger),
+    sa.Column("posting_id", sa.BigInteger),
+    sa.Column("url", sa.Text, nullable=False),
+    sa.Column("host", sa.Text, nullable=False),
+    sa.Column("method", sa.Text, nullable=False, server_default="GET"),
+    sa.Column("transport", sa.Text, nullable=False, server_default="http"),
+    sa.Column("http_status", sa.Integer),
+    sa.Column("outcome", sa.Text, nullable=False),
+    sa.Column("byte_length", sa.BigInteger),
+    sa.Column("elapsed_ms", sa.Integer),
+    sa.Column("raw_sha256", sa.Text),
+    sa.Column("error", sa.Text),
+    _ts("attempted_at", False, True),
+    sa.Index("ix_fetch_attempts_host_attempted", "host", "attempted_at"),
+    schema="crawl",
+)
+
+postings = sa.Table(
+    "postings",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("source_id", sa.Text, sa.ForeignKey("ref.sources.id"), nullable=False),
+    sa.Column("external_id", sa.Text, nullable=False),
+    sa.Column("board_id", sa.BigInteger, sa.ForeignKey("crawl.boards.id"), nullable=False),
+    sa.Column("url", sa.Text, nullable=False),
+    sa.Column("title", sa.Text),
+    _ts("first_seen_at", False, True),
+    _ts("last_seen_at", False, True),
+    sa.Column("last_seen_scan_id", sa.BigInteger),
+    sa.Column("row_hash", sa.Text),
+    sa.Column("listing_raw_sha256", sa.Text, sa.ForeignKey("crawl.raw_objects.sha256")),
+    sa.Column("content_raw_sha256", sa.Text, sa.ForeignKey("crawl.raw_objects.sha256")),
+    sa.Column("detail_url", sa.Text),
+    sa.Column("detail_state", sa.Text, nullable=False, server_default="not_needed"),
+    sa.Column("detail_attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("status", sa.Text, nullable=False, server_default="active"),
+    sa.Column("missing_count", sa.Integer, nullable=False, server_default="0"),
+    _ts("status_changed_at", False, True),
+    _ts("closed_at"),
+    sa.Column("close_reason", sa.Text),
+    sa.Column("close_evidence", JSONB),
+    sa.Column("repost_key", sa.Text),
+    sa.Column("duplicate_group", sa.BigInteger),
+    _ts("created_at", False, True),
+    _ts("updated_at", False, True),
+    sa.UniqueConstraint("source_id", "external_id"),
+    sa.CheckConstraint(_in("status", POSTING_STATUSES), name="status"),
+    sa.CheckConstraint(_in("detail_state", DETAIL_STATES), name="detail_state"),
+    sa.Index("ix_postings_board_status", "board_id", "status"),
+    sa.Index(
+        "ix_postings_detail_needed",
+        "source_id",
+        postgresql_where=sa.text("detail_state = 'needed'"),
+    ),
+    schema="core",
+)
+
+parse_results = sa.Table(
+    "parse_results",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("posting_id", sa.BigInteger, sa.ForeignKey("core.postings.id"), nullable=False),
+    sa.Column("raw_sha256", sa.Text, sa.ForeignKey("crawl.raw_objects.sha256"), nullable=False),
+    sa.Column("parser_name", sa.Text, nullable=False),
+    sa.Column("parser_version", sa.Text, nullable=False),
+    sa.Column("quality", sa.Text, nullable=False),
+    sa.Column("issues", JSONB, nullable=False, server_default=sa.text("'[]'::jsonb")),
+    sa.Column("is_current", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("content_hash", sa.Text),
+    sa.Column("title", sa.Text),
+    sa.Column("company", sa.Text),
+    sa.Column("department", sa.Text),
+    sa.Column("url", sa.Text),
+    sa.Column("apply_url", sa.Text),
+    sa.Column("location_text", sa.Text),
+    sa.Column("offices", JSONB),
+    sa.Column("location", JSONB),
+    sa.Column("remote", sa.Text),
+    sa.Column("employment_type", sa.Text),
+    sa.Column("job_type", sa.Text),
+    sa.Column("posted_at", sa.DateTime(timezone=True)),
+    sa.Column("posted_precision", sa.Text),
+    sa.Column("salary_raw", sa.Text),
+    sa.Column("salary_min", sa.Numeric),
+    sa.Column("salary_max", sa.Numeric),
+    sa.Column("salary_currency", sa.Text),
+    sa.Column("salary_period", sa.Text),
+    sa.Column("description_html", sa.Text),
+    sa.Column("description_text", sa.Text),
+    sa.Column("payload", JSONB),
+    _ts("parsed_at", False, True),
+    sa.UniqueConstraint("posting_id", "raw_sha256", "parser_name", "parser_version"),
+    sa.CheckConstraint(_in("quality", QUALITIES), name="quality"),
+    sa.CheckConstraint("NOT is_current OR quality <> 'rejected'", name="current_not_rejected"),
+    sa.Index(
+        "uq_parse_results_one_current",
+        "posting_id",
+        unique=True,
+        postgresql_where=sa.text("is_current"),
+    ),
+    schema="core",
+)
+
+posting_events = sa.Table(
+    "posting_events",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("posting_id", sa.BigInteger, sa.ForeignKey("core.postings.id"), nullable=False),
+    sa.Column("from_status", sa.Text),
+    sa.Column("to_status", sa.Text, nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("evidence", JSONB, nullable=False, server_default=sa.text("'{}'::jsonb")),
+    sa.Column("run_id", sa.BigInteger),
+    sa.Column("scan_id", sa.BigInteger),
+    _ts("at", False, True),
+    sa.Index("ix_posting_events_posting_at", "posting_id", "at"),
+    schema="core",
+)

@@ -1,0 +1,21 @@
+"""Bring both databases to the current schema (idempotent)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.db import migrate
+from pipeline.db.connect import Database
+from serving_sync import schema as serving_schema
+
+
+@dataclass(frozen=True)
+class SetupReport:
+    revision: str | None
+    serving_applied: list[int]
+
+
+def setup_databases(db: Database, serving_db: Database) -> SetupReport:
+    migrate.upgrade(db)
+    applied = serving_schema.upgrade(serving_db)
+    return SetupReport(migrate.current_revision(db), applied)

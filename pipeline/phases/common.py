@@ -1,0 +1,71 @@
+"""What every phase shares: the per-source advisory lock, the run record, the report."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.db.connect import Database, advisory_lock
+from pipeline.errors import LockNotAcquired
+from pipeline.runs import finish_run, start_run
+
+log = logging.getLogger("jobharbor")
+
+
+@dataclass(frozen=True)
+class PhaseReport:
+    phase: str
+    source: str | None
+    status: str  # succeeded, skipped, failed
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    run_id: int | None = None
+    elapsed_s: float = 0.0
+    message: str | None = None
+
+    def summary(self) -> str:
+        where = f" {self.source}" if self.source else ""
+        details = ", ".join(f"{k}={v}" for k, v in self.stats.items() if not isinstance(v, dict))
+        extra = f" ({self.message})" if self.message else ""
+        return (
+            f"{self.phase}{where}: {self.status} in {self.elapsed_s:.2f}s{extra} {details}".rstrip()
+        )
+
+
+def run_phase(
+    db: Database,
+    phase: str,
+    source: str | None,
+    work: Callable[[int], Mapping[str, Any]],
+    *,
+    wait_s: float = 0.0,
+) -> PhaseReport:
+    """Run `work(run_id)` under the (phase, source) advisory lock, recorded in crawl.runs.
+
+    If another run holds the lock for longer than `wait_s`, this run is recorded
+    as skipped and says so, instead of overlapping it.
+    """
+    started = time.monotonic()
+    try:
+        with advisory_lock(db, phase, source or "*", wait_s=wait_s):
+            run_id = start_run(db, phase, source)
+            try:
+                stats = dict(work(run_id))
+            except Exception as exc:
+                finish_run(db, run_id, "failed", {}, f"{type(exc).__name__}: {exc}")
+                raise
+            finish_run(db, run_id, "succeeded", stats)
+            return PhaseReport(
+                phase, source, "succeeded", stats, run_id, time.monotonic() - started
+            )
+    except LockNotAcquired as exc:
+        waited = f"waited {wait_s:.0f}s, " if wait_s else ""
+        message = f"skipped: {waited}another {phase} run of {source or 'all sources'} holds {exc.context['lock']}"
+        run_id = start_run(db, phase, source)
+        finish_run(db, run_id, "skipped", {}, message)
+        log.warning(message)
+        return PhaseReport(
+            phase, source, "skipped", {}, run_id, time.monotonic() - started, message
+        )

@@ -1,0 +1,263 @@
+"""parse: stored raw bytes -> one posting schema, one current result per posting.
+
+Work is every posting whose content raw object has no result yet for the
+parser's current name@version, so bumping a version re-parses history from
+storage without fetching anything. A rejected parse is kept with its issues and
+never replaces a good current result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import asdict, replace
+from itertools import groupby
+from typing import Any
+
+from parsers.common import assess
+from parsers.registry import Parser
+from parsers.types import DocumentKind, Issue, ParseOutcome, Posting, Quality, RawDocument
+from pipeline.app import App
+from pipeline.db.connect import DictConnection
+from pipeline.errors import RawIntegrityError
+from pipeline.normalize_hook import normalize_location
+from pipeline.phases.common import PhaseReport, run_phase
+from pipeline.rawstore import RawArchive
+
+BATCH = 500
+
+_TODO = """
+SELECT p.id, p.external_id, p.board_id, p.url, p.content_raw_sha256 AS raw_sha256,
+       p.detail_state, r.content_type, r.fetched_at, r.url AS raw_url, r.http_status
+FROM core.postings AS p
+JOIN crawl.raw_objects AS r ON r.sha256 = p.content_raw_sha256
+WHERE p.source_id = %(source)s
+  AND (%(all)s OR p.status IN ('active', 'missing'))
+  AND NOT (p.id = ANY(%(done)s))
+  AND NOT EXISTS (
+      SELECT 1 FROM core.parse_results AS pr
+      WHERE pr.posting_id = p.id AND pr.raw_sha256 = p.content_raw_sha256
+        AND pr.parser_name = %(name)s AND pr.parser_version = %(version)s)
+ORDER BY p.content_raw_sha256, p.id
+LIMIT %(limit)s
+"""
+
+_INSERT = """
+INSERT INTO core.parse_results (posting_id, raw_sha256, parser_name, parser_version, quality, issues,
+    content_hash, title, company, department, url, apply_url, location_text, offices, location, remote,
+    employment_type, job_type, posted_at, posted_precision, salary_raw, salary_min, salary_max,
+    salary_currency, salary_period, description_html, description_text, payload)
+VALUES (%(posting_id)s, %(raw_sha256)s, %(parser_name)s, %(parser_version)s, %(quality)s,
+    %(issues)s::jsonb, %(content_hash)s, %(title)s, %(company)s, %(department)s, %(url)s,
+    %(apply_url)s, %(location_text)s, %(offices)s::jsonb, %(location)s::jsonb, %(remote)s,
+    %(employment_type)s, %(job_type)s, %(posted_at)s, %(posted_precision)s, %(salary_raw)s,
+    %(salary_min)s, %(salary_max)s, %(salary_currency)s, %(salary_period)s, %(description_html)s,
+    %(description_text)s, %(payload)s::jsonb)
+ON CONFLICT (posting_id, raw_sha256, parser_name, parser_version) DO NOTHING
+RETURNING id
+"""
+
+
+def parse_source(
+    app: App,
+    source_name: str,
+    *,
+    reparse: bool = False,
+    limit: int | None = None,
+    wait_s: float = 0.0,
+) -> PhaseReport:
+    """Parse every posting lacking a result for the current parser version.
+
+    `reparse` also covers closed postings, so a new parser version rewrites all
+    of history, not only what is open.
+    """
+    parser = app.parser_for(source_name)
+
+    def work(run_id: int) -> Mapping[str, Any]:
+        qualities: Counter[str] = Counter()
+        done: list[int] = []
+        raw_lost = 0
+        with app.archive() as archive, app.db.connect() as conn:
+            while limit is None or len(done) < limit:
+                todo = conn.execute(
+                    _TODO,
+                    {
+                        "source": source_name,
+                        "all": reparse,
+                        "done": done,
+                        "name": parser.name,
+                        "version": parser.version,
+                        "limit": BATCH if limit is None else min(BATCH, limit - len(done)),
+                    },
+                ).fetchall()
+                conn.commit()
+                if not todo:
+                    break
+                for _raw_sha, group in groupby(todo, key=lambda r: r["raw_sha256"]):
+                    rows = list(group)
+                    done.extend(r["id"] for r in rows)
+                    outcome = _parse_raw(archive, parser, rows[0])
+                    if outcome is None:
+                        raw_lost += len(rows)
+                        _requeue_lost(conn, rows)
+                        continue
+                    with conn.transaction():
+                        for row in rows:
+                            qualities[_store_result(conn, parser, row, outcome)] += 1
+        return {
+            "parser": parser.ref,
+            "postings": len(done),
+            "quality": dict(qualities),
+            "raw_lost": raw_lost,
+        }
+
+    return run_phase(app.db, "parse", source_name, work, wait_s=wait_s)
+
+
+def _parse_raw(archive: RawArchive, parser: Parser, row: Mapping[str, Any]) -> ParseOutcome | None:
+    """Parse one stored object; None when the object is lost (the work is re-queued)."""
+    try:
+        body = archive.load(row["raw_sha256"])
+    except RawIntegrityError:
+        return None
+    kind = DocumentKind.DETAIL if row["detail_state"] == "fetched" else DocumentKind.LISTING
+    doc = RawDocument(
+        body=body,
+        url=row["raw_url"],
+        kind=kind,
+        content_type=row["content_type"],
+        status=row["http_status"],
+        fetched_at=row["fetched_at"],
+    )
+    try:
+        return parser.parse(doc)
+    except Exception as exc:  # a parser bug is a recorded rejection, never a stopped phase
+        return ParseOutcome.rejected(Issue("parser_error", f"{type(exc).__name__}: {exc}"))
+
+
+def _requeue_lost(conn: DictConnection, rows: list[Mapping[str, Any]]) -> None:
+    """The raw object is gone or corrupt: fetch it again rather than guess."""
+    with conn.transaction():
+        for row in rows:
+            if row["detail_state"] == "fetched":
+                conn.execute(
+                    "UPDATE core.postings SET detail_state = 'needed', content_raw_sha256 = NULL WHERE id = %s",
+                    (row["id"],),
+                )
+            else:
+                conn.execute(
+                    "UPDATE crawl.boards SET etag = NULL, last_modified = NULL, body_hash = NULL WHERE id = %s",
+                    (row["board_id"],),
+                )
+
+
+def _pick(
+    outcome: ParseOutcome, row: Mapping[str, Any]
+) -> tuple[Posting | None, Quality, list[Issue]]:
+    if outcome.quality is Quality.REJECTED:
+        return None, Quality.REJECTED, list(outcome.issues)
+    if row["detail_state"] == "fetched":
+        # A detail page is about exactly one posting, whatever id the page itself shows.
+        posting = outcome.postings[0] if outcome.postings else None
+        if posting is not None and posting.external_id != row["external_id"]:
+            posting = _with_id(posting, row["external_id"])
+    else:
+        posting = outcome.posting(row["external_id"])
+    if posting is None:
+        return (
+            None,
+            Quality.REJECTED,
+            [Issue("posting_not_in_document", "the stored document does not contain this posting")],
+        )
+    quality, issues = assess(posting)
+    return posting, quality, list(issues)
+
+
+def _with_id(posting: Posting, external_id: str) -> Posting:
+    return replace(posting, external_id=external_id)
+
+
+def _store_result(
+    conn: DictConnection, parser: Parser, row: Mapping[str, Any], outcome: ParseOutcome
+) -> str:
+    posting, quality, issues = _pick(outcome, row)
+    values = _result_values(posting)
+    values.update(
+        posting_id=row["id"],
+        raw_sha256=row["raw_sha256"],
+        parser_name=parser.name,
+        parser_version=parser.version,
+        quality=quality.value,
+        issues=json.dumps([i.to_dict() for i in issues]),
+    )
+    inserted = conn.execute(_INSERT, values).fetchone()
+    if inserted is not None and quality is not Quality.REJECTED:
+        # Unset the old current row before setting the new one: the partial unique
+        # index allows one current result per posting at every moment.
+        conn.execute(
+            "UPDATE core.parse_results SET is_current = false WHERE posting_id = %s AND is_current",
+            (row["id"],),
+        )
+        conn.execute(
+            "UPDATE core.parse_results SET is_current = true WHERE id = %s", (inserted["id"],)
+        )
+    return quality.value
+
+
+def _result_values(posting: Posting | None) -> dict[str, Any]:
+    keys = (
+        "title",
+        "company",
+        "department",
+        "url",
+        "apply_url",
+        "location_text",
+        "remote",
+        "employment_type",
+        "job_type",
+        "posted_at",
+        "posted_precision",
+        "description_html",
+        "description_text",
+    )
+    if posting is None:
+        empty = dict.fromkeys(keys)
+        empty.update(
+            content_hash=None,
+            offices=None,
+            location=None,
+            salary_raw=None,
+            salary_min=None,
+            salary_max=None,
+            salary_currency=None,
+            salary_period=None,
+            payload=None,
+        )
+        return empty
+    values = {k: getattr(posting, k) for k in keys}
+    salary = posting.salary
+    values.update(
+        offices=json.dumps([asdict(o) for o in posting.offices], ensure_ascii=False),
+        location=json.dumps(normalize_location(posting), ensure_ascii=False),
+        salary_raw=salary.raw if salary else None,
+        salary_min=salary.min if salary else None,
+        salary_max=salary.max if salary else None,
+        salary_currency=salary.currency if salary else None,
+        salary_period=salary.period if salary else None,
+        payload=json.dumps(dict(posting.payload), ensure_ascii=False, default=str),
+    )
+    values["content_hash"] = content_hash(values)
+    return values
+
+
+def content_hash(values: Mapping[str, Any]) -> str:
+    """Hash of what the posting says (not where or when we read it)."""
+    blob = json.dumps(
+        {k: v for k, v in sorted(values.items()) if k != "payload"},
+        sort_keys=True,
+        ensure_ascii=False,
+        default=str,
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()

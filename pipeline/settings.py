@@ -1,0 +1,65 @@
+"""Runtime settings, read from the environment only (secrets never live in files).
+
+Every setting has a `JOBHARBOR_` environment variable. Unset database URLs mean the
+embedded default: a private PostgreSQL cluster under the data directory.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _default_data_dir() -> Path:
+    return REPO_ROOT / ".data"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="JOBHARBOR_", extra="ignore", frozen=True, populate_by_name=True
+    )
+
+    data_dir: Path = Field(default_factory=_default_data_dir)
+    sources_file: Path = Field(default=REPO_ROOT / "sources.yaml", alias="JOBHARBOR_SOURCES")
+
+    # None -> embedded cluster under data_dir/pg (databases below are created on demand).
+    database_url: SecretStr | None = None
+    serving_database_url: SecretStr | None = None
+    embedded_pg_port: int | None = None
+
+    raw_store_url: str | None = None  # file:///abs/path or s3://bucket/prefix
+    s3_endpoint: str | None = None  # host:port of MinIO / S3
+    s3_access_key: SecretStr | None = None
+    s3_secret_key: SecretStr | None = None
+    s3_secure: bool = True
+    s3_region: str | None = None
+
+    # The crawler refuses private, loopback and link-local targets unless this is set;
+    # only the sandbox, the demo and the tests set it.
+    allow_private_networks: bool = False
+    contact_url: str = "https://github.com/jobharbor/jobharbor"
+    user_agent: str | None = None
+    http_timeout_s: float = 20.0
+
+    sandbox_url: str = "http://127.0.0.1:8765"
+
+    @cached_property
+    def effective_user_agent(self) -> str:
+        return self.user_agent or f"jobharbor/0.1 (+{self.contact_url})"
+
+    @cached_property
+    def effective_raw_store_url(self) -> str:
+        return self.raw_store_url or (self.data_dir / "raw").resolve().as_uri()
+
+    @property
+    def uses_embedded_postgres(self) -> bool:
+        return self.database_url is None
+
+
+def load_settings(**overrides: object) -> Settings:
+    return Settings(**overrides)  # type: ignore[arg-type]

@@ -1,0 +1,69 @@
+"""Is a fetched body a real response? Checked before anything is stored as data.
+
+A block or challenge page is `blocked`: never a successful record, and never
+read as an empty listing (which would look like every posting vanished).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from parsel import Selector
+
+from parsers.signals import looks_blocked
+from pipeline.config import Validation
+from pipeline.http.fetcher import FetchResult
+from pipeline.platforms import host_of
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    outcome: str | None = None  # "blocked" or "invalid" when not ok
+    reason: str | None = None
+
+
+ACCEPTED = Verdict(ok=True)
+
+
+def validate_body(result: FetchResult, rules: Validation, own_hosts: frozenset[str]) -> Verdict:
+    if looks_blocked(result.body):
+        return Verdict(False, "blocked", "bot-challenge or captcha page")
+    if result.status not in rules.expect_status:
+        return Verdict(False, "invalid", f"HTTP {result.status} is not an expected status")
+    allowed = frozenset(rules.allowed_hosts) or own_hosts
+    if allowed and host_of(result.final_url) not in allowed:
+        return Verdict(False, "invalid", f"ended on a foreign host: {result.final_url}")
+    content_type = (result.content_type or "").lower()
+    if (
+        rules.content_types
+        and content_type
+        and not any(t in content_type for t in rules.content_types)
+    ):
+        return Verdict(False, "invalid", f"unexpected content type {content_type!r}")
+    if len(result.body) < rules.min_bytes:
+        return Verdict(
+            False, "invalid", f"body has {len(result.body)} bytes, fewer than {rules.min_bytes}"
+        )
+    if rules.required_json_keys:
+        reason = _missing_json_keys(result.body, rules.required_json_keys)
+        if reason:
+            return Verdict(False, "invalid", reason)
+    if rules.required_selectors:
+        page = Selector(text=result.body.decode("utf-8", "replace"))
+        missing = [css for css in rules.required_selectors if not page.css(css)]
+        if missing:
+            return Verdict(False, "invalid", f"required selectors not found: {', '.join(missing)}")
+    return ACCEPTED
+
+
+def _missing_json_keys(body: bytes, keys: tuple[str, ...]) -> str | None:
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return "body is not JSON"
+    if not isinstance(data, dict):
+        return "JSON body is not an object" if keys else None
+    missing = [key for key in keys if key not in data]
+    return f"required JSON keys missing: {', '.join(missing)}" if missing else None

@@ -1,0 +1,171 @@
+"""The sandbox's deterministic world: companies, boards and their postings.
+
+Everything derives from (seed, board, revision), so every run serves the same
+bytes, and a board "changes between runs" only when someone advances its
+revision. Each revision step removes one posting, adds one and edits one, which
+is what tests and the demo need to drive lifecycle changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+
+EPOCH = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+TITLES = (
+    "Software Engineer",
+    "Senior Backend Engineer",
+    "Data Analyst",
+    "Product Designer",
+    "Site Reliability Engineer",
+    "Account Executive",
+    "Machine Learning Engineer",
+    "Customer Success Manager",
+    "Frontend Engineer",
+    "Engineering Manager",
+    "Software Engineering Intern",
+    "New Grad Software Engineer",
+    "Technical Writer",
+    "Security Engineer",
+    "Data Engineer",
+    "Recruiter",
+)
+VIETNAMESE_TITLES = (
+    "Kỹ sư phần mềm",
+    "Lập trình viên Java",
+    "Chuyên viên phân tích dữ liệu",
+    "Nhân viên kế toán",
+    "Trưởng nhóm kinh doanh",
+    "Thực tập sinh Marketing",
+    "Kỹ sư kiểm thử phần mềm",
+    "Chuyên viên tuyển dụng",
+)
+LOCATIONS = (
+    "San Francisco, CA",
+    "New York, NY",
+    "Remote - US",
+    "London, United Kingdom",
+    "Berlin, Germany",
+    "Toronto, Ontario, Canada",
+    "Austin, TX",
+    "Hybrid - Amsterdam",
+    "Paris, France",
+    "Singapore",
+)
+VIETNAMESE_LOCATIONS = ("Hà Nội", "Hồ Chí Minh", "Đà Nẵng", "Hà Nội & 2 nơi khác", "Cần Thơ")
+DEPARTMENTS = ("Engineering", "Data", "Design", "Sales", "Customer Success", "People", "Security")
+SKILLS = (
+    "Python",
+    "PostgreSQL",
+    "Kubernetes",
+    "TypeScript",
+    "React",
+    "Go",
+    "AWS",
+    "Terraform",
+    "SQL",
+    "Airflow",
+    "Kafka",
+    "Rust",
+)
+COMPANY_WORDS = ("Harbor", "North", "Blue", "Quiet", "Iron", "Bright", "Cedar", "Delta", "Lumen")
+COMPANY_SUFFIXES = ("Labs", "Systems", "Robotics", "Health", "Analytics", "Works", "Bank")
+
+
+@dataclass(frozen=True)
+class Job:
+    job_id: int
+    title: str
+    location: str
+    department: str
+    skills: tuple[str, ...]
+    posted_at: datetime
+    edits: int = 0  # how many times this posting's content changed
+    salary: tuple[int, int] | None = None
+    vietnamese: bool = False
+
+    def description_paragraphs(self, company: str) -> list[str]:
+        skills = ", ".join(self.skills)
+        if self.vietnamese:
+            paragraphs = [
+                f"{company} tuyển dụng vị trí {self.title} cho nhóm {self.department}.",
+                f"Bạn sẽ làm việc với {skills} hằng ngày.",
+                "Chế độ đãi ngộ hấp dẫn, môi trường làm việc thân thiện.",
+            ]
+            if self.edits:
+                paragraphs.append(f"Cập nhật {self.edits}: mở rộng phạm vi công việc.")
+            return paragraphs
+        paragraphs = [
+            f"{company} is hiring a {self.title} to join the {self.department} team.",
+            f"You will work with {skills} every day and ship work that customers use.",
+            "We offer flexible hours, a learning budget and a kind team.",
+        ]
+        if self.edits:
+            paragraphs.append(f"Update {self.edits}: the team has grown and the scope is wider.")
+        return paragraphs
+
+
+@dataclass(frozen=True)
+class Board:
+    platform: str
+    token: str
+    company: str
+    jobs: tuple[Job, ...]
+    revision: int
+
+
+def _rng(*parts: object) -> random.Random:
+    return random.Random(":".join(str(p) for p in parts))
+
+
+def company_name(seed: int, token: str) -> str:
+    rng = _rng(seed, "company", token)
+    return f"{rng.choice(COMPANY_WORDS)} {rng.choice(COMPANY_SUFFIXES)}"
+
+
+def _new_job(seed: int, platform: str, token: str, ordinal: int, vietnamese: bool) -> Job:
+    rng = _rng(seed, platform, token, "job", ordinal)
+    titles = VIETNAMESE_TITLES if vietnamese else TITLES
+    locations = VIETNAMESE_LOCATIONS if vietnamese else LOCATIONS
+    low = rng.randrange(60, 180) * 1000
+    return Job(
+        job_id=_job_id(platform, token, ordinal),
+        title=rng.choice(titles),
+        location=rng.choice(locations),
+        department=rng.choice(DEPARTMENTS),
+        skills=tuple(rng.sample(SKILLS, 3)),
+        posted_at=EPOCH + timedelta(days=ordinal % 40, hours=rng.randrange(0, 23)),
+        salary=(low, low + rng.randrange(10, 60) * 1000) if rng.random() < 0.5 else None,
+        vietnamese=vietnamese,
+    )
+
+
+def _job_id(platform: str, token: str, ordinal: int) -> int:
+    # Stable across processes (unlike hash()): a digest of the board plus the ordinal.
+    digest = hashlib.sha256(f"{platform}/{token}".encode()).digest()
+    return 4_000_000_000 + int.from_bytes(digest[:5], "big") * 1000 + ordinal
+
+
+def base_size(seed: int, platform: str, token: str) -> int:
+    return _rng(seed, platform, token, "size").randrange(4, 16)
+
+
+@lru_cache(maxsize=4096)
+def build_board(
+    seed: int, platform: str, token: str, revision: int, vietnamese: bool = False
+) -> Board:
+    """The board at `revision`: revision 0 plus `revision` deterministic change steps."""
+    size = base_size(seed, platform, token)
+    jobs = [_new_job(seed, platform, token, i, vietnamese) for i in range(size)]
+    for step in range(1, revision + 1):
+        if len(jobs) > 1:
+            jobs.pop(step % len(jobs))  # one posting closes
+        if jobs:
+            index = (step * 3) % len(jobs)
+            jobs[index] = replace(jobs[index], edits=jobs[index].edits + 1)  # one changes
+        jobs.append(_new_job(seed, platform, token, size + step - 1, vietnamese))  # one opens
+    return Board(platform, token, company_name(seed, token), tuple(jobs), revision)
