@@ -4,6 +4,7 @@ and which kind of job a title describes."""
 from __future__ import annotations
 
 import re
+from dataclasses import fields, replace
 
 from parsers.types import Issue, ParseOutcome, Posting, Quality
 
@@ -106,3 +107,26 @@ def outcome_from_postings(
         total=total,
         next_page_url=next_page_url,
     )
+
+
+def merge_postings(primary: Posting, fallback: Posting) -> Posting:
+    """`primary` wins where it has a value; `fallback` fills its gaps.
+
+    Used to combine a detail page (primary) with its listing row, and JSON-LD
+    with a site's own selectors. Identity fields are never taken from fallback.
+    """
+    updates = {}
+    for f in fields(Posting):
+        if f.name in ("external_id", "payload", "posted_precision", "remote"):
+            continue
+        mine, theirs = getattr(primary, f.name), getattr(fallback, f.name)
+        if (mine is None or mine == "" or mine == ()) and theirs not in (None, "", ()):
+            updates[f.name] = theirs
+    if primary.posted_precision == "unknown" and fallback.posted_precision != "unknown":
+        updates["posted_precision"] = fallback.posted_precision
+        updates["posted_at"] = fallback.posted_at
+    if primary.remote == "unknown" and fallback.remote != "unknown":
+        updates["remote"] = fallback.remote
+    if "title" in updates and "job_type" not in updates and not primary.job_type:
+        updates["job_type"] = job_type_from_title(updates["title"])
+    return replace(primary, **updates) if updates else primary

@@ -12,12 +12,12 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
 from parsel import Selector
 
-from parsers.common import job_type_from_title, outcome_from_postings
+from parsers.common import job_type_from_title, merge_postings, outcome_from_postings
 from parsers.jsonld import find_job_postings, jsonld_to_posting
 from parsers.registry import Parser, ParserRegistry
 from parsers.signals import looks_blocked
@@ -145,32 +145,10 @@ def parse_detail(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseOu
         nodes, issues = find_job_postings(doc.body)
         if nodes:
             from_jsonld = jsonld_to_posting(nodes[0], doc.url, external_id=external_id or None)
-            posting = _fill_missing(from_jsonld, from_selectors)
+            posting = merge_postings(from_jsonld, from_selectors)
     if not posting.title and not posting.description_text:
         issues.append(Issue("no_posting", "the page has neither JSON-LD nor the configured fields"))
     return outcome_from_postings([("$", posting)], issues=issues)
-
-
-def _fill_missing(primary: Posting, fallback: Posting) -> Posting:
-    """JSON-LD wins where it has a value; selector fields fill its gaps."""
-    updates = {
-        name: getattr(fallback, name)
-        for name in (
-            "title",
-            "company",
-            "department",
-            "location_text",
-            "description_html",
-            "description_text",
-            "employment_type",
-        )
-        if not getattr(primary, name) and getattr(fallback, name)
-    }
-    if primary.posted_precision == "unknown" and fallback.posted_precision != "unknown":
-        updates |= {"posted_at": fallback.posted_at, "posted_precision": fallback.posted_precision}
-    if updates.get("title"):
-        updates["job_type"] = job_type_from_title(updates["title"])
-    return replace(primary, **updates) if updates else primary
 
 
 def build_parser(spec: HtmlSiteSpec) -> Parser:

@@ -78,7 +78,7 @@ def build_registry(sources: Sources) -> ParserRegistry:
     except Exception as exc:  # a site named like a built-in parser
         raise ConfigError([f"{sources.path}: {exc}"]) from None
     for name, source in sources.enabled():
-        if source.platform not in PLATFORMS:
+        if source.platform not in PLATFORMS and not isinstance(source, HtmlSiteSource):
             supported = ", ".join(sorted(PLATFORMS))
             problems.append(
                 f"{sources.where('sources', name, 'platform')}: platform {source.platform!r} "

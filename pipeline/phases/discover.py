@@ -27,11 +27,11 @@ from parsers.types import (
 )
 from pipeline import lifecycle
 from pipeline.app import App
-from pipeline.config import HtmlSiteSource, SourceConfig
+from pipeline.config import SourceConfig
 from pipeline.db.connect import DictConnection
 from pipeline.http.fetcher import Fetcher, FetchRequest, FetchResult
 from pipeline.phases.common import PhaseReport, run_phase
-from pipeline.platforms import host_of, platform_of
+from pipeline.platforms import Platform, host_of, platform_of
 from pipeline.rawstore import RawArchive, RawRef
 from pipeline.runs import worker_name
 from pipeline.schedule import BoardState, next_state
@@ -115,9 +115,7 @@ class _Context:
     conn: DictConnection
     stats: DiscoverStats
 
-    @property
-    def multi_page(self) -> bool:
-        return isinstance(self.source, HtmlSiteSource)
+    platform: Platform
 
 
 def discover(
@@ -133,16 +131,18 @@ def discover(
     def work(run_id: int) -> Mapping[str, Any]:
         stats = DiscoverStats()
         with app.archive() as archive, app.fetcher() as fetcher, app.db.connect() as conn:
+            source = app.sources.get(source_name)
             ctx = _Context(
                 app,
                 source_name,
-                app.sources.get(source_name),
+                source,
                 app.parser_for(source_name),
                 run_id,
                 archive,
                 fetcher,
                 conn,
                 stats,
+                platform_of(source),
             )
             since = datetime.now(UTC)
             remaining = limit
@@ -184,14 +184,12 @@ def _claim(
 
 def _first_request(ctx: _Context, board: Mapping[str, Any]) -> FetchRequest:
     headers: dict[str, str] = {}
-    # Conditional requests only where one response is the whole listing: a 304 on
-    # page 1 of a paginated site says nothing about page 7.
-    if not ctx.multi_page:
+    if ctx.platform.conditional:
         if board["etag"]:
             headers["If-None-Match"] = board["etag"]
         elif board["last_modified"]:
             headers["If-Modified-Since"] = board["last_modified"]
-    return FetchRequest(board["url"], headers=headers, tag=board)
+    return ctx.platform.first_request(board, headers)
 
 
 def _poll_batch(ctx: _Context, boards: list[dict[str, Any]]) -> None:
@@ -215,7 +213,6 @@ def _read_listing(ctx: _Context, board: Mapping[str, Any], first: FetchResult) -
     posting_raws: dict[str, str] = {}
     issues: list[Issue] = []
     result, total, pages = first, None, 0
-    max_pages = ctx.source.pagination.max_pages if isinstance(ctx.source, HtmlSiteSource) else 1
     while True:
         pages += 1
         raw = ctx.archive.save(
@@ -243,13 +240,23 @@ def _read_listing(ctx: _Context, board: Mapping[str, Any], first: FetchResult) -
             if posting.external_id not in postings:
                 postings[posting.external_id] = posting
                 posting_raws[posting.external_id] = raw.sha256
-        if not parsed.next_page_url or not ctx.multi_page:
-            break
-        if pages >= max_pages:
+        following = ctx.platform.next_request(board, result.request, parsed, pages)
+        if following is None:
+            # The adapter stops either because the listing ended or because the page
+            # cap was hit; only the latter leaves a next page unread.
+            truncated = bool(parsed.next_page_url) and pages >= ctx.platform.max_pages_for(board)
             return _finish(
-                ctx, first, attempts, raws, postings, posting_raws, total, issues, truncated=True
+                ctx,
+                first,
+                attempts,
+                raws,
+                postings,
+                posting_raws,
+                total,
+                issues,
+                truncated=truncated,
             )
-        result = ctx.fetcher.fetch(FetchRequest(parsed.next_page_url, tag=board))
+        result = ctx.fetcher.fetch(following)
         attempts.append(result)
         problem = _early_outcome(ctx, result)
         if problem is not None:
@@ -262,9 +269,6 @@ def _read_listing(ctx: _Context, board: Mapping[str, Any], first: FetchResult) -
                 error=f"page {pages + 1}: {problem.error}",
                 issues=tuple(issues),
             )
-    return _finish(
-        ctx, first, attempts, raws, postings, posting_raws, total, issues, truncated=False
-    )
 
 
 def _finish(
@@ -500,7 +504,6 @@ WHERE id = %(id)s
 def _apply_postings(
     ctx: _Context, board: Mapping[str, Any], read: ListingRead, scan_id: int
 ) -> None:
-    needs_detail = platform_of(ctx.source).needs_detail
     items = {p.external_id: p for p in read.postings}
     existing = {
         row["external_id"]: row
@@ -510,6 +513,7 @@ def _apply_postings(
     }
     new_rows, changed_rows, seen_ids = [], [], []
     for external_id, posting in items.items():
+        detail_url = ctx.platform.detail_url(ctx.source, posting)
         values = {
             "source": ctx.name,
             "external_id": external_id,
@@ -518,10 +522,10 @@ def _apply_postings(
             "title": posting.title,
             "row_hash": row_hash(posting),
             "listing_raw": _raw_for(read, posting),
-            # API listings carry full content; sites need the posting's own page.
-            "content_raw": None if needs_detail else _raw_for(read, posting),
-            "detail_url": posting.url if needs_detail else None,
-            "detail_state": "needed" if needs_detail else "not_needed",
+            # Listings with full content are the content; otherwise the posting's own page is.
+            "content_raw": None if detail_url else _raw_for(read, posting),
+            "detail_url": detail_url,
+            "detail_state": "needed" if detail_url else "not_needed",
             "scan": scan_id,
         }
         row = existing.get(external_id)

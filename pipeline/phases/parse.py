@@ -2,8 +2,9 @@
 
 Work is every posting whose content raw object has no result yet for the
 parser's current name@version, so bumping a version re-parses history from
-storage without fetching anything. A rejected parse is kept with its issues and
-never replaces a good current result.
+storage without fetching anything. A posting whose content is its own page is
+merged with its listing row (the page wins). A rejected parse is kept with its
+issues and never replaces a good current result.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import asdict, replace
 from itertools import groupby
 from typing import Any
 
-from parsers.common import assess
+from parsers.common import assess, merge_postings
 from parsers.registry import Parser
 from parsers.types import DocumentKind, Issue, ParseOutcome, Posting, Quality, RawDocument
 from pipeline.app import App
@@ -29,11 +30,10 @@ from pipeline.rawstore import RawArchive
 BATCH = 500
 
 _TODO = """
-SELECT p.id, p.external_id, p.board_id, p.url, p.content_raw_sha256 AS raw_sha256,
-       p.detail_state, r.content_type, r.fetched_at, r.url AS raw_url, r.http_status
+SELECT p.id, p.external_id, p.board_id, p.content_raw_sha256 AS raw_sha256,
+       p.listing_raw_sha256, p.detail_state
 FROM core.postings AS p
-JOIN crawl.raw_objects AS r ON r.sha256 = p.content_raw_sha256
-WHERE p.source_id = %(source)s
+WHERE p.source_id = %(source)s AND p.content_raw_sha256 IS NOT NULL
   AND (%(all)s OR p.status IN ('active', 'missing'))
   AND NOT (p.id = ANY(%(done)s))
   AND NOT EXISTS (
@@ -60,6 +60,45 @@ RETURNING id
 """
 
 
+class Documents:
+    """Parsed raw objects, each loaded, verified and parsed once per batch."""
+
+    def __init__(self, archive: RawArchive, parser: Parser) -> None:
+        self.archive = archive
+        self.parser = parser
+        self._cache: dict[tuple[str, DocumentKind], ParseOutcome | None] = {}
+
+    def outcome(self, sha256: str, kind: DocumentKind) -> ParseOutcome | None:
+        """The parse of a stored object; None when the object is lost or corrupt."""
+        key = (sha256, kind)
+        if key not in self._cache:
+            self._cache[key] = self._parse(sha256, kind)
+        return self._cache[key]
+
+    def _parse(self, sha256: str, kind: DocumentKind) -> ParseOutcome | None:
+        meta = self.archive.describe(sha256)
+        try:
+            body = self.archive.load(sha256)
+        except RawIntegrityError:
+            return None
+        assert meta is not None
+        doc = RawDocument(
+            body=body,
+            url=str(meta["url"]),
+            kind=kind,
+            content_type=meta["content_type"],  # type: ignore[arg-type]
+            status=meta["http_status"],  # type: ignore[arg-type]
+            fetched_at=meta["fetched_at"],  # type: ignore[arg-type]
+        )
+        try:
+            return self.parser.parse(doc)
+        except Exception as exc:  # a parser bug is a recorded rejection, never a stopped phase
+            return ParseOutcome.rejected(Issue("parser_error", f"{type(exc).__name__}: {exc}"))
+
+    def clear(self) -> None:
+        self._cache.clear()
+
+
 def parse_source(
     app: App,
     source_name: str,
@@ -80,32 +119,32 @@ def parse_source(
         done: list[int] = []
         raw_lost = 0
         with app.archive() as archive, app.db.connect() as conn:
+            documents = Documents(archive, parser)
             while limit is None or len(done) < limit:
-                todo = conn.execute(
-                    _TODO,
-                    {
-                        "source": source_name,
-                        "all": reparse,
-                        "done": done,
-                        "name": parser.name,
-                        "version": parser.version,
-                        "limit": BATCH if limit is None else min(BATCH, limit - len(done)),
-                    },
-                ).fetchall()
+                params = {
+                    "source": source_name,
+                    "all": reparse,
+                    "done": done,
+                    "name": parser.name,
+                    "version": parser.version,
+                    "limit": BATCH if limit is None else min(BATCH, limit - len(done)),
+                }
+                todo = conn.execute(_TODO, params).fetchall()
                 conn.commit()
                 if not todo:
                     break
-                for _raw_sha, group in groupby(todo, key=lambda r: r["raw_sha256"]):
+                for _, group in groupby(todo, key=lambda r: r["raw_sha256"]):
                     rows = list(group)
                     done.extend(r["id"] for r in rows)
-                    outcome = _parse_raw(archive, parser, rows[0])
-                    if outcome is None:
-                        raw_lost += len(rows)
-                        _requeue_lost(conn, rows)
-                        continue
                     with conn.transaction():
                         for row in rows:
-                            qualities[_store_result(conn, parser, row, outcome)] += 1
+                            picked = _posting_for(documents, row)
+                            if picked is None:
+                                raw_lost += 1
+                                _requeue_lost(conn, row)
+                                continue
+                            qualities[_store_result(conn, parser, row, *picked)] += 1
+                documents.clear()
         return {
             "parser": parser.ref,
             "postings": len(done),
@@ -116,73 +155,66 @@ def parse_source(
     return run_phase(app.db, "parse", source_name, work, wait_s=wait_s)
 
 
-def _parse_raw(archive: RawArchive, parser: Parser, row: Mapping[str, Any]) -> ParseOutcome | None:
-    """Parse one stored object; None when the object is lost (the work is re-queued)."""
-    try:
-        body = archive.load(row["raw_sha256"])
-    except RawIntegrityError:
+def _posting_for(
+    documents: Documents, row: Mapping[str, Any]
+) -> tuple[Posting | None, Quality, list[Issue]] | None:
+    """The posting's parse (merged with its listing row when its content is its own
+    page), its quality and issues; None when a raw object it needs is lost."""
+    is_detail = row["detail_state"] == "fetched"
+    kind = DocumentKind.DETAIL if is_detail else DocumentKind.LISTING
+    outcome = documents.outcome(row["raw_sha256"], kind)
+    if outcome is None:
         return None
-    kind = DocumentKind.DETAIL if row["detail_state"] == "fetched" else DocumentKind.LISTING
-    doc = RawDocument(
-        body=body,
-        url=row["raw_url"],
-        kind=kind,
-        content_type=row["content_type"],
-        status=row["http_status"],
-        fetched_at=row["fetched_at"],
-    )
-    try:
-        return parser.parse(doc)
-    except Exception as exc:  # a parser bug is a recorded rejection, never a stopped phase
-        return ParseOutcome.rejected(Issue("parser_error", f"{type(exc).__name__}: {exc}"))
-
-
-def _requeue_lost(conn: DictConnection, rows: list[Mapping[str, Any]]) -> None:
-    """The raw object is gone or corrupt: fetch it again rather than guess."""
-    with conn.transaction():
-        for row in rows:
-            if row["detail_state"] == "fetched":
-                conn.execute(
-                    "UPDATE core.postings SET detail_state = 'needed', content_raw_sha256 = NULL WHERE id = %s",
-                    (row["id"],),
-                )
-            else:
-                conn.execute(
-                    "UPDATE crawl.boards SET etag = NULL, last_modified = NULL, body_hash = NULL WHERE id = %s",
-                    (row["board_id"],),
-                )
-
-
-def _pick(
-    outcome: ParseOutcome, row: Mapping[str, Any]
-) -> tuple[Posting | None, Quality, list[Issue]]:
     if outcome.quality is Quality.REJECTED:
         return None, Quality.REJECTED, list(outcome.issues)
-    if row["detail_state"] == "fetched":
+    if is_detail:
         # A detail page is about exactly one posting, whatever id the page itself shows.
         posting = outcome.postings[0] if outcome.postings else None
-        if posting is not None and posting.external_id != row["external_id"]:
-            posting = _with_id(posting, row["external_id"])
+        if posting is not None:
+            posting = replace(posting, external_id=row["external_id"])
+            listing_row = _listing_row(documents, row)
+            if listing_row is not None:
+                posting = merge_postings(posting, listing_row)
     else:
         posting = outcome.posting(row["external_id"])
     if posting is None:
-        return (
-            None,
-            Quality.REJECTED,
-            [Issue("posting_not_in_document", "the stored document does not contain this posting")],
+        issue = Issue(
+            "posting_not_in_document", "the stored document does not contain this posting"
         )
+        return None, Quality.REJECTED, [issue]
     quality, issues = assess(posting)
     return posting, quality, list(issues)
 
 
-def _with_id(posting: Posting, external_id: str) -> Posting:
-    return replace(posting, external_id=external_id)
+def _listing_row(documents: Documents, row: Mapping[str, Any]) -> Posting | None:
+    if not row["listing_raw_sha256"]:
+        return None
+    listing = documents.outcome(row["listing_raw_sha256"], DocumentKind.LISTING)
+    return listing.posting(row["external_id"]) if listing is not None else None
+
+
+def _requeue_lost(conn: DictConnection, row: Mapping[str, Any]) -> None:
+    """A raw object is gone or corrupt: fetch it again rather than guess."""
+    if row["detail_state"] == "fetched":
+        conn.execute(
+            "UPDATE core.postings SET detail_state = 'needed', content_raw_sha256 = NULL WHERE id = %s",
+            (row["id"],),
+        )
+    else:
+        conn.execute(
+            "UPDATE crawl.boards SET etag = NULL, last_modified = NULL, body_hash = NULL WHERE id = %s",
+            (row["board_id"],),
+        )
 
 
 def _store_result(
-    conn: DictConnection, parser: Parser, row: Mapping[str, Any], outcome: ParseOutcome
+    conn: DictConnection,
+    parser: Parser,
+    row: Mapping[str, Any],
+    posting: Posting | None,
+    quality: Quality,
+    issues: list[Issue],
 ) -> str:
-    posting, quality, issues = _pick(outcome, row)
     values = _result_values(posting)
     values.update(
         posting_id=row["id"],
@@ -206,37 +238,21 @@ def _store_result(
     return quality.value
 
 
+_FIELDS = (
+    "title", "company", "department", "url", "apply_url", "location_text", "remote",
+    "employment_type", "job_type", "posted_at", "posted_precision", "description_html",
+    "description_text",
+)  # fmt: skip
+_EXTRA = (
+    "content_hash", "offices", "location", "salary_raw", "salary_min", "salary_max",
+    "salary_currency", "salary_period", "payload",
+)  # fmt: skip
+
+
 def _result_values(posting: Posting | None) -> dict[str, Any]:
-    keys = (
-        "title",
-        "company",
-        "department",
-        "url",
-        "apply_url",
-        "location_text",
-        "remote",
-        "employment_type",
-        "job_type",
-        "posted_at",
-        "posted_precision",
-        "description_html",
-        "description_text",
-    )
     if posting is None:
-        empty = dict.fromkeys(keys)
-        empty.update(
-            content_hash=None,
-            offices=None,
-            location=None,
-            salary_raw=None,
-            salary_min=None,
-            salary_max=None,
-            salary_currency=None,
-            salary_period=None,
-            payload=None,
-        )
-        return empty
-    values = {k: getattr(posting, k) for k in keys}
+        return dict.fromkeys(_FIELDS + _EXTRA)
+    values = {k: getattr(posting, k) for k in _FIELDS}
     salary = posting.salary
     values.update(
         offices=json.dumps([asdict(o) for o in posting.offices], ensure_ascii=False),

@@ -119,11 +119,23 @@ class RawArchive:
             raise RawIntegrityError("no raw object recorded", sha256=sha256)
         if row["state"] != "ready":
             raise RawIntegrityError(f"raw object is {row['state']}", sha256=sha256)
-        problem = self._verify(row["object_key"], row["byte_length"], sha256)
-        if isinstance(problem, str):
-            conn.execute(_MARK, {"state": "lost", "reason": problem, "sha256": sha256})
-            raise RawIntegrityError(problem, sha256=sha256, key=row["object_key"])
-        return problem
+        verified = self._verify(row["object_key"], row["byte_length"], sha256)
+        if isinstance(verified, str):
+            conn.execute(_MARK, {"state": "lost", "reason": verified, "sha256": sha256})
+            raise RawIntegrityError(verified, sha256=sha256, key=row["object_key"])
+        return verified
+
+    def describe(self, sha256: str) -> dict[str, object] | None:
+        """What was recorded when the object was fetched (URL, type, status, time)."""
+        return (
+            self._connection()
+            .execute(
+                """SELECT sha256, url, content_type, http_status, fetched_at, state, byte_length
+               FROM crawl.raw_objects WHERE sha256 = %s""",
+                (sha256,),
+            )
+            .fetchone()
+        )
 
     def _verify(self, key: str, length: int, sha256: str) -> bytes | str:
         """The verified bytes, or a sentence saying what is wrong with them."""

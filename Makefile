@@ -1,0 +1,52 @@
+# jobharbor: `make demo` runs the whole path offline; `make test` runs the suite.
+# Every target installs what it needs into .venv first.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+DATA   := .data
+
+.DEFAULT_GOAL := help
+.PHONY: help install demo test lint format bench up down clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[airflow,dev]"
+	touch $(STAMP)
+
+install: $(STAMP) ## create .venv and install jobharbor with Airflow and dev tools
+
+demo: install ## run discover -> fetch -> parse -> sync on the embedded default against the sandbox
+	$(BIN)/jobharbor demo
+
+test: install ## run the whole test suite (real PostgreSQL, sandbox, S3 server, Airflow)
+	$(BIN)/python -m pytest
+
+lint: install ## ruff lint and format check
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install ## apply ruff formatting and safe fixes
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: install ## run the benchmarks; each prints its figures and ends with one JSON line
+	@set -e; for script in bench/*.py; do \
+		case $$script in */_*) continue;; esac; \
+		echo "== $$script"; $(BIN)/python $$script; done
+
+up: install ## start Airflow standalone (UI on http://localhost:8080) with the sandbox sources
+	PATH="$(CURDIR)/$(BIN):$$PATH" bash scripts/airflow-up.sh
+
+down: ## stop what `make demo` / `make up` started (Airflow, sandbox, embedded PostgreSQL)
+	-@[ -x scripts/airflow-down.sh ] && bash scripts/airflow-down.sh
+	-@[ -x $(BIN)/python ] && $(BIN)/python -c "from pathlib import Path; from sandbox.daemon import stop_sandbox; print('sandbox stopped' if stop_sandbox(Path('$(DATA)')) else 'sandbox was not running')"
+	-@[ -x $(BIN)/jobharbor ] && $(BIN)/jobharbor db stop
+
+clean: down ## remove .venv and .data (all local data!)
+	rm -rf $(VENV) $(DATA)

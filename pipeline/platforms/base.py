@@ -1,0 +1,120 @@
+"""Platform adapters: where a platform's listings live, how they page, and which
+postings need their own page fetched.
+
+The phases stay platform-agnostic: they ask the adapter for the first request,
+the next page's request, and a posting's detail URL. A platform whose API is one
+GET per board needs only a listing URL template; paging quirks (offset paging,
+POST bodies, capped totals) are code in the platform's own adapter module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from parsers.types import ParseOutcome, Posting
+from pipeline.config import AtsSource, HtmlSiteSource, SourceConfig
+from pipeline.http.fetcher import FetchRequest
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """One listing endpoint as the queue stores it (crawl.boards)."""
+
+    key: str
+    url: str  # the first page's URL
+    lane: str
+    host: str
+
+
+def host_of(url: str) -> str:
+    return urlsplit(url).netloc.lower()
+
+
+class Platform:
+    """Defaults fit a JSON API that returns a whole board in one GET."""
+
+    name: str = ""
+    default_api_base: str | None = None
+    robots: str = "ignore"  # APIs are not governed by robots.txt; websites override with "obey"
+    conditional: bool = True  # send If-None-Match / If-Modified-Since on the first page
+    max_pages: int = 1
+
+    # ---- boards
+
+    def listing_url(self, api_base: str, token: str) -> str:
+        raise NotImplementedError(f"{self.name}: no listing URL template")
+
+    def lane(self, source: SourceConfig, url: str) -> str:
+        """Lanes keep a slow vendor from slowing the others: one per platform by default."""
+        return self.name
+
+    def board_specs(self, source: SourceConfig) -> list[BoardSpec]:
+        assert isinstance(source, AtsSource)
+        api_base = source.api_base or self.default_api_base
+        if not api_base:
+            raise NotImplementedError(f"{self.name}: api_base is required")
+        specs = []
+        for board in source.boards:
+            if board.enabled:
+                url = self.listing_url(api_base, board.token)
+                specs.append(BoardSpec(board.token, url, self.lane(source, url), host_of(url)))
+        return specs
+
+    # ---- paging
+
+    def first_request(self, board: Mapping[str, Any], headers: Mapping[str, str]) -> FetchRequest:
+        return FetchRequest(board["url"], headers=dict(headers), tag=board)
+
+    def next_request(
+        self,
+        board: Mapping[str, Any],
+        previous: FetchRequest,
+        outcome: ParseOutcome,
+        pages_read: int,
+    ) -> FetchRequest | None:
+        """The request for the page after `previous`, or None when the listing is done."""
+        if outcome.next_page_url and pages_read < self.max_pages_for(board):
+            return FetchRequest(outcome.next_page_url, tag=board)
+        return None
+
+    def max_pages_for(self, board: Mapping[str, Any]) -> int:
+        return self.max_pages
+
+    # ---- details
+
+    def detail_url(self, source: SourceConfig, posting: Posting) -> str | None:
+        """Where the posting's own page is, when the listing is not enough; None otherwise."""
+        return None
+
+
+class HtmlSite(Platform):
+    name = "html_site"
+    robots = "obey"
+    conditional = False  # a 304 for page 1 says nothing about page 7
+
+    def __init__(self, max_pages: int = 50) -> None:
+        self.max_pages = max_pages
+
+    def lane(self, source: SourceConfig, url: str) -> str:
+        return f"site:{host_of(url)}"  # each site is its own vendor
+
+    def board_specs(self, source: SourceConfig) -> list[BoardSpec]:
+        assert isinstance(source, HtmlSiteSource)
+        specs = []
+        for scope in source.scopes:
+            url = scope_page_url(source, scope.path, source.pagination.first_page)
+            specs.append(BoardSpec(scope.key, url, self.lane(source, url), host_of(url)))
+        return specs
+
+    def max_pages_for(self, board: Mapping[str, Any]) -> int:
+        return int(board.get("max_pages") or self.max_pages)
+
+    def detail_url(self, source: SourceConfig, posting: Posting) -> str | None:
+        return posting.url
+
+
+def scope_page_url(source: HtmlSiteSource, scope_path: str, page: int) -> str:
+    return source.base_url + scope_path.replace("{page}", str(page))

@@ -1,0 +1,15 @@
+"""Greenhouse board API: one GET returns the whole board with content and meta.total."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from pipeline.platforms.base import Platform
+
+
+class Greenhouse(Platform):
+    name = "greenhouse"
+    default_api_base = "https://boards-api.greenhouse.io"
+
+    def listing_url(self, api_base: str, token: str) -> str:
+        return f"{api_base}/v1/boards/{quote(token, safe='')}/jobs?content=true"
