@@ -4,7 +4,7 @@ Import does no I/O beyond reading sources.yaml; every task calls a pipeline
 entry point (pipeline.airflow_tasks) that builds its own connections. A broken
 sources.yaml shows up as an import error naming the file, line and key.
 
-Each source DAG: discover -> fetch -> parse. Later phases run even when an
+Each source DAG: discover -> fetch -> parse -> check. Later phases run even when an
 earlier one fails (they can still process work already available), and a
 watcher task fails the run if any phase failed. Every task takes a slot of the
 shared `jobharbor` pool (3 slots); sync takes all 3, so it never overlaps
@@ -48,7 +48,7 @@ COMMON = {
 def source_dag(name: str, platform: str, display_name: str) -> DAG:
     with DAG(
         dag_id=f"jobharbor_{name}",
-        description=f"discover -> fetch -> parse for {display_name}",
+        description=f"discover -> fetch -> parse -> check for {display_name}",
         tags=["jobharbor", "ingest", platform],
         **COMMON,
     ) as dag:
@@ -71,14 +71,20 @@ def source_dag(name: str, platform: str, display_name: str) -> DAG:
 
             return run_parse(name)
 
+        @task(task_id="check", trigger_rule="all_done")
+        def check() -> dict:
+            from pipeline.airflow_tasks import run_check
+
+            return run_check(name)
+
         @task(task_id="watcher", trigger_rule="one_failed", retries=0)
         def watcher() -> None:
             from pipeline.airflow_tasks import fail_run
 
             fail_run(f"a phase of {name} failed; see its task log")
 
-        phases = [discover(), fetch(), parse()]
-        phases[0] >> phases[1] >> phases[2]
+        phases = [discover(), fetch(), parse(), check()]
+        phases[0] >> phases[1] >> phases[2] >> phases[3]
         phases >> watcher()
     return dag
 

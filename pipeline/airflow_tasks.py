@@ -72,6 +72,12 @@ def run_parse(source: str) -> dict[str, Any]:
     return _finish(parse_source(_app(), source))
 
 
+def run_check(source: str) -> dict[str, Any]:
+    from pipeline.phases.check import check_postings
+
+    return _finish(check_postings(_app(), source))
+
+
 def run_sync(dry_run: bool = False) -> dict[str, Any]:
     from pipeline.db.setup import setup_databases
     from pipeline.phases.sync import sync_serving

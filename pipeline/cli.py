@@ -21,7 +21,8 @@ serving schema for search.
 Typical use:
   jobharbor sources check          validate sources.yaml
   jobharbor db up                  start/migrate the databases
-  jobharbor run                    discover -> fetch -> parse every source, then sync
+  jobharbor run                    discover -> fetch -> parse -> check every source, then sync
+  jobharbor status                 what ran, what changed, postings by status
   jobharbor search "data engineer" search what was published
   jobharbor demo                   the whole path against the offline sandbox
 
@@ -133,6 +134,30 @@ def cmd_parse(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    from pipeline.phases.check import check_postings
+
+    app = _app(args)
+    for name in app.source_names(args.source):
+        _print_report(
+            check_postings(
+                app, name, limit=args.limit, recheck_after_s=args.recheck_after, wait_s=args.wait
+            )
+        )
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from pipeline.app import resolve_databases
+    from pipeline.db.connect import Database
+    from pipeline.settings import load_settings
+    from pipeline.status import gather_status, render_status
+
+    report = gather_status(Database(resolve_databases(load_settings()).authoritative), args.source)
+    print(json.dumps(report, indent=2) if args.json else render_status(report))
+    return 0
+
+
 def cmd_sync(args: argparse.Namespace) -> int:
     from pipeline.phases.sync import sync_serving
 
@@ -145,6 +170,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from pipeline.catalog import sync_catalog
     from pipeline.db.setup import setup_databases
+    from pipeline.phases.check import check_postings
     from pipeline.phases.discover import discover
     from pipeline.phases.fetch import fetch_details
     from pipeline.phases.parse import parse_source
@@ -157,6 +183,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         _print_report(discover(app, name, force=args.force, wait_s=args.wait))
         _print_report(fetch_details(app, name, wait_s=args.wait))
         _print_report(parse_source(app, name, wait_s=args.wait))
+        _print_report(check_postings(app, name, wait_s=args.wait))
     _print_report(sync_serving(app, wait_s=args.wait))
     return 0
 
@@ -306,6 +333,23 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also re-parse closed postings (after a parser version bump)",
     )
+    check = add(
+        "check",
+        cmd_check,
+        "directly check missing postings; close them only on conclusive evidence",
+    )
+    phase_options(check)
+    check.add_argument(
+        "--recheck-after",
+        type=float,
+        default=6 * 3600,
+        help="seconds before an ambiguous posting is checked again (default 6h)",
+    )
+    status = add(
+        "status", cmd_status, "boards, postings, recent scans and last successful runs per source"
+    )
+    status.add_argument("--source", help="only this source")
+    status.add_argument("--json", action="store_true", help="machine-readable output")
     sync = add(
         "sync", cmd_sync, "publish open postings to the serving schema as one transactional diff"
     )
@@ -313,7 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--dry-run", action="store_true", help="compute and report the diff, change nothing"
     )
     sync.add_argument("--wait", type=float, default=0.0, help="seconds to wait for a running sync")
-    run = add("run", cmd_run, "discover, fetch and parse each source, then sync")
+    run = add("run", cmd_run, "discover, fetch, parse and check each source, then sync")
     phase_options(run, limit=False)
     run.add_argument(
         "--force", action="store_true", help="poll every enabled board now, due or not"

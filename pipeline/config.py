@@ -103,6 +103,19 @@ class SourceBase(StrictModel):
     pacing: Pacing | None = None
     validation: Validation = Validation()
     robots: Literal["obey", "ignore"] | None = None
+    # Postings whose title matches one of these (case-insensitive regexes) are kept
+    # with status `filtered`, never deleted.
+    exclude_titles: tuple[str, ...] = ()
+
+    @field_validator("exclude_titles")
+    @classmethod
+    def _valid_patterns(cls, patterns: tuple[str, ...]) -> tuple[str, ...]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"{pattern!r} is not a valid regular expression: {exc}") from None
+        return patterns
 
 
 class AtsSource(SourceBase):

@@ -17,12 +17,14 @@ import httpx
 from pipeline.app import App
 from pipeline.catalog import sync_catalog
 from pipeline.db.setup import setup_databases
+from pipeline.phases.check import check_postings
 from pipeline.phases.common import PhaseReport
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
 from pipeline.phases.sync import sync_serving
 from pipeline.settings import REPO_ROOT, load_settings
+from pipeline.status import gather_status, render_status
 from sandbox.daemon import ensure_sandbox
 from serving_sync.reconcile import search
 
@@ -68,12 +70,11 @@ def _parse_text(stats: dict[str, Any]) -> str:
     return f"{stats.get('postings', 0)} parsed: {q['accepted']} accepted, {q['partial']} partial, {q['rejected']} rejected"
 
 
-def _status_counts(app: App) -> dict[str, int]:
-    with app.db.connect() as conn:
-        rows = conn.execute(
-            "SELECT status, count(*) AS n FROM core.postings GROUP BY status"
-        ).fetchall()
-    return {r["status"]: r["n"] for r in rows}
+def _check_text(stats: dict[str, Any]) -> str:
+    outcomes = ", ".join(f"{n} {o}" for o, n in sorted(stats.get("outcomes", {}).items()))
+    return f"{stats.get('checked', 0)} missing postings checked" + (
+        f" ({outcomes})" if outcomes else ""
+    )
 
 
 def run_demo(*, advance: bool = False) -> int:
@@ -103,8 +104,11 @@ def run_demo(*, advance: bool = False) -> int:
         print(_line("fetch", name, fetched, _fetch_text(dict(fetched.stats))))
         parsed = parse_source(app, name)
         print(_line("parse", name, parsed, _parse_text(dict(parsed.stats))))
+        checked = check_postings(app, name)
+        print(_line("check", name, checked, _check_text(dict(checked.stats))))
         totals["new"] += found.stats.get("postings_new", 0) + found.stats.get("postings_changed", 0)
         totals["parsed"] += parsed.stats.get("postings", 0)
+        totals["closed"] += checked.stats.get("outcomes", {}).get("closed", 0)
     synced = sync_serving(app)
     s = synced.stats
     print(
@@ -116,11 +120,10 @@ def run_demo(*, advance: bool = False) -> int:
             f"{s['removed']} removed, {s['unchanged']} unchanged",
         )
     )
-    statuses = _status_counts(app)
     print()
-    print("postings by status: " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+    print(render_status(gather_status(app.db)))
     changed = s["inserted"] + s["updated"] + s["removed"]
-    if not totals["new"] and not totals["parsed"] and not changed:
+    if not totals["new"] and not totals["parsed"] and not totals["closed"] and not changed:
         print("nothing new: every board unchanged, nothing parsed, nothing published")
     print(f'\nsearch "{SAMPLE_QUERY}" in the serving schema:')
     for row in search(app.serving_db, SAMPLE_QUERY, 5):

@@ -9,7 +9,9 @@ any scan returns to `active`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pipeline.db.connect import DictConnection
@@ -61,7 +63,7 @@ def reopen(
     )
 
 
-def count_absences(
+def _count_absences(
     conn: DictConnection,
     absent: list[Mapping[str, Any]],
     *,
@@ -105,3 +107,154 @@ def count_absences(
             for p in now_missing
         ),
     )
+
+
+@dataclass(frozen=True)
+class ScanFacts:
+    """What lifecycle needs to know about one listing read."""
+
+    source_id: str
+    board_id: int
+    scan_id: int
+    run_id: int
+    present: Mapping[str, str]  # external id -> listing title
+    complete: bool
+    truncated: bool
+    board_scope_hash: str | None
+    scan_scope_hash: str | None
+    exclude_titles: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LifecycleCounts:
+    reopened: int = 0
+    missing: int = 0
+    filtered: int = 0
+    new_baseline: bool = False
+
+
+_PRESENT_AND_BOARD = """
+SELECT id, external_id, status, missing_count, board_id
+FROM core.postings
+WHERE source_id = %(source)s AND (board_id = %(board)s OR external_id = ANY(%(ids)s))
+"""
+
+
+def excluded_by(title: str, patterns: tuple[str, ...]) -> str | None:
+    """The first exclusion pattern the title matches (case-insensitive), if any."""
+    for pattern in patterns:
+        if re.search(pattern, title or "", re.IGNORECASE):
+            return pattern
+    return None
+
+
+def apply_listing(conn: DictConnection, facts: ScanFacts) -> LifecycleCounts:
+    """Move statuses on the evidence of one listing read (call after the upsert).
+
+    Present postings are active again (or `filtered` when a title rule excludes
+    them). Absences count only for complete, untruncated scans of an unchanged
+    scope; a changed scope sets a new baseline instead of retiring anything.
+    """
+    rows = conn.execute(
+        _PRESENT_AND_BOARD,
+        {"source": facts.source_id, "board": facts.board_id, "ids": list(facts.present)},
+    ).fetchall()
+    present = [r for r in rows if r["external_id"] in facts.present]
+    to_filter, to_reopen = [], []
+    for row in present:
+        pattern = excluded_by(facts.present[row["external_id"]], facts.exclude_titles)
+        if pattern is not None:
+            if row["status"] != "filtered":
+                to_filter.append((row, pattern))
+        elif row["status"] != "active":
+            to_reopen.append(row)
+    filtered = _filter(conn, to_filter, facts)
+    reopened = reopen(conn, to_reopen, run_id=facts.run_id, scan_id=facts.scan_id)
+    if not facts.complete or facts.truncated:
+        return LifecycleCounts(reopened, 0, filtered)
+    on_board = [r for r in rows if r["board_id"] == facts.board_id and r["status"] in OPEN_STATUSES]
+    if facts.board_scope_hash and facts.board_scope_hash != facts.scan_scope_hash:
+        conn.execute(
+            "UPDATE core.postings SET missing_count = 0 WHERE id = ANY(%s)",
+            ([r["id"] for r in on_board],),
+        )
+        return LifecycleCounts(reopened, 0, filtered, new_baseline=True)
+    absent = [r for r in on_board if r["external_id"] not in facts.present]
+    missing = _count_absences(conn, absent, run_id=facts.run_id, scan_id=facts.scan_id)
+    return LifecycleCounts(reopened, missing, filtered)
+
+
+def _filter(
+    conn: DictConnection, rows: list[tuple[Mapping[str, Any], str]], facts: ScanFacts
+) -> int:
+    if not rows:
+        return 0
+    conn.execute(
+        """UPDATE core.postings SET status = 'filtered', status_changed_at = now(), updated_at = now()
+           WHERE id = ANY(%s)""",
+        ([row["id"] for row, _ in rows],),
+    )
+    return record_events(
+        conn,
+        (
+            {
+                "posting_id": row["id"],
+                "from_status": row["status"],
+                "to_status": "filtered",
+                "reason": "title_excluded",
+                "evidence": {
+                    "pattern": pattern,
+                    "title": facts.present[row["external_id"]],
+                    "scan_id": facts.scan_id,
+                },
+                "run_id": facts.run_id,
+                "scan_id": facts.scan_id,
+            }
+            for row, pattern in rows
+        ),
+    )
+
+
+def apply_not_modified(
+    conn: DictConnection, board_id: int, *, scan_id: int, run_id: int, count_absences: bool = True
+) -> int:
+    """A 304 repeats the last complete listing: its postings are seen again, and
+    those absent from it (missing_count >= 1) count one more absence (unless the
+    board's scope changed since: then the 304 answers another question). Returns
+    how many became `missing`."""
+    conn.execute(
+        """UPDATE core.postings SET last_seen_at = now(), last_seen_scan_id = %s
+           WHERE board_id = %s AND status = 'active' AND missing_count = 0""",
+        (scan_id, board_id),
+    )
+    if not count_absences:
+        return 0
+    absent = conn.execute(
+        """SELECT id, external_id, status, missing_count, board_id FROM core.postings
+           WHERE board_id = %s AND status = ANY(%s) AND missing_count > 0""",
+        (board_id, list(OPEN_STATUSES)),
+    ).fetchall()
+    return _count_absences(conn, absent, run_id=run_id, scan_id=scan_id)
+
+
+EMPTY_SCANS_BEFORE_SUSPECT = 3
+
+
+def note_listing_size(conn: DictConnection, board_id: int, *, empty: bool) -> bool:
+    """Track complete scans that found nothing. An empty listing retires nothing; after
+    several in a row the board is flagged `suspect` for the operator. Returns whether
+    the board is suspect now."""
+    if not empty:
+        conn.execute(
+            "UPDATE crawl.boards SET empty_streak = 0, suspect_since = NULL WHERE id = %s AND empty_streak > 0",
+            (board_id,),
+        )
+        return False
+    row = conn.execute(
+        """UPDATE crawl.boards SET empty_streak = empty_streak + 1,
+               suspect_since = CASE WHEN empty_streak + 1 >= %s THEN COALESCE(suspect_since, now())
+                                    ELSE suspect_since END
+           WHERE id = %s RETURNING suspect_since""",
+        (EMPTY_SCANS_BEFORE_SUSPECT, board_id),
+    ).fetchone()
+    return bool(row and row["suspect_since"])

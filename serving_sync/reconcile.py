@@ -29,17 +29,27 @@ COLUMNS = (
     "id", "source", "external_id", "status", "title", "company", "department", "location_text",
     "countries", "regions", "cities", "location_unresolved", "remote", "employment_type", "job_type",
     "posted_at", "posted_precision", "first_seen_at", "last_seen_on", "salary_min", "salary_max",
-    "salary_currency", "salary_period", "url", "apply_url", "description", "fingerprint",
+    "salary_currency", "salary_period", "url", "apply_url", "description", "openings_12m",
+    "duplicate_group", "fingerprint",
 )  # fmt: skip
 
 _SNAPSHOT = """
+WITH openings AS (
+    -- How often each role was posted: distinct openings first seen in the last year.
+    SELECT repost_key, count(DISTINCT opening_key) AS openings_12m
+    FROM core.postings
+    WHERE repost_key IS NOT NULL AND first_seen_at > now() - interval '365 days'
+    GROUP BY repost_key
+)
 SELECT p.id, p.source_id AS source, p.external_id, p.status, r.title, r.company, r.department,
        r.location_text, r.location, r.remote, r.employment_type, r.job_type, r.posted_at,
-       r.posted_precision, p.first_seen_at, (p.last_seen_at AT TIME ZONE 'UTC')::date AS last_seen_on, r.salary_min, r.salary_max,
-       r.salary_currency, r.salary_period, COALESCE(r.url, p.url) AS url, r.apply_url,
-       r.description_text AS description
+       r.posted_precision, p.first_seen_at, (p.last_seen_at AT TIME ZONE 'UTC')::date AS last_seen_on,
+       r.salary_min, r.salary_max, r.salary_currency, r.salary_period, COALESCE(r.url, p.url) AS url,
+       r.apply_url, r.description_text AS description,
+       COALESCE(o.openings_12m, 1) AS openings_12m, p.duplicate_group
 FROM core.postings AS p
 JOIN core.parse_results AS r ON r.posting_id = p.id AND r.is_current
+LEFT JOIN openings AS o ON o.repost_key = p.repost_key
 WHERE p.status = ANY(%s)
 ORDER BY p.id
 """

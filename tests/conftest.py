@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +27,21 @@ from serving_sync import schema as serving_schema
 SANDBOX_SOURCES = REPO_ROOT / "sandbox" / "sources.yaml"
 TEMPLATE = "jh_template"
 SERVING_TEMPLATE = "jh_serving_template"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A private temp root per test session. pytest's shared numbered temp dirs are
+    pruned by other sessions running at the same time (several engineers or CI jobs
+    on one machine), which can delete a live PostgreSQL cluster from under a run."""
+    if not config.option.basetemp:
+        config.option.basetemp = tempfile.mkdtemp(prefix="jobharbor-pytest-")
+        config._jobharbor_basetemp = config.option.basetemp  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    own = getattr(config, "_jobharbor_basetemp", None)
+    if own:
+        shutil.rmtree(own, ignore_errors=True)
 
 
 def real_fixtures_dir() -> Path:

@@ -97,6 +97,10 @@ boards = sa.Table(
     sa.Column("scope_hash", sa.Text),
     sa.Column("consecutive_failures", sa.Integer, nullable=False, server_default="0"),
     sa.Column("consecutive_404s", sa.Integer, nullable=False, server_default="0"),
+    # Complete scans in a row that found the listing empty; repeated ones flag the
+    # board for the operator (still retiring nothing).
+    sa.Column("empty_streak", sa.Integer, nullable=False, server_default="0"),
+    _ts("suspect_since"),
     _ts("last_polled_at"),
     _ts("last_changed_at"),
     _ts("last_full_pass_at"),
@@ -234,14 +238,24 @@ postings = sa.Table(
     _ts("closed_at"),
     sa.Column("close_reason", sa.Text),
     sa.Column("close_evidence", JSONB),
+    _ts("last_checked_at"),
+    sa.Column("check_outcome", sa.Text),
+    sa.Column("check_count", sa.Integer, nullable=False, server_default="0"),
+    # The role (employer, title, first office) shared by reposts, and the opening
+    # (the role plus its publication date) that tells a repost from a duplicate.
     sa.Column("repost_key", sa.Text),
+    sa.Column("opening_key", sa.Text),
     sa.Column("duplicate_group", sa.BigInteger),
+    sa.Column("grouped_content_hash", sa.Text),
     _ts("created_at", False, True),
     _ts("updated_at", False, True),
     sa.UniqueConstraint("source_id", "external_id"),
     sa.CheckConstraint(_in("status", POSTING_STATUSES), name="status"),
     sa.CheckConstraint(_in("detail_state", DETAIL_STATES), name="detail_state"),
     sa.Index("ix_postings_board_status", "board_id", "status"),
+    sa.Index("ix_postings_source_status", "source_id", "status"),
+    sa.Index("ix_postings_repost_key", "repost_key"),
+    sa.Index("ix_postings_duplicate_group", "duplicate_group"),
     sa.Index(
         "ix_postings_detail_needed",
         "source_id",

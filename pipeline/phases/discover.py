@@ -11,7 +11,7 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -77,6 +77,7 @@ class ListingRead:
     etag: str | None = None
     last_modified: str | None = None
     posting_raws: Mapping[str, str] = field(default_factory=dict)  # external id -> its page's raw
+    scope_hash: str | None = None
 
 
 @dataclass
@@ -88,6 +89,9 @@ class DiscoverStats:
     postings_changed: int = 0
     postings_reopened: int = 0
     postings_missing: int = 0
+    postings_filtered: int = 0
+    new_baselines: int = 0
+    suspect_boards: int = 0
     pages: int = 0
 
     def as_dict(self) -> dict[str, Any]:
@@ -99,6 +103,9 @@ class DiscoverStats:
             "postings_changed": self.postings_changed,
             "postings_reopened": self.postings_reopened,
             "postings_missing": self.postings_missing,
+            "postings_filtered": self.postings_filtered,
+            "new_baselines": self.new_baselines,
+            "suspect_boards": self.suspect_boards,
             "outcomes": dict(self.outcomes),
         }
 
@@ -358,9 +365,9 @@ def listing_hash(platform: str, postings: tuple[Posting, ...], total: int | None
 
 _INSERT_SCAN = """
 INSERT INTO crawl.scans (run_id, board_id, outcome, complete, truncated, pages, items_seen,
-    total_reported, http_status, raw_sha256, error, issues, finished_at)
+    total_reported, http_status, raw_sha256, error, issues, scope_hash, finished_at)
 VALUES (%(run_id)s, %(board_id)s, %(outcome)s, %(complete)s, %(truncated)s, %(pages)s, %(items)s,
-    %(total)s, %(status)s, %(raw)s, %(error)s, %(issues)s::jsonb, now())
+    %(total)s, %(status)s, %(raw)s, %(error)s, %(issues)s::jsonb, %(scope)s, now())
 RETURNING id
 """
 
@@ -378,6 +385,7 @@ UPDATE crawl.boards SET
     consecutive_failures = %(failures)s, consecutive_404s = %(not_found)s,
     etag = %(etag)s, last_modified = %(last_modified)s, body_hash = %(body_hash)s,
     item_count = %(item_count)s,
+    scope_hash = CASE WHEN %(complete)s THEN %(scope_hash)s ELSE scope_hash END,
     last_changed_at = CASE WHEN %(changed)s THEN now() ELSE last_changed_at END,
     last_full_pass_at = CASE WHEN %(complete)s THEN now() ELSE last_full_pass_at END
 WHERE id = %(id)s AND lease_owner = %(owner)s
@@ -392,13 +400,20 @@ def _record(ctx: _Context, board: Mapping[str, Any], read: ListingRead) -> None:
     stats.boards += 1
     stats.outcomes[outcome] += 1
     stats.pages += len(read.raws)
+    read = replace(read, scope_hash=ctx.platform.scope_hash(board))
     with ctx.conn.transaction():
         scan_id = _insert_scan(ctx, board, read, outcome)
         _insert_attempts(ctx, board, read, outcome)
         if read.postings:
             _apply_postings(ctx, board, read, scan_id)
         elif outcome == "not_modified":
-            _confirm_presence(ctx, board, scan_id)
+            _confirm_presence(ctx, board, read, scan_id)
+        if read.complete and outcome in ("changed", "unchanged", "empty"):
+            # An empty listing cancels the pass (nothing is retired); repeated ones
+            # flag the board for the operator.
+            stats.suspect_boards += lifecycle.note_listing_size(
+                ctx.conn, board["id"], empty=outcome == "empty"
+            )
         _update_board(ctx, board, read, outcome)
 
 
@@ -418,6 +433,7 @@ def _insert_scan(ctx: _Context, board: Mapping[str, Any], read: ListingRead, out
             "raw": read.raws[0].sha256 if read.raws else None,
             "error": read.error,
             "issues": json.dumps([i.to_dict() for i in read.issues[:MAX_ISSUES_KEPT]]),
+            "scope": read.scope_hash,
         },
     ).fetchone()
     assert row is not None
@@ -473,14 +489,15 @@ def _update_board(ctx: _Context, board: Mapping[str, Any], read: ListingRead, ou
             "item_count": len(read.postings) if has_listing else board["item_count"],
             "changed": outcome == "changed",
             "complete": has_listing and read.complete,
+            "scope_hash": read.scope_hash,
         },
     )
 
 
 _EXISTING = """
-SELECT id, external_id, row_hash, status, missing_count, board_id
+SELECT id, external_id, row_hash
 FROM core.postings
-WHERE source_id = %(source)s AND (board_id = %(board)s OR external_id = ANY(%(ids)s))
+WHERE source_id = %(source)s AND external_id = ANY(%(ids)s)
 """
 
 _INSERT_POSTING = """
@@ -507,9 +524,7 @@ def _apply_postings(
     items = {p.external_id: p for p in read.postings}
     existing = {
         row["external_id"]: row
-        for row in ctx.conn.execute(
-            _EXISTING, {"source": ctx.name, "board": board["id"], "ids": list(items)}
-        ).fetchall()
+        for row in ctx.conn.execute(_EXISTING, {"source": ctx.name, "ids": list(items)}).fetchall()
     }
     new_rows, changed_rows, seen_ids = [], [], []
     for external_id, posting in items.items():
@@ -546,24 +561,28 @@ def _apply_postings(
                WHERE id = ANY(%s)""",
             (scan_id, seen_ids),
         )
-    present = [existing[i] for i in items if i in existing]
     ctx.stats.postings_seen += len(items)
     ctx.stats.postings_new += len(new_rows)
     ctx.stats.postings_changed += len(changed_rows)
-    ctx.stats.postings_reopened += lifecycle.reopen(
-        ctx.conn, present, run_id=ctx.run_id, scan_id=scan_id
+    counts = lifecycle.apply_listing(
+        ctx.conn,
+        lifecycle.ScanFacts(
+            source_id=ctx.name,
+            board_id=board["id"],
+            scan_id=scan_id,
+            run_id=ctx.run_id,
+            present={ext: posting.title for ext, posting in items.items()},
+            complete=read.complete,
+            truncated=read.truncated,
+            board_scope_hash=board["scope_hash"],
+            scan_scope_hash=read.scope_hash,
+            exclude_titles=ctx.source.exclude_titles,
+        ),
     )
-    if read.complete and not read.truncated:
-        absent = [
-            row
-            for ext, row in existing.items()
-            if ext not in items
-            and row["board_id"] == board["id"]
-            and row["status"] in lifecycle.OPEN_STATUSES
-        ]
-        ctx.stats.postings_missing += lifecycle.count_absences(
-            ctx.conn, absent, run_id=ctx.run_id, scan_id=scan_id
-        )
+    ctx.stats.postings_reopened += counts.reopened
+    ctx.stats.postings_missing += counts.missing
+    ctx.stats.postings_filtered += counts.filtered
+    ctx.stats.new_baselines += counts.new_baseline
 
 
 def _raw_for(read: ListingRead, posting: Posting) -> str:
@@ -571,10 +590,12 @@ def _raw_for(read: ListingRead, posting: Posting) -> str:
     return read.posting_raws[posting.external_id]
 
 
-def _confirm_presence(ctx: _Context, board: Mapping[str, Any], scan_id: int) -> None:
-    """A 304 says the listing is exactly as last read: its postings are still there."""
-    ctx.conn.execute(
-        """UPDATE core.postings SET last_seen_at = now(), last_seen_scan_id = %s
-           WHERE board_id = %s AND status = 'active' AND missing_count = 0""",
-        (scan_id, board["id"]),
+def _confirm_presence(
+    ctx: _Context, board: Mapping[str, Any], read: ListingRead, scan_id: int
+) -> None:
+    """A 304 says the listing is exactly as last read: what was there is still there,
+    and what was absent is still absent (one more complete scan without it)."""
+    same_scope = board["scope_hash"] in (None, read.scope_hash)
+    ctx.stats.postings_missing += lifecycle.apply_not_modified(
+        ctx.conn, board["id"], scan_id=scan_id, run_id=ctx.run_id, count_absences=same_scope
     )

@@ -23,6 +23,7 @@ from parsers.types import DocumentKind, Issue, ParseOutcome, Posting, Quality, R
 from pipeline.app import App
 from pipeline.db.connect import DictConnection
 from pipeline.errors import RawIntegrityError
+from pipeline.identity import refresh_identity
 from pipeline.normalize_hook import normalize_location
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore import RawArchive
@@ -117,7 +118,7 @@ def parse_source(
     def work(run_id: int) -> Mapping[str, Any]:
         qualities: Counter[str] = Counter()
         done: list[int] = []
-        raw_lost = 0
+        raw_lost = grouped = 0
         with app.archive() as archive, app.db.connect() as conn:
             documents = Documents(archive, parser)
             while limit is None or len(done) < limit:
@@ -137,19 +138,25 @@ def parse_source(
                     rows = list(group)
                     done.extend(r["id"] for r in rows)
                     with conn.transaction():
+                        became_current = []
                         for row in rows:
                             picked = _posting_for(documents, row)
                             if picked is None:
                                 raw_lost += 1
                                 _requeue_lost(conn, row)
                                 continue
-                            qualities[_store_result(conn, parser, row, *picked)] += 1
+                            quality, current = _store_result(conn, parser, row, *picked)
+                            qualities[quality] += 1
+                            if current:
+                                became_current.append(row["id"])
+                        grouped += refresh_identity(conn, became_current).grouped
                 documents.clear()
         return {
             "parser": parser.ref,
             "postings": len(done),
             "quality": dict(qualities),
             "raw_lost": raw_lost,
+            "duplicates_grouped": grouped,
         }
 
     return run_phase(app.db, "parse", source_name, work, wait_s=wait_s)
@@ -214,7 +221,8 @@ def _store_result(
     posting: Posting | None,
     quality: Quality,
     issues: list[Issue],
-) -> str:
+) -> tuple[str, bool]:
+    """Insert the result; (quality, whether it became the posting's current result)."""
     values = _result_values(posting)
     values.update(
         posting_id=row["id"],
@@ -235,7 +243,8 @@ def _store_result(
         conn.execute(
             "UPDATE core.parse_results SET is_current = true WHERE id = %s", (inserted["id"],)
         )
-    return quality.value
+        return quality.value, True
+    return quality.value, False
 
 
 _FIELDS = (

@@ -9,6 +9,8 @@ POST bodies, capped totals) are code in the platform's own adapter module.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -83,10 +85,28 @@ class Platform:
     def max_pages_for(self, board: Mapping[str, Any]) -> int:
         return self.max_pages
 
+    def scope_hash(self, board: Mapping[str, Any]) -> str:
+        """What a complete scan of this board covers. When it changes (another URL,
+        page cap, facets), the next complete scan is a new baseline, not evidence
+        that postings outside the new scope closed."""
+        scope = {"url": board["url"], "max_pages": self.max_pages_for(board), "platform": self.name}
+        return hashlib.sha256(json.dumps(scope, sort_keys=True).encode()).hexdigest()
+
     # ---- details
 
     def detail_url(self, source: SourceConfig, posting: Posting) -> str | None:
         """Where the posting's own page is, when the listing is not enough; None otherwise."""
+        return None
+
+    # ---- direct checks (closing needs the posting itself to say it is gone)
+
+    def check_request(self, posting: Mapping[str, Any]) -> FetchRequest:
+        """The request that asks the posting itself whether it still exists."""
+        return FetchRequest(posting["url"], tag=posting)
+
+    def closed_flag(self, response: Any) -> str | None:
+        """The platform's own "this posting is closed" signal in a check response, if any
+        (e.g. Workday's 403 with errorCode S22). None means no such signal."""
         return None
 
 

@@ -97,7 +97,13 @@ def test_dagbag_loads_every_source_with_the_declared_graph(tmp_path: Path) -> No
                 "rule": "all_done",
                 "down": ["parse", "watcher"],
             },
-            "parse": {"pool": "jobharbor", "slots": 1, "rule": "all_done", "down": ["watcher"]},
+            "parse": {
+                "pool": "jobharbor",
+                "slots": 1,
+                "rule": "all_done",
+                "down": ["check", "watcher"],
+            },
+            "check": {"pool": "jobharbor", "slots": 1, "rule": "all_done", "down": ["watcher"]},
             "watcher": {"pool": "jobharbor", "slots": 1, "rule": "one_failed", "down": []},
         }
     # The sync takes all three slots of the shared pool: it never overlaps ingestion.
@@ -175,6 +181,7 @@ def test_source_dag_and_sync_dag_run_for_real(
         ("discover", "succeeded"),
         ("fetch", "succeeded"),
         ("parse", "succeeded"),
+        ("check", "succeeded"),
     ]
     assert current == expected
 

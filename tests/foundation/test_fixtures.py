@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from serving_sync import schema as serving_schema
+
 
 def test_app_fixture_has_migrated_databases(app) -> None:
     with app.db.connect() as conn:
@@ -11,4 +13,4 @@ def test_app_fixture_has_migrated_databases(app) -> None:
         versions = [
             r["version"] for r in conn.execute("SELECT version FROM serving.schema_versions")
         ]
-    assert versions == [1, 2]
+    assert versions == [m.version for m in serving_schema.migrations()]

@@ -1,0 +1,206 @@
+"""check: the direct check that is the only way a posting closes.
+
+Postings `missing` from two consecutive complete scans are requested one by one
+(through the same fetcher and politeness as every other request). A conclusive
+answer closes the posting with its evidence (`not_found` or `expired`); anything
+ambiguous leaves it exactly as it was, to be checked again later.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import parsers
+from parsers.types import DocumentKind, ParseOutcome, RawDocument
+from pipeline.app import App
+from pipeline.check_rules import CheckedResponse, CheckVerdict, judge
+from pipeline.db.connect import DictConnection
+from pipeline.http.fetcher import FetchResult
+from pipeline.lifecycle import record_events
+from pipeline.phases.common import PhaseReport, run_phase
+from pipeline.platforms import host_of, platform_of
+from pipeline.rawstore import RawArchive
+
+BATCH = 100
+RECHECK_AFTER_S = 6 * 60 * 60
+
+_TODO = """
+SELECT id, external_id, board_id, url, title, status
+FROM core.postings
+WHERE source_id = %(source)s AND status = 'missing' AND NOT (id = ANY(%(done)s))
+  AND (last_checked_at IS NULL OR last_checked_at < now() - make_interval(secs => %(recheck_s)s))
+ORDER BY last_checked_at NULLS FIRST, id
+LIMIT %(limit)s
+"""
+
+_CLOSE = """
+UPDATE core.postings SET status = %(status)s, closed_at = now(), close_reason = %(reason)s,
+    close_evidence = %(evidence)s::jsonb, status_changed_at = now(), last_checked_at = now(),
+    check_outcome = %(outcome)s, check_count = check_count + 1, updated_at = now()
+WHERE id = %(id)s AND status = 'missing'
+RETURNING id
+"""
+
+_NOTE = """
+UPDATE core.postings SET last_checked_at = now(), check_outcome = %(outcome)s,
+    check_count = check_count + 1, updated_at = now()
+WHERE id = %(id)s
+"""
+
+_ATTEMPT = """
+INSERT INTO crawl.fetch_attempts (run_id, board_id, posting_id, url, host, http_status, outcome,
+    byte_length, elapsed_ms, raw_sha256, error)
+VALUES (%(run_id)s, %(board_id)s, %(posting_id)s, %(url)s, %(host)s, %(status)s, %(outcome)s,
+    %(bytes)s, %(elapsed)s, %(raw)s, %(error)s)
+"""
+
+
+def check_postings(
+    app: App,
+    source_name: str,
+    *,
+    limit: int | None = None,
+    recheck_after_s: float = RECHECK_AFTER_S,
+    wait_s: float = 0.0,
+) -> PhaseReport:
+    source = app.sources.get(source_name)
+    platform = platform_of(source)
+    parser = app.parser_for(source_name)
+
+    def work(run_id: int) -> Mapping[str, Any]:
+        outcomes: Counter[str] = Counter()
+        reasons: Counter[str] = Counter()
+        done: list[int] = []
+        with app.archive() as archive, app.fetcher() as fetcher, app.db.connect() as conn:
+            while limit is None or len(done) < limit:
+                todo = conn.execute(
+                    _TODO,
+                    {
+                        "source": source_name,
+                        "done": done,
+                        "recheck_s": recheck_after_s,
+                        "limit": BATCH if limit is None else min(BATCH, limit - len(done)),
+                    },
+                ).fetchall()
+                conn.commit()
+                if not todo:
+                    break
+                requests = [platform.check_request(row) for row in todo]
+                for result in fetcher.fetch_all(requests):
+                    row = result.request.tag
+                    done.append(row["id"])
+                    raw = _keep_body(archive, source_name, result)
+                    parsed = _parse(parser, result) if result.ok else None
+                    verdict = judge(
+                        CheckedResponse(
+                            result.request.url,
+                            result.final_url,
+                            result.status,
+                            result.body,
+                            result.redirects,
+                            result.error,
+                        ),
+                        external_id=row["external_id"],
+                        title=row["title"],
+                        parsed=parsed,
+                        closed_flag=platform.closed_flag,
+                    )
+                    closed = _record(conn, run_id, row, result, verdict, raw)
+                    outcomes["closed" if closed else verdict.outcome] += 1
+                    reasons[verdict.reason] += 1
+        return {"checked": len(done), "outcomes": dict(outcomes), "reasons": dict(reasons)}
+
+    return run_phase(app.db, "check", source_name, work, wait_s=wait_s)
+
+
+def _keep_body(archive: RawArchive, source_name: str, result: FetchResult) -> str | None:
+    """The checked page is evidence: stored raw like every other response."""
+    if result.status is None or not result.body:
+        return None
+    return archive.save(
+        source_id=source_name,
+        body=result.body,
+        url=result.final_url,
+        content_type=result.content_type,
+        http_status=result.status,
+    ).sha256
+
+
+def _parse(parser: parsers.Parser, result: FetchResult) -> ParseOutcome | None:
+    doc = RawDocument(
+        body=result.body,
+        url=result.final_url,
+        kind=DocumentKind.DETAIL,
+        content_type=result.content_type,
+        status=result.status,
+    )
+    for candidate in (parser, parsers.REGISTRY.get("jsonld")):
+        try:
+            outcome = candidate.parse(doc)
+        except Exception:  # a parser bug must not turn into a verdict
+            continue
+        if outcome.postings or outcome.signal.value != "normal":
+            return outcome
+    return None
+
+
+def _record(
+    conn: DictConnection,
+    run_id: int,
+    row: Mapping[str, Any],
+    result: FetchResult,
+    verdict: CheckVerdict,
+    raw: str | None,
+) -> bool:
+    """Write the check; True when it closed the posting."""
+    evidence = {**verdict.evidence, "reason": verdict.reason, "raw_sha256": raw, "run_id": run_id}
+    with conn.transaction():
+        conn.execute(
+            _ATTEMPT,
+            {
+                "run_id": run_id,
+                "board_id": row["board_id"],
+                "posting_id": row["id"],
+                "url": result.final_url,
+                "host": host_of(result.final_url),
+                "status": result.status,
+                "outcome": f"check_{verdict.outcome}",
+                "bytes": len(result.body),
+                "elapsed": result.elapsed_ms,
+                "raw": raw,
+                "error": result.error,
+            },
+        )
+        if not verdict.conclusive:
+            conn.execute(_NOTE, {"id": row["id"], "outcome": verdict.outcome})
+            return False
+        closed = conn.execute(
+            _CLOSE,
+            {
+                "id": row["id"],
+                "status": verdict.outcome,
+                "reason": verdict.reason,
+                "evidence": json.dumps(evidence, default=str),
+                "outcome": verdict.outcome,
+            },
+        ).fetchone()
+        if closed is None:  # seen again meanwhile: the newer evidence stands
+            return False
+        record_events(
+            conn,
+            [
+                {
+                    "posting_id": row["id"],
+                    "from_status": "missing",
+                    "to_status": verdict.outcome,
+                    "reason": f"direct_check:{verdict.reason}",
+                    "evidence": evidence,
+                    "run_id": run_id,
+                    "scan_id": None,
+                }
+            ],
+        )
+        return True

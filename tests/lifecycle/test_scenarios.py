@@ -1,0 +1,343 @@
+"""Lifecycle rules end to end over the sandbox: postings leave the active set only on
+positive evidence, and every move is recorded with its evidence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pipeline.app import App
+from pipeline.catalog import sync_catalog
+from pipeline.phases.check import check_postings
+from pipeline.phases.discover import discover
+from pipeline.phases.parse import parse_source
+from pipeline.phases.sync import sync_serving
+from pipeline.settings import REPO_ROOT
+
+BOARD = "northwind"
+CLOUDFLARE = (
+    "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>"
+    "<div id='cf-browser-verification'>Checking your browser</div>" + "x" * 200 + "</body></html>"
+)
+
+
+def gh_app(app: App, sandbox, tmp_path: Path, extra: str = "", boards: str = BOARD) -> App:
+    """The test app with one Greenhouse source of chosen boards (and extra settings)."""
+    sources = tmp_path / "sources.yaml"
+    sources.write_text(
+        "sources:\n  greenhouse:\n    platform: greenhouse\n"
+        f"    api_base: {sandbox.url}/greenhouse\n    boards: [{boards}]\n{extra}"
+    )
+    scoped = App.create(settings=app.settings.model_copy(update={"sources_file": sources}))
+    sync_catalog(scoped)
+    return scoped
+
+
+def advance(sandbox, token: str = BOARD, platform: str = "greenhouse") -> None:
+    httpx.post(
+        f"{sandbox.url}/_sandbox/advance", params={"platform": platform, "token": token}
+    ).raise_for_status()
+
+
+def fault(
+    sandbox, spec: dict[str, Any] | None, token: str = BOARD, platform: str = "greenhouse"
+) -> None:
+    httpx.post(
+        f"{sandbox.url}/_sandbox/fault",
+        params={"platform": platform, "token": token},
+        content=json.dumps(spec) if spec else b"",
+    ).raise_for_status()
+
+
+def postings(app: App) -> dict[str, dict[str, Any]]:
+    with app.db.connect() as conn:
+        rows = conn.execute("SELECT * FROM core.postings ORDER BY id").fetchall()
+    return {r["external_id"]: r for r in rows}
+
+
+def events(app: App, external_id: str) -> list[tuple[str | None, str, str]]:
+    with app.db.connect() as conn:
+        rows = conn.execute(
+            """SELECT e.from_status, e.to_status, e.reason FROM core.posting_events e
+               JOIN core.postings p ON p.id = e.posting_id WHERE p.external_id = %s ORDER BY e.id""",
+            (external_id,),
+        ).fetchall()
+    return [(r["from_status"], r["to_status"], r["reason"]) for r in rows]
+
+
+def removed_by_next_step(sandbox, token: str = BOARD) -> str:
+    """The external id the next `advance` removes from the board."""
+    before = {str(j.job_id) for j in sandbox.state.board("greenhouse", token).jobs}
+    revision = sandbox.state.revision("greenhouse", token)
+    from sandbox.world import build_board
+
+    after = {
+        str(j.job_id)
+        for j in build_board(sandbox.state.seed, "greenhouse", token, revision + 1).jobs
+    }
+    (gone,) = before - after
+    return gone
+
+
+def poll(app: App) -> dict[str, Any]:
+    return dict(discover(app, "greenhouse", force=True).stats)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def test_removed_posting_survives_one_scan_goes_missing_after_two_and_closes_on_a_404(
+    app, sandbox, tmp_path
+) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    gone = removed_by_next_step(sandbox)
+    advance(sandbox)
+    poll(gh)
+    assert (postings(gh)[gone]["status"], postings(gh)[gone]["missing_count"]) == ("active", 1)
+    assert (
+        check_postings(gh, "greenhouse").stats["checked"] == 0
+    )  # only missing postings are checked
+
+    stats = poll(gh)  # the board now answers 304: the same listing, still without it
+    assert stats["outcomes"] == {"not_modified": 1}
+    assert stats["postings_missing"] == 1
+    assert postings(gh)[gone]["status"] == "missing"
+
+    checked = check_postings(gh, "greenhouse").stats
+    assert checked["outcomes"] == {"closed": 1}
+    assert checked["reasons"] == {"http_404": 1}
+    row = postings(gh)[gone]
+    assert (row["status"], row["close_reason"]) == ("not_found", "http_404")
+    assert row["close_evidence"]["status"] == 404
+    assert row["closed_at"] is not None
+    assert events(gh, gone) == [
+        ("active", "missing", "absent_from_2_complete_scans"),
+        ("missing", "not_found", "direct_check:http_404"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "spec"),
+    [
+        ("server error", {"status": 503, "body": "down"}),
+        ("rate limited", {"status": 429, "body": "slow down"}),
+        ("blocked page", {"status": 200, "body": CLOUDFLARE, "content_type": "text/html"}),
+        ("garbled body", {"status": 200, "body": '{"jobs": [{"id": '}),
+        ("empty listing", {"status": 200, "body": '{"jobs": [], "meta": {"total": 0}}'}),
+        ("short listing", {"status": 200, "body": '{"jobs": [], "meta": {"total": 12}}'}),
+    ],
+)
+def test_failed_blocked_empty_or_partial_scans_move_nothing(
+    app, sandbox, tmp_path, name, spec
+) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    advance(sandbox)
+    poll(gh)  # one posting is now absent once
+    before = {k: (v["status"], v["missing_count"]) for k, v in postings(gh).items()}
+    fault(sandbox, spec)
+    for _ in range(3):
+        poll(gh)
+    assert {k: (v["status"], v["missing_count"]) for k, v in postings(gh).items()} == before
+    with gh.db.connect() as conn:
+        outcomes = [
+            r["outcome"]
+            for r in conn.execute("SELECT outcome FROM crawl.scans ORDER BY id DESC LIMIT 3")
+        ]
+    expected = {
+        "server error": "rate_limited",
+        "rate limited": "rate_limited",
+        "blocked page": "blocked",
+        "garbled body": "rejected",
+        "empty listing": "empty",
+        "short listing": "empty",
+    }[name]
+    assert outcomes == [expected] * 3
+
+
+def test_repeated_empty_listings_flag_the_board_without_retiring_anything(
+    app, sandbox, tmp_path
+) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    fault(sandbox, {"status": 200, "body": '{"jobs": [], "meta": {"total": 0}}'})
+    suspects = [poll(gh)["suspect_boards"] for _ in range(3)]
+    assert suspects == [0, 0, 1]
+    assert {v["status"] for v in postings(gh).values()} == {"active"}
+    with gh.db.connect() as conn:
+        board = conn.execute(
+            "SELECT empty_streak, suspect_since, state FROM crawl.boards WHERE board_key = 'northwind'"
+        ).fetchone()
+    assert board["empty_streak"] == 3
+    assert board["suspect_since"] is not None
+    assert board["state"] == "active"
+    fault(sandbox, None)
+    advance(sandbox)  # a real listing again (a changed one, so the 304 path is not taken)
+    poll(gh)
+    with gh.db.connect() as conn:
+        board = conn.execute(
+            "SELECT empty_streak, suspect_since FROM crawl.boards WHERE board_key = 'northwind'"
+        ).fetchone()
+    assert (board["empty_streak"], board["suspect_since"]) == (0, None)
+
+
+def test_a_truncated_listing_adds_but_never_counts_toward_closing(app, sandbox, tmp_path) -> None:
+    site = tmp_path / "site.yaml"
+    template = (REPO_ROOT / "sandbox" / "sources.yaml").read_text()
+    site.write_text(template)
+    full = App.create(settings=app.settings.model_copy(update={"sources_file": site}))
+    sync_catalog(full)
+    discover(full, "vieclam", force=True)
+    site.write_text(template.replace("max_pages: 20", "max_pages: 1"))
+    capped = App.create(settings=app.settings.model_copy(update={"sources_file": site}))
+    sync_catalog(capped)
+    stats = discover(capped, "vieclam", force=True).stats
+    with capped.db.connect() as conn:
+        scan = conn.execute(
+            """SELECT s.truncated, s.complete, s.items_seen FROM crawl.scans s
+               JOIN crawl.boards b ON b.id = s.board_id
+               WHERE b.board_key = 'it' ORDER BY s.id DESC LIMIT 1"""
+        ).fetchone()
+        counts = conn.execute("SELECT max(missing_count) AS m FROM core.postings").fetchone()
+    assert sandbox.state.board("site:vieclam", "it", vietnamese=True).jobs[10:], (
+        "the board needs a 2nd page"
+    )
+    assert (scan["truncated"], scan["complete"], scan["items_seen"]) == (True, False, 10)
+    assert stats["postings_missing"] == 0
+    assert counts["m"] == 0  # the 3 postings on page 2 were not counted absent
+
+
+def test_a_scope_change_sets_a_new_baseline(app, sandbox, tmp_path) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    advance(sandbox)
+    poll(gh)  # one posting absent once
+    assert max(v["missing_count"] for v in postings(gh).values()) == 1
+    # The same board read through another URL (e.g. new search parameters): a new scope.
+    with gh.db.connect() as conn:
+        conn.execute(
+            "UPDATE crawl.boards SET url = url || '&scope=v2', etag = NULL, last_modified = NULL, body_hash = NULL"
+        )
+    stats = poll(gh)
+    assert stats["new_baselines"] == 1
+    assert stats["postings_missing"] == 0
+    assert max(v["missing_count"] for v in postings(gh).values()) == 0
+
+
+def test_a_reappearing_posting_is_reopened_with_an_event(app, sandbox, tmp_path) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    gone = removed_by_next_step(sandbox)
+    advance(sandbox)
+    poll(gh)
+    poll(gh)
+    assert postings(gh)[gone]["status"] == "missing"
+    httpx.post(
+        f"{sandbox.url}/_sandbox/reset"
+    ).raise_for_status()  # the board as it was: it is back
+    stats = poll(gh)
+    assert stats["postings_reopened"] == 1
+    assert postings(gh)[gone]["status"] == "active"
+    assert events(gh, gone)[-1] == ("missing", "active", "seen_again")
+
+
+AMBIGUOUS = [
+    "forbidden",
+    "unauthorized",
+    "rate-limited",
+    "server-error",
+    "login-wall",
+    "soft-404",
+    "redirect-to-login",
+]
+CONCLUSIVE = {
+    "gone": ("not_found", "http_404"),
+    "gone-410": ("not_found", "http_410"),
+    "redirect-to-board": ("expired", "redirected_to_board"),
+    "closed-en": ("expired", "page_says_closed"),
+    "closed-vi": ("expired", "page_says_closed"),
+}
+
+
+def _missing_posting_pointing_at(gh: App, sandbox, scenario: str) -> str:
+    poll(gh)
+    with gh.db.connect() as conn:
+        row = conn.execute(
+            """UPDATE core.postings SET status = 'missing', missing_count = 2,
+                   url = %s || '/scenarios/' || %s || '/jobs/' || external_id
+               WHERE id = (SELECT min(id) FROM core.postings) RETURNING external_id""",
+            (sandbox.url, scenario),
+        ).fetchone()
+    return row["external_id"]
+
+
+@pytest.mark.parametrize("scenario", AMBIGUOUS)
+def test_ambiguous_checks_leave_the_posting_exactly_as_it_was(
+    app, sandbox, tmp_path, scenario
+) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    external_id = _missing_posting_pointing_at(gh, sandbox, scenario)
+    before = postings(gh)[external_id]
+    stats = check_postings(gh, "greenhouse").stats
+    after = postings(gh)[external_id]
+    assert stats["outcomes"] == {"ambiguous": 1}
+    assert (after["status"], after["closed_at"], after["close_reason"]) == ("missing", None, None)
+    assert after["check_outcome"] == "ambiguous"
+    assert after["check_count"] == before["check_count"] + 1
+    assert events(gh, external_id) == []
+    # ...and it is not checked again until the recheck interval has passed.
+    assert check_postings(gh, "greenhouse").stats["checked"] == 0
+
+
+@pytest.mark.parametrize("scenario", sorted(CONCLUSIVE))
+def test_conclusive_checks_close_with_evidence(app, sandbox, tmp_path, scenario) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    external_id = _missing_posting_pointing_at(gh, sandbox, scenario)
+    check_postings(gh, "greenhouse")
+    row = postings(gh)[external_id]
+    status, reason = CONCLUSIVE[scenario]
+    assert (row["status"], row["close_reason"]) == (status, reason)
+    assert row["close_evidence"]["raw_sha256"] or row["close_evidence"]["status"] in (404, 410)
+    if scenario == "closed-vi":
+        assert row["close_evidence"]["phrase"] == "tin tuyển dụng đã hết hạn"
+    assert events(gh, external_id) == [("missing", status, f"direct_check:{reason}")]
+
+
+def test_a_live_page_keeps_a_missing_posting_missing(app, sandbox, tmp_path) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    with gh.db.connect() as conn:
+        external_id = conn.execute(
+            "UPDATE core.postings SET status = 'missing', missing_count = 2 "
+            "WHERE id = (SELECT min(id) FROM core.postings) RETURNING external_id"
+        ).fetchone()["external_id"]
+    stats = check_postings(gh, "greenhouse").stats
+    assert set(stats["outcomes"]) <= {"live", "ambiguous"}
+    assert postings(gh)[external_id]["status"] == "missing"
+
+
+def test_title_rules_filter_postings_without_deleting_them(app, sandbox, tmp_path) -> None:
+    gh = gh_app(
+        app,
+        sandbox,
+        tmp_path,
+        extra="    exclude_titles: ['engineer']\n",
+        boards="northwind, acme-robotics",
+    )
+    poll(gh)
+    parse_source(gh, "greenhouse")
+    sync_serving(gh)
+    rows = postings(gh).values()
+    filtered = [r for r in rows if r["status"] == "filtered"]
+    assert filtered
+    assert all("engineer" in r["title"].lower() for r in filtered)
+    assert all("engineer" not in r["title"].lower() for r in rows if r["status"] == "active")
+    assert events(gh, filtered[0]["external_id"]) == [("active", "filtered", "title_excluded")]
+    with gh.serving_db.connect() as conn:
+        published = {r["external_id"] for r in conn.execute("SELECT external_id FROM serving.jobs")}
+    assert not published & {r["external_id"] for r in filtered}
