@@ -87,6 +87,12 @@ class Posting:
     salary: Salary | None = None
     apply_url: str | None = None
     job_type: str | None = None  # intern, co-op, new_grad, student, research, or None
+    # Offices the source says exist but does not name ("Hà Nội & 2 nơi khác",
+    # Workday's "3 Locations"): a count for normalization, never invented places.
+    more_offices: int = 0
+    # Where the platform serves this posting's own machine-readable record (a detail
+    # API), when the listing row is not the whole posting. Crawl metadata, not content.
+    detail_url: str | None = None
     # The platform's own item, verbatim, so nothing the parser ignored is lost.
     payload: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
@@ -112,10 +118,18 @@ class ParseOutcome:
     # Listings only: the listing's own count of items, and where the next page is.
     total: int | None = None
     next_page_url: str | None = None
+    # What a platform adapter needs from this page to plan the next request
+    # (offsets, facet counts); opaque to everything else.
+    paging: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @classmethod
     def rejected(cls, *issues: Issue, signal: PageSignal = PageSignal.NORMAL) -> ParseOutcome:
         return cls(quality=Quality.REJECTED, issues=tuple(issues), signal=signal)
+
+    @property
+    def gone(self) -> bool:
+        """The page says its posting is closed or does not exist (lifecycle evidence)."""
+        return self.signal in (PageSignal.CLOSED, PageSignal.NOT_FOUND)
 
     def posting(self, external_id: str) -> Posting | None:
         for item in self.postings:

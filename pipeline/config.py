@@ -23,6 +23,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 
@@ -109,6 +110,22 @@ class AtsSource(SourceBase):
     platform: Literal[ATS_PLATFORMS]  # type: ignore[valid-type]
     api_base: HttpUrl | None = None
     boards: tuple[Board, ...] = ()
+    # Workday only: also fetch the detail of postings whose title matches this
+    # regular expression (details are otherwise fetched only for "N Locations" rows).
+    title_filter: str | None = None
+
+    @field_validator("title_filter")
+    @classmethod
+    def _title_filter(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None:
+            return value
+        if info.data.get("platform") != "workday":
+            raise ValueError("only Workday sources take a title_filter")
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a valid regular expression: {exc}") from None
+        return value
 
     @field_validator("boards", mode="before")
     @classmethod
@@ -137,13 +154,26 @@ class Pagination(StrictModel):
     max_pages: Annotated[int, Field(ge=1, le=10000)] = 50
 
 
+def _known_fields(value: dict[str, str]) -> dict[str, str]:
+    from parsers.html_site import FIELDS
+
+    unknown = sorted(set(value) - set(FIELDS))
+    if unknown:
+        raise ValueError(f"unknown field {', '.join(unknown)} (allowed: {', '.join(FIELDS)})")
+    return value
+
+
+SiteFields = Annotated[dict[str, str], AfterValidator(_known_fields)]
+
+
 class Listing(StrictModel):
     item: str
     link: str
     id_pattern: str
-    fields: dict[str, str] = {}
+    fields: SiteFields = {}
     next_page: str | None = None
     total: str | None = None
+    drop_query: bool = False  # strip tracking parameters from posting URLs
 
     @field_validator("id_pattern")
     @classmethod
@@ -158,7 +188,7 @@ class Listing(StrictModel):
 
 
 class Detail(StrictModel):
-    fields: dict[str, str] = {}
+    fields: SiteFields = {}
     jsonld: bool = True
 
 
