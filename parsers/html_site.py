@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from urllib.parse import urljoin
 
@@ -204,9 +204,28 @@ def parse_detail(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseOu
         if nodes:
             from_jsonld = jsonld_to_posting(nodes[0], url, external_id=external_id or None)
             posting = merge_postings(from_jsonld, from_selectors)
+    posting = _split_vietnamese(posting)
     if not posting.title and not posting.description_text:
         issues.append(Issue("no_posting", "the page has neither JSON-LD nor the configured fields"))
     return outcome_from_postings([("$", posting)], issues=issues)
+
+
+def _split_vietnamese(posting: Posting) -> Posting:
+    """JSON-LD localities like "Hà Nội & 2 nơi khác" become provinces plus a count,
+    the same reading the listing cards get."""
+    offices: list[RawOffice] = []
+    more = posting.more_offices
+    changed = False
+    for office in posting.offices:
+        split = split_locations(office.city or office.text)
+        if split is None:
+            offices.append(office)
+            continue
+        found, extra = split
+        offices.extend(o for o in found if o not in offices)
+        more = max(more, extra)
+        changed = True
+    return replace(posting, offices=tuple(offices), more_offices=more) if changed else posting
 
 
 def build_parser(spec: HtmlSiteSpec) -> Parser:

@@ -127,7 +127,7 @@ def offices_of(posting: dict[str, Any]) -> tuple[RawOffice, ...]:
         city = _text(address.get("addressLocality"))
         region = _text(address.get("addressRegion"))
         country = _text(address.get("addressCountry"))
-        text = ", ".join(p for p in (city, region, country) if p)
+        text = _join_parts(city, region, country)
         if text:
             offices.append(RawOffice(text=text, city=city, region=region, country=country))
     if not offices:
@@ -137,6 +137,16 @@ def offices_of(posting: dict[str, Any]) -> tuple[RawOffice, ...]:
             if name:
                 offices.append(RawOffice(text=name, country=name))
     return tuple(dict.fromkeys(o for o in offices if o.text))
+
+
+def _join_parts(*parts: str | None) -> str:
+    """ "City, Region, Country" without repeating a part the text already has
+    ("London, United Kingdom" + "United Kingdom" stays "London, United Kingdom")."""
+    text = ""
+    for part in parts:
+        if part and part.casefold() not in text.casefold():
+            text = f"{text}, {part}" if text else part
+    return text
 
 
 _UNITS = {"HOUR": "hour", "DAY": "day", "WEEK": "week", "MONTH": "month", "YEAR": "year"}

@@ -213,7 +213,18 @@ def _offices(compiled: _Compiled, item: Any, root: Any) -> list[RawOffice]:
                 candidate = RawOffice(written, *parts)
                 if candidate not in out:
                     out.append(candidate)
-    return out
+    return _without_echoes(out)
+
+
+def _without_echoes(offices: list[RawOffice]) -> list[RawOffice]:
+    """Drop an office that only repeats the tail of another ("United States" beside
+    "Austin, United States"): two fields describing one place are one office."""
+    keys = [o.text.casefold() for o in offices]
+    return [
+        office
+        for office, key in zip(offices, keys, strict=True)
+        if not any(other != key and other.endswith(", " + key) for other in keys)
+    ]
 
 
 def _remote(compiled: _Compiled, item: Any, root: Any) -> str | None:

@@ -46,6 +46,10 @@ PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS
 
 _SOURCE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 _BOARD_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
+# A Workday board: tenant, data center and career site, e.g. nvidia.wd5/NVIDIAExternalCareerSite.
+WORKDAY_TOKEN = re.compile(
+    r"^(?P<tenant>[A-Za-z0-9_-]+)\.(?P<dc>wd\d+)(?:\.myworkdayjobs\.com)?/(?P<site>[A-Za-z0-9_.-]+)$"
+)
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
@@ -113,6 +117,18 @@ class AtsSource(SourceBase):
     # Workday only: also fetch the detail of postings whose title matches this
     # regular expression (details are otherwise fetched only for "N Locations" rows).
     title_filter: str | None = None
+
+    @field_validator("boards")
+    @classmethod
+    def _workday_tokens(cls, value: tuple[Board, ...], info: ValidationInfo) -> tuple[Board, ...]:
+        if info.data.get("platform") == "workday":
+            for index, board in enumerate(value):
+                if not WORKDAY_TOKEN.match(board.token):
+                    raise ValueError(
+                        f"boards[{index}]: Workday token {board.token!r} must look like "
+                        "tenant.wd5/SiteName (from https://tenant.wd5.myworkdayjobs.com/SiteName)"
+                    )
+        return value
 
     @field_validator("title_filter")
     @classmethod
