@@ -101,7 +101,7 @@ def remix_state(body: bytes) -> dict[str, Any] | None:
     blob = body[match.end() : end if end >= 0 else None].rstrip().rstrip(b";")
     try:
         data = json.loads(blob)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 
@@ -168,7 +168,7 @@ def _from_remix(doc: RawDocument) -> Posting | None:
 def _from_markup(doc: RawDocument) -> Posting | None:
     """Server-rendered job pages (the classic boards.greenhouse.io layout and the
     job-boards markup) for pages without a Remix state."""
-    page = Selector(text=doc.body.decode("utf-8", "replace"))
+    page = Selector(text=doc.body.decode("utf-8", "replace"), type="html")
     title = clean_space(
         " ".join(
             page.css("h1.section-header::text, h1.app-title::text, .job__title h1::text").getall()

@@ -165,7 +165,14 @@ def _clean_url(spec: HtmlSiteSpec, url: str) -> str:
 def parse_listing(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseOutcome:
     candidates: list[tuple[str, Posting]] = []
     issues: list[Issue] = []
-    for index, card in enumerate(sel.css(spec.item)):
+    cards = sel.css(spec.item)
+    if not cards:
+        # A page without a single card is a changed layout or an error page far more
+        # often than an empty category: never let it pass for an empty listing.
+        return ParseOutcome.rejected(
+            Issue("no_items", f"no element matches the item selector {spec.item!r}")
+        )
+    for index, card in enumerate(cards):
         path = f"{spec.item}[{index}]"
         href = _first(card, spec.link)
         if not href:
@@ -199,15 +206,18 @@ def parse_detail(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseOu
     from_selectors = _posting_from_fields(spec, values, url, external_id, doc.fetched_at)
     issues: list[Issue] = []
     posting = from_selectors
+    nodes: list[dict[str, object]] = []
     if spec.use_jsonld:
         nodes, issues = find_job_postings(doc.body)
         if nodes:
             from_jsonld = jsonld_to_posting(nodes[0], url, external_id=external_id or None)
             posting = merge_postings(from_jsonld, from_selectors)
-    posting = _split_vietnamese(posting)
-    if not posting.title and not posting.description_text:
-        issues.append(Issue("no_posting", "the page has neither JSON-LD nor the configured fields"))
-    return outcome_from_postings([("$", posting)], issues=issues)
+    if not nodes and not posting.description_text:
+        # A heading alone could be any page ("502 Bad Gateway"): a posting needs
+        # its JSON-LD or its description.
+        message = "the page has neither JSON-LD nor a description from the configured fields"
+        return ParseOutcome.rejected(*issues, Issue("no_posting", message))
+    return outcome_from_postings([("$", _split_vietnamese(posting))], issues=issues)
 
 
 def _split_vietnamese(posting: Posting) -> Posting:
@@ -236,7 +246,7 @@ def build_parser(spec: HtmlSiteSpec) -> Parser:
             return ParseOutcome.rejected(
                 Issue("blocked", "the page is a bot-challenge page"), signal=PageSignal.BLOCKED
             )
-        sel = Selector(text=doc.body.decode("utf-8", "replace"))
+        sel = Selector(text=doc.body.decode("utf-8", "replace"), type="html")
         if doc.kind is DocumentKind.LISTING:
             return parse_listing(spec, doc, sel)
         return parse_detail(spec, doc, sel)

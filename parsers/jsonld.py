@@ -92,6 +92,9 @@ def find_job_postings(body: bytes) -> tuple[list[dict[str, Any]], list[Issue]]:
         except json.JSONDecodeError as exc:
             issues.append(Issue("invalid_jsonld", f"JSON-LD block {index}: {exc.msg}"))
             continue
+        except RecursionError:
+            issues.append(Issue("invalid_jsonld", f"JSON-LD block {index} is nested too deeply"))
+            continue
         found.extend(_walk(data))
     return found, issues
 

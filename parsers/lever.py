@@ -92,7 +92,7 @@ def _adapt(draft: Draft, posting: dict[str, Any], ctx: Context) -> None:
 
 
 def _read_page(doc: RawDocument) -> Posting | None:
-    page = Selector(text=doc.body.decode("utf-8", "replace"))
+    page = Selector(text=doc.body.decode("utf-8", "replace"), type="html")
     title = clean_space(page.css(".posting-headline h2::text, .posting-header h2::text").get())
     if not title:
         return None

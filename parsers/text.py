@@ -341,6 +341,8 @@ def parse_salary_text(raw: str | None, *, period_hint: str | None = None) -> Sal
             low = None
         elif _FROM.search(before):
             high = None
+    if not low and not high:
+        return Salary(raw=text)  # "0.0 - 0.0 triệu" is a placeholder, not a salary of zero
     if low is not None and high is not None and low > high:
         low, high = high, low
     return Salary(raw=text, min=low, max=high, currency=currency_of(text), period=period)

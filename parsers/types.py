@@ -7,7 +7,7 @@ They are frozen: a parse result is a value, computed from bytes, never mutated.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
@@ -96,6 +96,24 @@ class Posting:
     # The platform's own item, verbatim, so nothing the parser ignored is lost.
     payload: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
+    def to_dict(self, *, payload: bool = True) -> dict[str, Any]:
+        """JSON-ready, by the schema's field names (dates as ISO 8601)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name == "payload" and not payload:
+                continue
+            value = getattr(self, f.name)
+            if f.name == "offices":
+                value = [asdict(o) for o in value]
+            elif f.name == "salary":
+                value = asdict(value) if value is not None else None
+            elif f.name == "payload":
+                value = dict(value)
+            elif isinstance(value, datetime):
+                value = value.isoformat()
+            out[f.name] = value
+        return out
+
 
 @dataclass(frozen=True)
 class RawDocument:
@@ -125,6 +143,17 @@ class ParseOutcome:
     @classmethod
     def rejected(cls, *issues: Issue, signal: PageSignal = PageSignal.NORMAL) -> ParseOutcome:
         return cls(quality=Quality.REJECTED, issues=tuple(issues), signal=signal)
+
+    def summary(self) -> dict[str, Any]:
+        """Everything but the postings, JSON-ready (for CLIs and golden files)."""
+        return {
+            "quality": self.quality.value,
+            "signal": self.signal.value,
+            "postings": len(self.postings),
+            "total": self.total,
+            "next_page_url": self.next_page_url,
+            "issues": [i.to_dict() for i in self.issues],
+        }
 
     @property
     def gone(self) -> bool:

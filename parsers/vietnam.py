@@ -37,7 +37,7 @@ PROVINCES: dict[str, tuple[str, ...]] = {
     "Cần Thơ": (),
     "Đà Nẵng": ("Danang",),
     "Đắk Lắk": ("Đắc Lắc", "Dak Lak", "Daklak"),
-    "Đắk Nông": ("Dak Nong",),
+    "Đắk Nông": ("Đắc Nông", "Dak Nong"),
     "Điện Biên": (),
     "Đồng Nai": (),
     "Đồng Tháp": (),
@@ -172,7 +172,7 @@ def split_locations(text: str | None) -> tuple[tuple[RawOffice, ...], int] | Non
                 _flush(leftover, offices)
             i += 1
     _flush(leftover, offices)
-    if not any(o.region for o in offices):
+    if not any(o.region for o in offices) and not count:
         return None
     return tuple(offices), more
 
