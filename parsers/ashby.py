@@ -28,7 +28,9 @@ _INTERVALS = {
     "1 DAY": "day",
     "1 HOUR": "hour",
 }
-_POSTING_ID = r"ashbyhq\.com/[^/?#]+/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
+_POSTING_ID = (
+    r"/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:/application)?/?(?:[?#]|$)"
+)
 
 
 def compensation(job: dict[str, Any]) -> Salary | None:

@@ -34,7 +34,7 @@ from parsers.types import (
 
 # ---------------------------------------------------------------- paths
 
-_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+|\*)\]")
+_TOKEN = re.compile(r"([^.\[\]]+)|\[(-?\d+|\*)\]")
 Getter = Callable[[Any, Any], Any]
 
 

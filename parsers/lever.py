@@ -33,7 +33,9 @@ _INTERVALS = {
     "per-day-wage": "day",
     "per-hour-wage": "hour",
 }
-_POSTING_ID = r"lever\.co/[^/?#]+/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
+_POSTING_ID = (
+    r"/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:/apply)?/?(?:[?#]|$)"
+)
 
 
 def compose_description(posting: dict[str, Any]) -> str | None:

@@ -74,9 +74,10 @@ def _adapt(draft: Draft, position: dict[str, Any], ctx: Context) -> None:
     draft["description_html"] = _description(position)
     kinds = [position.get("employmentType"), position.get("schedule")]
     draft["employment_type"] = ", ".join(k for k in kinds if isinstance(k, str) and k) or None
-    match = re.match(r"^(https?://[^/]+)", ctx.doc.url)
-    if match and draft.get("external_id"):
-        draft["url"] = f"{match.group(1)}/job/{draft['external_id']}"
+    # The feed lives at {site}/xml; each position's page at {site}/job/{id}.
+    site = re.sub(r"/xml(?:[/?#].*)?$", "", ctx.doc.url)
+    if draft.get("external_id") and site.startswith(("http://", "https://")):
+        draft["url"] = f"{site}/job/{draft['external_id']}"
 
 
 def parse_page(doc: RawDocument) -> ParseOutcome:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +27,21 @@ from serving_sync import schema as serving_schema
 SANDBOX_SOURCES = REPO_ROOT / "sandbox" / "sources.yaml"
 TEMPLATE = "jh_template"
 SERVING_TEMPLATE = "jh_serving_template"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A private base temp dir per session. pytest's shared numbered dirs
+    (/tmp/pytest-of-USER/pytest-N) keep only the newest three, so parallel sessions
+    of the same user delete each other's running Postgres clusters and raw stores."""
+    if not config.option.basetemp and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="jobharbor-pytest-")
+        config._jobharbor_basetemp = config.option.basetemp  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    own = getattr(config, "_jobharbor_basetemp", None)
+    if own:
+        shutil.rmtree(own, ignore_errors=True)
 
 
 def real_fixtures_dir() -> Path:

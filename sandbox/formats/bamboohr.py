@@ -33,8 +33,9 @@ def _row(board: Board, job: Job) -> dict[str, Any]:
         "departmentLabel": job.department,
         "employmentStatusLabel": "Intern" if "Intern" in job.title else "Full-Time",
         "location": {"city": None if remote else job.location.split(",")[0], "state": None},
+        # A free-entered location, used on remote requisitions only (as on real boards).
         "atsLocation": {
-            "country": country_of(job.location),
+            "country": country_of(job.location) if remote else None,
             "state": None,
             "province": None,
             "city": None,

@@ -47,7 +47,7 @@ def _jobs(request: Request) -> tuple[str, list[Job]]:
 
 
 def req_id(job: Job) -> str:
-    return f"JR{job.job_id % 10**7}"
+    return f"JR{job.job_id % 10**11}"
 
 
 def external_path(job: Job) -> str:
