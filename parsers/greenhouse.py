@@ -86,7 +86,10 @@ def pay_from_content(content_html: str | None) -> Salary | None:
 def _adapt(draft: Draft, job: dict[str, Any], ctx: Context) -> None:
     draft["employment_type"] = _employment_type(job)
     content = job.get("content")
-    draft["salary"] = pay_from_content(unescape_html(content) if isinstance(content, str) else None)
+    # The API's content is entity-escaped HTML: unescaped once, here.
+    description = unescape_html(content) if isinstance(content, str) else None
+    draft["description_html"] = description
+    draft["salary"] = pay_from_content(description)
 
 
 # ---------------------------------------------------------------- the hosted page

@@ -30,8 +30,8 @@ GREENHOUSE = JsonMapping(
         "posted_at": "first_published",
         "apply_url": "absolute_url",
     },
+    # `content` is entity-escaped HTML; the Greenhouse adapter unescapes it once.
     offices=(OfficeMap("offices[*]", text=("location", "name")),),
-    escaped_html=True,
 )
 
 LEVER = JsonMapping(

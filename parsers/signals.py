@@ -23,9 +23,28 @@ _BLOCK_MARKERS = (
 )
 
 
+# Cheap substring tests first: a page without any of these cannot match a marker,
+# and scanning 64 KB with case-insensitive alternations for every page is slow.
+_BLOCK_HINTS = (
+    b"just a moment",
+    b"attention required",
+    b"cf-browser-verification",
+    b"/cdn-cgi/",
+    b"cf_chl_opt",
+    b"__cf$cv$params",
+    b"recaptcha",
+    b"hcaptcha.com",
+    b"captcha-delivery.com",
+    b"access denied",
+)
+
+
 def looks_blocked(body: bytes) -> bool:
     """True when the body is a challenge or captcha page (checks the first 64 KB)."""
     head = body[:65536]
+    lowered = head.lower()
+    if not any(hint in lowered for hint in _BLOCK_HINTS):
+        return False
     return any(marker.search(head) for marker in _BLOCK_MARKERS)
 
 
@@ -58,6 +77,16 @@ _NOT_FOUND_PHRASES = re.compile(
     r"trang (?:bạn tìm kiếm )?không tồn tại|việc làm không tồn tại",
     re.I,
 )
+_CLOSED_HINTS = ("no longer", "filled", "closed", "expired", "removed", "đã", "ngừng", "không còn")
+_NOT_FOUND_HINTS = (
+    "not found",
+    "404",
+    "better job",
+    "không tìm thấy",
+    "looking for",
+    "anything here",
+    "không tồn tại",
+)
 _JSON_NOT_FOUND = re.compile(r"could not find|not found|does not exist|no such", re.I)
 
 
@@ -71,10 +100,13 @@ def page_signal(body: bytes, url: str = "", status: int | None = None) -> PageSi
         return PageSignal.BLOCKED
     if re.search(r"[?&]error=true\b", url):
         return PageSignal.CLOSED
-    text = body[:400_000].decode("utf-8", "replace")
-    if _CLOSED_PHRASES.search(text):
+    text = body[:400_000].decode("utf-8", "replace").lower()
+    # The phrase patterns run only where a cheap keyword test says they could match.
+    if any(k in text for k in _CLOSED_HINTS) and _CLOSED_PHRASES.search(text):
         return PageSignal.CLOSED
-    if status in (404, 410) or _NOT_FOUND_PHRASES.search(text):
+    if status in (404, 410):
+        return PageSignal.NOT_FOUND
+    if any(k in text for k in _NOT_FOUND_HINTS) and _NOT_FOUND_PHRASES.search(text):
         return PageSignal.NOT_FOUND
     return PageSignal.NORMAL
 
