@@ -332,10 +332,9 @@ def compiled(mapping: JsonMapping) -> _Compiled:
 
 
 def looks_like_html(body: bytes) -> bool:
-    head = body[:512].lstrip().lower()
-    return head.startswith(
-        (b"<!doctype html", b"<html", b"<head", b"<body", b"<!--", b"<div", b"<meta", b"<script")
-    )
+    """Markup where JSON was expected: a hosted page, an error page, a login wall."""
+    head = body[:512].lstrip()
+    return head.startswith(b"<") and not head.startswith(b"<?xml")
 
 
 def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:

@@ -10,6 +10,7 @@ from parsers import mappings
 from parsers.jsonmap import JsonMapping, JsonParser, OfficeMap, RemoteRule, compile_path
 from parsers.registry import REGISTRY, DuplicateParserError, ParserRegistry, UnknownParserError
 from parsers.types import PageSignal, Quality
+from pipeline.config import ATS_PLATFORMS
 from tests.parsers.conftest import doc
 
 ITEM = {"id": 7, "a": {"b": [{"c": "x"}, {"c": "y"}, {"d": 1}]}, "list": ["p", "q"]}
@@ -94,18 +95,7 @@ def test_a_field_echoing_another_is_one_office() -> None:
 
 
 def test_every_platform_has_one_mapping() -> None:
-    platforms = {
-        "greenhouse",
-        "lever",
-        "ashby",
-        "smartrecruiters",
-        "workable",
-        "workday",
-        "recruitee",
-        "bamboohr",
-        "teamtailor",
-        "personio",
-    }
+    platforms = set(ATS_PLATFORMS)
     assert set(mappings.MAPPINGS) == platforms
     assert platforms <= set(REGISTRY.names())
 
