@@ -157,6 +157,13 @@ def test_workable_repeats_and_vietnamese_sites(app: App) -> None:
     run_all(app, "topcv")
     topcv = current_results(app, "topcv")
     assert all(o["country"] == "Vietnam" for r in topcv for o in r["offices"])
+    run_all(app, "vieclam")
+    counted = [
+        r for r in current_results(app, "vieclam") if "nơi khác" in (r["location_text"] or "")
+    ]
+    assert counted  # "Hà Nội & 2 nơi khác": one named province, two more counted
+    assert all([o["region"] for o in r["offices"]] == ["Hà Nội"] for r in counted)
+    assert all(r["location"]["more_offices"] == 2 for r in counted)
 
 
 def _missing_once(app: App, name: str) -> int:

@@ -414,3 +414,37 @@ def test_pages_without_jsonld_are_rejected_with_a_reason(real_dir: Path, name: s
     )
     assert outcome.quality is Quality.REJECTED
     assert outcome.issues[-1].code == "no_jobposting"
+
+
+@pytest.mark.parametrize(
+    ("platform", "name", "url", "external_id"),
+    [
+        (
+            "ashby",
+            "ashby-job-page-superhuman-tpm-growth-jsonld.html",
+            "https://jobs.ashbyhq.com/superhuman/700c8d97-6ee3-4cb3-afff-b1e2fa157b1c",
+            "700c8d97-6ee3-4cb3-afff-b1e2fa157b1c",
+        ),
+        (
+            "ashby",
+            "ashby-job-page-echotwin-jsonld.html",
+            "https://jobs.ashbyhq.com/echotwin/93888d8f-d32c-4213-8768-93b2bc63fc03/application",
+            "93888d8f-d32c-4213-8768-93b2bc63fc03",
+        ),
+        (
+            "workday",
+            "workday-autodesk-job-page-ssr-with-jsonld.html",
+            "https://autodesk.wd1.myworkdayjobs.com/Ext/job/Montreal-QC-CAN/Senior-Industry-Strategy-Manager_24WD81528",
+            "24WD81528",
+        ),
+    ],
+)
+def test_hosted_pages_parse_under_their_platform(
+    real_dir: Path, platform: str, name: str, url: str, external_id: str
+) -> None:
+    body = read_real(real_dir / "jsonld" / name)
+    outcome = REGISTRY.get(platform).parse(doc(body, url, DocumentKind.DETAIL))
+    assert outcome.signal is PageSignal.NORMAL
+    (posting,) = outcome.postings
+    assert posting.external_id == external_id
+    assert posting.description_text
