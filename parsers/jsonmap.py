@@ -12,7 +12,6 @@ company name lives beside the jobs, not in them).
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -114,7 +113,6 @@ class JsonMapping:
     fields: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
     offices: tuple[OfficeMap, ...] = ()
     remote: tuple[RemoteRule, ...] = ()
-    escaped_html: bool = False  # descriptions are entity-escaped HTML (Greenhouse)
     listing_has_description: bool = True  # False: rows need their detail for a description
 
     def describe(self) -> str:
@@ -243,15 +241,11 @@ def draft_item(compiled: _Compiled, item: Mapping[str, Any], root: Any) -> Draft
     return draft
 
 
-def finish(
-    draft: Draft, item: Mapping[str, Any], ctx: Context, *, escaped_html: bool = False
-) -> Posting:
+def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
     """A draft (values by schema field name, as the source gave them) -> Posting."""
     description_html = draft.get("description_html")
     if not isinstance(description_html, str):
         description_html = _text(description_html)
-    if description_html and escaped_html:
-        description_html = html.unescape(description_html)
     description_text = draft.get("description_text")
     description_text = (
         description_text.strip() or None
@@ -371,7 +365,7 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
         draft = draft_item(c, item, data)
         if parser.adapt is not None:
             parser.adapt(draft, item, ctx)
-        candidates.append((path, finish(draft, item, ctx, escaped_html=mapping.escaped_html)))
+        candidates.append((path, finish(draft, item, ctx)))
     candidates = dedupe_postings(candidates)
     total = None if single or c.total is None else c.total(data, data)
     next_url, paging = (None, {})
