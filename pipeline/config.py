@@ -316,8 +316,13 @@ class _Problems:
     def __init__(self, file: Path, lines: dict[tuple[Any, ...], int]) -> None:
         self.file = file
         self.lines = lines
-        self.items: list[str] = []
+        self._found: list[tuple[int, str]] = []
         self._paths: set[tuple[Any, ...]] = set()
+
+    @property
+    def items(self) -> list[str]:
+        """Problems in file order, the way an operator reads and fixes them."""
+        return [message for _, message in sorted(self._found, key=lambda item: item[0])]
 
     def add(self, path: tuple[Any, ...], problem: str) -> None:
         # One problem per key: the first is the cause, later ones are its echoes.
@@ -329,7 +334,7 @@ class _Problems:
             probe = probe[:-1]
         line = self.lines.get(probe)
         where = f"{self.file}:{line}" if line else str(self.file)
-        self.items.append(f"{where}: {format_path(path)}: {problem}")
+        self._found.append((line or 0, f"{where}: {format_path(path)}: {problem}"))
 
 
 # ---------------------------------------------------------------- interpolation

@@ -16,15 +16,18 @@ from sandbox.routing import Reply, not_found
 class Fault:
     status: int | None = None  # answer this status instead of the listing
     body: str = ""
+    content_type: str = "text/plain; charset=utf-8"
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Fault:
-        unknown = set(data) - {"status", "body"}
+        unknown = set(data) - {"status", "body", "content_type"}
         if unknown:
             raise ValueError(f"unknown fault settings: {', '.join(sorted(unknown))}")
         status = data.get("status")
         return cls(
-            status=int(status) if status is not None else None, body=str(data.get("body", ""))
+            status=int(status) if status is not None else None,
+            body=str(data.get("body", "")),
+            content_type=str(data.get("content_type") or "text/plain; charset=utf-8"),
         )
 
 
@@ -35,5 +38,5 @@ def before_handler(token: str | None, fault: Fault | None) -> Reply | None:
     if fault is None:
         return None
     if fault.status is not None:
-        return Reply(fault.status, fault.body.encode(), "text/plain; charset=utf-8")
+        return Reply(fault.status, fault.body.encode(), fault.content_type)
     return None

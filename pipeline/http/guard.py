@@ -36,11 +36,11 @@ def refusal_reason(address: str) -> str | None:
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
         ip = ip.ipv4_mapped
     checks = (
+        (ip.is_unspecified, "unspecified"),
         (ip.is_loopback, "loopback"),
         (ip.is_link_local, "link-local"),
         (ip.is_private, "private"),
         (ip.is_multicast, "multicast"),
-        (ip.is_unspecified, "unspecified"),
         (ip.is_reserved, "reserved"),
     )
     for flagged, reason in checks:

@@ -1,0 +1,117 @@
+"""jobharbor DAGs: one per enabled source in sources.yaml, plus serving sync.
+
+Import does no I/O beyond reading sources.yaml; every task calls a pipeline
+entry point (pipeline.airflow_tasks) that builds its own connections. A broken
+sources.yaml shows up as an import error naming the file, line and key.
+
+Each source DAG: discover -> fetch -> parse. Later phases run even when an
+earlier one fails (they can still process work already available), and a
+watcher task fails the run if any phase failed. Every task takes a slot of the
+shared `jobharbor` pool (3 slots); sync takes all 3, so it never overlaps
+ingestion. Per-source Postgres advisory locks keep two runs of one source apart.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from airflow.sdk import DAG, Param, task
+
+from pipeline.config import load_sources
+
+POOL = "jobharbor"
+POOL_SLOTS = 3
+SOURCES_FILE = Path(
+    os.environ.get("JOBHARBOR_SOURCES") or Path(__file__).resolve().parent.parent / "sources.yaml"
+)
+START = datetime(2026, 1, 1)
+DEFAULT_ARGS = {
+    "owner": "jobharbor",
+    "pool": POOL,
+    "retries": 1,
+    "retry_delay": timedelta(minutes=2),
+}
+# Every DAG starts paused and runs on manual trigger, one run at a time.
+COMMON = {
+    "schedule": None,
+    "start_date": START,
+    "catchup": False,
+    "is_paused_upon_creation": True,
+    "max_active_runs": 1,
+    "default_args": DEFAULT_ARGS,
+    "doc_md": __doc__,
+}
+
+
+def source_dag(name: str, platform: str, display_name: str) -> DAG:
+    with DAG(
+        dag_id=f"jobharbor_{name}",
+        description=f"discover -> fetch -> parse for {display_name}",
+        tags=["jobharbor", "ingest", platform],
+        **COMMON,
+    ) as dag:
+
+        @task(task_id="discover")
+        def discover() -> dict:
+            from pipeline.airflow_tasks import run_discover
+
+            return run_discover(name)
+
+        @task(task_id="fetch", trigger_rule="all_done")
+        def fetch() -> dict:
+            from pipeline.airflow_tasks import run_fetch
+
+            return run_fetch(name)
+
+        @task(task_id="parse", trigger_rule="all_done")
+        def parse() -> dict:
+            from pipeline.airflow_tasks import run_parse
+
+            return run_parse(name)
+
+        @task(task_id="watcher", trigger_rule="one_failed", retries=0)
+        def watcher() -> None:
+            from pipeline.airflow_tasks import fail_run
+
+            fail_run(f"a phase of {name} failed; see its task log")
+
+        phases = [discover(), fetch(), parse()]
+        phases[0] >> phases[1] >> phases[2]
+        phases >> watcher()
+    return dag
+
+
+def sync_dag() -> DAG:
+    with DAG(
+        dag_id="jobharbor_serving_sync",
+        description="publish open postings to the serving schema (one transactional diff)",
+        schedule=None,
+        start_date=START,
+        catchup=False,
+        is_paused_upon_creation=True,
+        max_active_runs=1,
+        default_args=DEFAULT_ARGS,
+        tags=["jobharbor", "serving"],
+        params={
+            "dry_run": Param(False, type="boolean", description="report the diff, change nothing")
+        },
+        doc_md=__doc__,
+    ) as dag:
+
+        @task(task_id="sync", pool_slots=POOL_SLOTS)
+        def sync(params: dict | None = None) -> dict:
+            from pipeline.airflow_tasks import run_sync
+
+            return run_sync(dry_run=bool((params or {}).get("dry_run")))
+
+        sync()
+    return dag
+
+
+for _name, _source in load_sources(SOURCES_FILE).enabled():
+    globals()[f"jobharbor_{_name}"] = source_dag(
+        _name, _source.platform, _source.display_name or _name
+    )
+jobharbor_serving_sync = sync_dag()

@@ -1,0 +1,53 @@
+"""The environment `make up` runs Airflow with, printed as shell `export` lines.
+
+Airflow's metadata lives in the embedded cluster's `airflow` database (or
+AIRFLOW__DATABASE__SQL_ALCHEMY_CONN when set); DAGs come from dags/; tasks poll
+the sandbox job web, which this starts if it is not running.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+
+from pipeline.app import resolve_databases
+from pipeline.db.connect import sqlalchemy_url
+from pipeline.settings import REPO_ROOT, load_settings
+from sandbox.daemon import ensure_sandbox
+
+
+def airflow_environment() -> dict[str, str]:
+    settings = load_settings()
+    urls = resolve_databases(settings)
+    sandbox_url = ensure_sandbox(settings.data_dir)
+    home = settings.data_dir / "airflow"
+    home.mkdir(parents=True, exist_ok=True)
+    metadata = os.environ.get("AIRFLOW__DATABASE__SQL_ALCHEMY_CONN") or sqlalchemy_url(
+        urls.airflow or ""
+    )
+    return {
+        "AIRFLOW_HOME": str(home),
+        "AIRFLOW__CORE__DAGS_FOLDER": str(REPO_ROOT / "dags"),
+        "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+        "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": metadata,
+        "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
+        # Local development only: the UI binds to loopback and needs no login.
+        "AIRFLOW__API__HOST": "127.0.0.1",
+        "AIRFLOW__API__PORT": os.environ.get("AIRFLOW_PORT", "8080"),
+        "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS": "True",
+        "JOBHARBOR_SOURCES": str(REPO_ROOT / "sandbox" / "sources.yaml"),
+        "JOBHARBOR_SANDBOX_URL": sandbox_url,
+        "JOBHARBOR_ALLOW_PRIVATE_NETWORKS": "true",  # the sandbox is on loopback
+        "JOBHARBOR_DATA_DIR": str(settings.data_dir),
+        "PYTHONPATH": str(REPO_ROOT),
+    }
+
+
+def main() -> int:
+    for key, value in airflow_environment().items():
+        print(f"export {key}={shlex.quote(value)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,204 @@
+"""sources.yaml validation: a table of good and bad files with their exact messages."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pipeline.app import build_registry
+from pipeline.config import AtsSource, HtmlSiteSource, load_sources
+from pipeline.errors import ConfigError
+from pipeline.settings import REPO_ROOT
+
+SITE = """
+  site:
+    platform: html_site
+    base_url: https://jobs.example.vn
+    scopes: [{key: all, path: "/jobs?page={page}"}]
+    listing: {item: article, link: "a::attr(href)", id_pattern: '-(\\d+)$'}
+"""
+
+GOOD = {
+    "minimal ats": (
+        "sources:\n  gh:\n    platform: greenhouse\n    boards: [acme]\n",
+        {"gh": AtsSource},
+    ),
+    "board objects and pacing": (
+        "sources:\n  gh:\n    platform: greenhouse\n    pacing: {rate_per_s: 0.5, burst: 2}\n"
+        "    boards: [{token: acme, name: Acme}, {token: beta, enabled: false}]\n",
+        {"gh": AtsSource},
+    ),
+    "html site": ("sources:" + SITE, {"site": HtmlSiteSource}),
+    "env default": (
+        "sources:\n  gh:\n    platform: greenhouse\n    api_base: ${NOT_SET_ANYWHERE:-https://gh.example}\n"
+        "    boards: [acme]\n",
+        {"gh": AtsSource},
+    ),
+}
+
+BAD = {
+    "not a mapping": ("- a\n- b\n", ["{f}: the file must be a mapping with a 'sources' key"]),
+    "yaml syntax": (
+        "sources:\n  gh: [unclosed\n",
+        ["{f}:3: invalid YAML: expected ',' or ']', but got '<stream end>'"],
+    ),
+    "duplicate source": (
+        "sources:\n  gh:\n    platform: greenhouse\n  gh:\n    platform: lever\n",
+        ["{f}:4: invalid YAML: duplicate key 'gh' (first defined on line 2)"],
+    ),
+    "no sources": ("sources: {}\n", ["{f}:1: sources: no sources defined"]),
+    "unknown top key": (
+        "version: 1\nsourcez: {}\n",
+        [
+            "{f}:1: sources: required key is missing",
+            "{f}:2: sourcez: unknown key (allowed: sources, version)",
+        ],
+    ),
+    "missing platform": (
+        "sources:\n  gh:\n    boards: [acme]\n",
+        [
+            "{f}:2: sources.gh.platform: required key is missing (one of: greenhouse, lever, ashby, smartrecruiters, workable, workday, recruitee, teamtailor, personio, bamboohr, html_site)"
+        ],
+    ),
+    "unknown platform": (
+        "sources:\n  gh:\n    platform: gh\n",
+        [
+            "{f}:3: sources.gh.platform: unknown platform 'gh' (known: greenhouse, lever, ashby, smartrecruiters, workable, workday, recruitee, teamtailor, personio, bamboohr, html_site)"
+        ],
+    ),
+    "misspelt key": (
+        "sources:\n  gh:\n    platform: greenhouse\n    bords: [acme]\n",
+        [
+            "{f}:4: sources.gh.bords: unknown key (allowed: api_base, boards, display_name, enabled, pacing, parser, platform, robots, transport, validation)"
+        ],
+    ),
+    "bad rate": (
+        "sources:\n  gh:\n    platform: greenhouse\n    pacing: {rate_per_s: 0}\n",
+        ["{f}:4: sources.gh.pacing.rate_per_s: Input should be greater than 0"],
+    ),
+    "bad token": (
+        "sources:\n  gh:\n    platform: greenhouse\n    boards: [ok, 'has space']\n",
+        [
+            "{f}:4: sources.gh.boards[1].token: board token must be letters, digits, '.', '_', '-' or '/' (no spaces or URLs)"
+        ],
+    ),
+    "duplicate board": (
+        "sources:\n  gh:\n    platform: greenhouse\n    boards:\n      - acme\n      - acme\n",
+        ["{f}:6: sources.gh.boards[1]: duplicate board 'acme' (also boards[0])"],
+    ),
+    "bad source name": (
+        "sources:\n  Bad Name:\n    platform: greenhouse\n",
+        [
+            "{f}:2: sources.Bad Name: source name must be lowercase letters, digits, '-' or '_' and start with a letter"
+        ],
+    ),
+    "bad transport": (
+        "sources:\n  gh:\n    platform: greenhouse\n    transport: carrier-pigeon\n",
+        ["{f}:4: sources.gh.transport: must be one of 'http' or 'browser', got 'carrier-pigeon'"],
+    ),
+    "api base not a url": (
+        "sources:\n  gh:\n    platform: greenhouse\n    api_base: boards-api.greenhouse.io\n",
+        [
+            "{f}:4: sources.gh.api_base: must be an http:// or https:// URL, got 'boards-api.greenhouse.io'"
+        ],
+    ),
+    "unset env var": (
+        "sources:\n  gh:\n    platform: greenhouse\n    api_base: ${NOT_SET_ANYWHERE}/x\n",
+        [
+            "{f}:4: sources.gh.api_base: environment variable NOT_SET_ANYWHERE is not set (and no ${NOT_SET_ANYWHERE:-default})"
+        ],
+    ),
+    "site without page placeholder": (
+        "sources:" + SITE.replace("/jobs?page={page}", "/jobs"),
+        ["{f}:5: sources.site.scopes[0].path: path must contain {page} where the page number goes"],
+    ),
+    "site id pattern without group": (
+        "sources:" + SITE.replace("'-(\\d+)$'", "'-\\d+$'"),
+        [
+            "{f}:6: sources.site.listing.id_pattern: must have exactly one (group) capturing the posting id"
+        ],
+    ),
+    "site missing listing": (
+        "sources:"
+        + SITE.replace(
+            "    listing: {item: article, link: \"a::attr(href)\", id_pattern: '-(\\d+)$'}\n", ""
+        ),
+        ["{f}:2: sources.site.listing: required key is missing"],
+    ),
+    "several problems at once": (
+        "sources:\n  a:\n    platform: greenhouse\n    pacing: {rate_per_s: -1}\n  b:\n    platform: nope\n",
+        [
+            "{f}:4: sources.a.pacing.rate_per_s: Input should be greater than 0",
+            "{f}:6: sources.b.platform: unknown platform 'nope' (known: greenhouse, lever, ashby, smartrecruiters, workable, workday, recruitee, teamtailor, personio, bamboohr, html_site)",
+        ],
+    ),
+}
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "sources.yaml"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("case", list(GOOD), ids=list(GOOD))
+def test_good_configs_load(tmp_path: Path, case: str) -> None:
+    text, expected = GOOD[case]
+    sources = load_sources(write(tmp_path, text), env={})
+    assert {name: type(src) for name, src in sources.sources.items()} == expected
+
+
+@pytest.mark.parametrize("case", list(BAD), ids=list(BAD))
+def test_bad_configs_name_file_line_key_and_problem(tmp_path: Path, case: str) -> None:
+    text, expected = BAD[case]
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        load_sources(path, env={})
+    assert caught.value.problems == [line.replace("{f}", str(path)) for line in expected]
+
+
+def test_env_interpolation_uses_the_environment(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, "sources:\n  gh:\n    platform: greenhouse\n    api_base: ${GH_BASE}/v\n"
+    )
+    sources = load_sources(path, env={"GH_BASE": "http://127.0.0.1:9"})
+    assert sources.get("gh").api_base == "http://127.0.0.1:9/v"
+
+
+def test_missing_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_sources(tmp_path / "nope.yaml")
+    assert caught.value.problems == [f"{tmp_path / 'nope.yaml'}: file not found"]
+
+
+def test_enabled_platform_without_crawler_is_reported_with_its_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "sources:\n  wd:\n    platform: bamboohr\n    boards: [acme]\n")
+    sources = load_sources(path, env={})
+    if "bamboohr" in __import__("pipeline.platforms", fromlist=["PLATFORMS"]).PLATFORMS:
+        pytest.skip("bamboohr has a crawler now; the rule is covered by the unknown-parser case")
+    with pytest.raises(ConfigError) as caught:
+        build_registry(sources)
+    assert caught.value.problems[0].startswith(
+        f"{path}:3: sources.wd.platform: platform 'bamboohr' has no crawler"
+    )
+
+
+def test_unknown_parser_is_reported_with_its_line(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "sources:\n  gh:\n    platform: greenhouse\n    parser: greenhouse@99\n    boards: [a]\n",
+    )
+    with pytest.raises(ConfigError) as caught:
+        build_registry(load_sources(path, env={}))
+    assert caught.value.problems == [
+        f"{path}:4: sources.gh.parser: no parser greenhouse@99 (versions of 'greenhouse': 1)"
+    ]
+
+
+@pytest.mark.parametrize("shipped", ["sources.yaml", "sandbox/sources.yaml"])
+def test_shipped_files_are_valid(shipped: str) -> None:
+    sources = load_sources(REPO_ROOT / shipped, env={})
+    build_registry(sources)
+    assert sources.enabled(), f"{shipped} enables no source"

@@ -1,0 +1,137 @@
+"""The serving schema: versioned DDL, the transactional diff, dry runs, search and
+the web app's read-only role."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from pipeline.phases.discover import discover
+from pipeline.phases.fetch import fetch_details
+from pipeline.phases.parse import parse_source
+from pipeline.phases.sync import sync_serving
+from serving_sync import schema
+from serving_sync.reconcile import reconcile, search, serving_row
+from serving_sync.text import fold
+
+
+def collect(app) -> None:
+    for name in app.source_names():
+        discover(app, name, force=True)
+        fetch_details(app, name)
+        parse_source(app, name)
+
+
+def published(app) -> dict[int, str]:
+    with app.serving_db.connect() as conn:
+        return {
+            r["id"]: r["fingerprint"]
+            for r in conn.execute("SELECT id, fingerprint FROM serving.jobs")
+        }
+
+
+def test_ddl_is_versioned_and_idempotent(app) -> None:
+    assert schema.applied_versions(app.serving_db) == [m.version for m in schema.migrations()]
+    assert schema.upgrade(app.serving_db) == []
+
+
+def test_dry_run_reports_the_diff_and_changes_nothing(app) -> None:
+    collect(app)
+    preview = reconcile(app.db, app.serving_db, dry_run=True)
+    assert preview.inserted > 0
+    assert preview.updated == preview.removed == 0
+    assert published(app) == {}
+    applied = reconcile(app.db, app.serving_db)
+    assert applied.inserted == preview.inserted
+    with app.serving_db.connect() as conn:
+        runs = conn.execute(
+            "SELECT dry_run, status, inserted FROM serving.sync_runs ORDER BY id"
+        ).fetchall()
+    assert [(r["dry_run"], r["status"]) for r in runs] == [(True, "previewed"), (False, "applied")]
+    assert runs[0]["inserted"] == runs[1]["inserted"]
+
+
+def test_rows_no_longer_open_are_removed(app) -> None:
+    collect(app)
+    sync_serving(app)
+    with app.db.connect() as conn:
+        closed = conn.execute(
+            "UPDATE core.postings SET status = 'expired' WHERE id = (SELECT min(id) FROM core.postings) RETURNING id"
+        ).fetchone()["id"]
+    preview = reconcile(app.db, app.serving_db, dry_run=True)
+    assert (preview.inserted, preview.updated, preview.removed) == (0, 0, 1)
+    assert closed in published(app)
+    report = sync_serving(app).stats
+    assert report["removed"] == 1
+    assert closed not in published(app)
+
+
+def test_fingerprint_changes_only_with_published_content(app) -> None:
+    collect(app)
+    sync_serving(app)
+    before = published(app)
+    with app.db.connect() as conn:
+        # A re-poll the same day is not a change...
+        conn.execute(
+            "UPDATE core.postings SET last_seen_at = date_trunc('day', now()) + interval '1 minute'"
+        )
+    assert reconcile(app.db, app.serving_db).updated == 0
+    with app.db.connect() as conn:
+        # ...an edited title is.
+        conn.execute(
+            "UPDATE core.parse_results SET title = title || ' (updated)' "
+            "WHERE id = (SELECT min(id) FROM core.parse_results WHERE is_current)"
+        )
+    report = reconcile(app.db, app.serving_db)
+    assert (report.updated, report.inserted, report.removed) == (1, 0, 0)
+    assert len([k for k, v in published(app).items() if before[k] != v]) == 1
+
+
+def test_unresolved_locations_stay_unknown_not_excluded() -> None:
+    row = serving_row(
+        {
+            "id": 1,
+            "title": "x",
+            "location": {"countries": [], "unresolved": ["Atlantis"], "offices": []},
+        }
+    )
+    assert row["countries"] == []
+    assert row["location_unresolved"] is True
+    row = serving_row({"id": 1, "title": "x", "location": None})
+    assert row["location_unresolved"] is True
+
+
+def test_search_folds_diacritics_and_supports_web_syntax(app) -> None:
+    collect(app)
+    sync_serving(app)
+    with app.serving_db.connect() as conn:
+        vn = conn.execute(
+            "SELECT title FROM serving.jobs WHERE source = 'vieclam' LIMIT 1"
+        ).fetchone()["title"]
+        sql_fold = conn.execute(
+            "SELECT serving.fold(%s) AS f", ("Hà Nội ĐÀ NẴNG Zürich",)
+        ).fetchone()["f"]
+    assert sql_fold == fold("Hà Nội ĐÀ NẴNG Zürich") == "ha noi da nang zurich"
+    hits = [h["title"] for h in search(app.serving_db, fold(vn), 50)]
+    assert vn in hits
+    all_engineers = list(search(app.serving_db, "engineer", 100))
+    without_senior = list(search(app.serving_db, "engineer -senior", 100))
+    assert len(without_senior) < len(all_engineers)
+    assert all("senior" not in h["title"].lower() for h in without_senior)
+    assert list(search(app.serving_db, "zzzznotaword", 5)) == []
+
+
+def test_web_role_reads_but_cannot_write(app) -> None:
+    collect(app)
+    sync_serving(app)
+    info = psycopg.conninfo.conninfo_to_dict(app.serving_db.url)
+    info["user"] = "jobharbor_web"
+    with psycopg.connect(**info) as conn:
+        assert conn.execute("SELECT count(*) FROM serving.jobs").fetchone()[0] > 0
+        assert conn.execute("SHOW statement_timeout").fetchone()[0] == "5s"
+        with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+            conn.execute("DELETE FROM serving.jobs")
+    with psycopg.connect(**info, autocommit=True) as conn:
+        conn.execute("SET default_transaction_read_only = off")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("DELETE FROM serving.jobs")
