@@ -23,7 +23,6 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
-    ValidationInfo,
     field_validator,
 )
 
@@ -114,40 +113,42 @@ class AtsSource(SourceBase):
     platform: Literal[ATS_PLATFORMS]  # type: ignore[valid-type]
     api_base: HttpUrl | None = None
     boards: tuple[Board, ...] = ()
-    # Workday only: also fetch the detail of postings whose title matches this
-    # regular expression (details are otherwise fetched only for "N Locations" rows).
-    title_filter: str | None = None
-
-    @field_validator("boards")
-    @classmethod
-    def _workday_tokens(cls, value: tuple[Board, ...], info: ValidationInfo) -> tuple[Board, ...]:
-        if info.data.get("platform") == "workday":
-            for index, board in enumerate(value):
-                if not WORKDAY_TOKEN.match(board.token):
-                    raise ValueError(
-                        f"boards[{index}]: Workday token {board.token!r} must look like "
-                        "tenant.wd5/SiteName (from https://tenant.wd5.myworkdayjobs.com/SiteName)"
-                    )
-        return value
-
-    @field_validator("title_filter")
-    @classmethod
-    def _title_filter(cls, value: str | None, info: ValidationInfo) -> str | None:
-        if value is None:
-            return value
-        if info.data.get("platform") != "workday":
-            raise ValueError("only Workday sources take a title_filter")
-        try:
-            re.compile(value)
-        except re.error as exc:
-            raise ValueError(f"not a valid regular expression: {exc}") from None
-        return value
 
     @field_validator("boards", mode="before")
     @classmethod
     def _board_shorthand(cls, value: Any) -> Any:
         if isinstance(value, list):
             return [{"token": item} if isinstance(item, str) else item for item in value]
+        return value
+
+
+class WorkdaySource(AtsSource):
+    """Workday's own keys: board tokens name tenant, data center and site."""
+
+    platform: Literal["workday"]
+    # Also fetch the detail of postings whose title matches this regular expression
+    # (details are otherwise fetched only for rows that hide their locations).
+    title_filter: str | None = None
+
+    @field_validator("boards")
+    @classmethod
+    def _workday_tokens(cls, value: tuple[Board, ...]) -> tuple[Board, ...]:
+        for index, board in enumerate(value):
+            if not WORKDAY_TOKEN.match(board.token):
+                raise ValueError(
+                    f"boards[{index}]: Workday token {board.token!r} must look like "
+                    "tenant.wd5/SiteName (from https://tenant.wd5.myworkdayjobs.com/SiteName)"
+                )
+        return value
+
+    @field_validator("title_filter")
+    @classmethod
+    def _title_filter(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"not a valid regular expression: {exc}") from None
         return value
 
 
@@ -442,7 +443,13 @@ def _validate_source(name: Any, raw: Any, problems: _Problems) -> SourceConfig |
             (*path, "platform"), f"unknown platform {platform!r} (known: {', '.join(PLATFORMS)})"
         )
         return None
-    model = HtmlSiteSource if platform in HTML_PLATFORMS else AtsSource
+    model: type[SourceBase] = (
+        HtmlSiteSource
+        if platform in HTML_PLATFORMS
+        else WorkdaySource
+        if platform == "workday"
+        else AtsSource
+    )
     source = _validate(model, raw, path, problems)
     if isinstance(source, AtsSource):
         _check_duplicate_boards(source, path, problems)

@@ -242,7 +242,8 @@ def test_hosted_pages_tell_live_from_closed(
     assert listing.status == "succeeded"
     with app.db.connect() as conn:
         row = conn.execute(
-            "SELECT external_id FROM core.postings WHERE source_id = %s ORDER BY id LIMIT 1",
+            """SELECT p.external_id FROM core.postings AS p JOIN crawl.boards AS b ON b.id = p.board_id
+               WHERE p.source_id = %s AND b.board_key = 'harbor-labs' ORDER BY p.id LIMIT 1""",
             (platform,),
         ).fetchone()
     parser = REGISTRY.get(platform)

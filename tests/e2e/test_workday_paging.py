@@ -111,11 +111,11 @@ def test_without_a_partition_the_listing_is_read_to_the_ceiling_and_truncated() 
 
 def test_details_only_for_counted_locations_or_a_wanted_title(tmp_path: Path) -> None:
     from parsers.types import Posting
-    from pipeline.config import AtsSource
+    from pipeline.config import WorkdaySource
 
     adapter = Workday()
-    plain = AtsSource(platform="workday", boards=["a.wd1/S"])
-    wanted = AtsSource(platform="workday", boards=["a.wd1/S"], title_filter=r"\bintern\b")
+    plain = WorkdaySource(platform="workday", boards=["a.wd1/S"])
+    wanted = WorkdaySource(platform="workday", boards=["a.wd1/S"], title_filter=r"\bintern\b")
     row = Posting(external_id="JR1", url="u", title="Software Intern", detail_url="d")
     assert adapter.detail_url(plain, row) is None
     assert adapter.detail_url(wanted, row) == "d"
