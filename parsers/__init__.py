@@ -3,7 +3,19 @@
 Importing this package registers every built-in parser in `REGISTRY`.
 """
 
-from parsers import greenhouse, jsonld  # noqa: F401  (registration side effect)
+from parsers import (  # noqa: F401  (registration side effect)
+    ashby,
+    bamboohr,
+    greenhouse,
+    jsonld,
+    lever,
+    personio,
+    recruitee,
+    smartrecruiters,
+    teamtailor,
+    workable,
+    workday,
+)
 from parsers.registry import REGISTRY, Parser, ParserRegistry
 from parsers.types import (
     DocumentKind,

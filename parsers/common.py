@@ -8,29 +8,70 @@ from dataclasses import fields, replace
 
 from parsers.types import Issue, ParseOutcome, Posting, Quality
 
-# Ordered: the first rule that matches wins. Word boundaries everywhere:
-# "International" is not an intern and "Cooper St" is not a co-op.
+# Ordered: the first rule that matches wins ("Research Intern" is an intern). Word
+# boundaries everywhere: "International" is not an intern, "Cooper St" is not a co-op.
+# Rules read titles only, never URLs or locations: "Grad" in a Workday path or in
+# "Grad Zagreb" is Croatian for city, so a bare "grad" never counts.
 _JOB_TYPE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("co-op", re.compile(r"\bco-?op\b", re.I)),
+    (
+        "co-op",
+        re.compile(
+            r"\bco-op\b|\bco op\b|\bcoop\b(?=[\s/()-]*(?:student|term|position|program|"
+            r"placement|intern|work term))|\balternan(?:ce|t|te)\b|\bwork[- ]study\b",
+            re.I,
+        ),
+    ),
     (
         "intern",
-        re.compile(r"\b(?:intern|interns|internship|internships|stagiaire|praktikum)\b", re.I),
+        re.compile(
+            r"\b(?:interns?|internships?|stagiaire|praktikant(?:in)?|praktikum|pflichtpraktikum|"
+            r"becari[oa]|pr[aá]cticas|pasant[ea]|tirocini[oa]|thực tập(?: sinh)?|"
+            r"summer (?:analyst|associate))\b",
+            re.I,
+        ),
     ),
     (
         "new_grad",
         re.compile(
-            r"\b(?:new[- ]grad(?:uate)?|graduate program(?:me)?|university grad(?:uate)?|early career)\b",
+            r"\b(?:new[- ]grad(?:uate)?s?|recent grad(?:uate)?s?|(?:college|university|campus) "
+            r"grad(?:uate)?s?|grad(?:uate)? (?:program(?:me)?|scheme|rotational program(?:me)?)|"
+            r"graduate (?:engineer|developer|analyst|consultant|trainee|software|scientist|"
+            r"associate)|campus (?:program(?:me)?|hire|recruit\w*)|early[- ]careers?|"
+            r"entry[- ]level|fresher|mới tốt nghiệp|berufseinsteiger(?:in)?)\b|"
+            r"\bgrad(?:uate)?s?\s*[-–(]?\s*20\d\d\b|\b20\d\d\s*grad(?:uate)?s?\b",
             re.I,
         ),
     ),
-    ("student", re.compile(r"\b(?:student|werkstudent|working student)\b", re.I)),
+    (
+        "student",
+        re.compile(
+            r"\b(?:werkstudent(?:in)?|working student|studentische (?:hilfskraft|aushilfe)|"
+            r"(?:bachelor|master|phd|doctoral)(?:'s)? (?:thesis|student)|abschlussarbeit|"
+            r"masterarbeit|bachelorarbeit|duales studium|dual student|sinh viên|"
+            r"students?(?!\s*(?:success|services?|affairs|advis\w*|support|recruit\w*|"
+            r"experience|engagement|life|housing|enrol\w*|counsel\w*|coordinator|records|"
+            r"loans?|accounts?|information|data|programs?|teacher|nurse|health|financial)))\b",
+            re.I,
+        ),
+    ),
     (
         "research",
         re.compile(
-            r"\b(?:research (?:scientist|engineer|fellow|assistant)|phd (?:resident|fellow))\b",
+            r"\b(?:research (?:scientist|engineer|fellow|assistant|associate|intern|residen\w+)|"
+            r"(?<!ux )(?<!user )(?<!market )(?<!design )researchers?|postdoc(?:toral)?|"
+            r"phd resident|ai resident)\b",
             re.I,
         ),
     ),
+)
+
+# When the title says nothing, an explicit employment type still may (Personio's
+# "working_student", SmartRecruiters' "intern"): the platform stated it.
+_EMPLOYMENT_JOB_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("co-op", re.compile(r"\bco-?op\b", re.I)),
+    ("intern", re.compile(r"\bintern(?:ship)?s?\b|praktikum|stagiaire", re.I)),
+    ("student", re.compile(r"working[_ -]?student|werkstudent|\bstudent\b", re.I)),
+    ("new_grad", re.compile(r"new[_ -]?grad(?:uate)?|graduate[_ ]program", re.I)),
 )
 
 
@@ -39,6 +80,17 @@ def job_type_from_title(title: str | None) -> str | None:
         return None
     for label, pattern in _JOB_TYPE_RULES:
         if pattern.search(title):
+            return label
+    return None
+
+
+def job_type_for(title: str | None, employment_type: str | None = None) -> str | None:
+    """The title's job type, else what an explicit employment type says, else None."""
+    found = job_type_from_title(title)
+    if found or not employment_type:
+        return found
+    for label, pattern in _EMPLOYMENT_JOB_TYPES:
+        if pattern.search(employment_type):
             return label
     return None
 
@@ -129,4 +181,43 @@ def merge_postings(primary: Posting, fallback: Posting) -> Posting:
         updates["remote"] = fallback.remote
     if "title" in updates and "job_type" not in updates and not primary.job_type:
         updates["job_type"] = job_type_from_title(updates["title"])
+    if primary.more_offices == 0 and fallback.more_offices and not primary.offices:
+        updates["more_offices"] = fallback.more_offices
     return replace(primary, **updates) if updates else primary
+
+
+def dedupe_postings(candidates: list[tuple[str, Posting]]) -> list[tuple[str, Posting]]:
+    """One posting per external id. Repeats (Workable lists a job once per country,
+    feeds repeat positions) add their offices to the first and keep their own
+    payload under `_repeats`, so nothing the source said is lost."""
+    order: list[str] = []
+    merged: dict[str, tuple[str, Posting, list[Posting]]] = {}
+    for path, posting in candidates:
+        key = posting.external_id
+        if key and key in merged:
+            merged[key][2].append(posting)
+            continue
+        order.append(key or path)
+        merged[key or path] = (path, posting, [])
+    out: list[tuple[str, Posting]] = []
+    for key in order:
+        path, first, repeats = merged[key]
+        out.append((path, _absorb(first, repeats) if repeats else first))
+    return out
+
+
+def _absorb(first: Posting, repeats: list[Posting]) -> Posting:
+    offices = list(first.offices)
+    texts = [first.location_text] if first.location_text else []
+    for other in repeats:
+        offices.extend(o for o in other.offices if o not in offices)
+        if other.location_text and other.location_text not in texts:
+            texts.append(other.location_text)
+    payload = dict(first.payload)
+    payload["_repeats"] = [dict(p.payload) for p in repeats]
+    return replace(
+        first,
+        offices=tuple(offices),
+        location_text="; ".join(texts) or None,
+        payload=payload,
+    )

@@ -12,16 +12,24 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from urllib.parse import urljoin
 
 from parsel import Selector
 
-from parsers.common import job_type_from_title, merge_postings, outcome_from_postings
+from parsers.common import dedupe_postings, job_type_for, merge_postings, outcome_from_postings
+from parsers.hosted import signal_rejection
 from parsers.jsonld import find_job_postings, jsonld_to_posting
 from parsers.registry import Parser, ParserRegistry
 from parsers.signals import looks_blocked
-from parsers.text import clean_space, html_to_text, parse_datetime
+from parsers.text import (
+    clean_space,
+    html_to_text,
+    parse_posted,
+    parse_salary_text,
+    remote_from_text,
+)
 from parsers.types import (
     DocumentKind,
     Issue,
@@ -29,10 +37,26 @@ from parsers.types import (
     ParseOutcome,
     Posting,
     RawDocument,
+    RawOffice,
 )
+from parsers.vietnam import split_locations
 
 # Bump when the code below changes what a given config extracts.
-CODE_VERSION = "1"
+CODE_VERSION = "2"
+
+# The field names a site's selectors may fill (anything else is a config error).
+FIELDS = (
+    "title",
+    "company",
+    "department",
+    "location",
+    "description",
+    "employment_type",
+    "posted",
+    "salary",
+    "remote",
+    "apply_url",
+)
 
 
 @dataclass(frozen=True)
@@ -46,6 +70,7 @@ class HtmlSiteSpec:
     next_page: str | None = None  # CSS of the next-page link, absent on the last page
     total: str | None = None  # CSS of the listing's own total count, when the site shows it
     use_jsonld: bool = True
+    drop_query: bool = False  # posting URLs carry tracking parameters (?ta_source=...)
 
     @property
     def version(self) -> str:
@@ -60,6 +85,7 @@ class HtmlSiteSpec:
                 "next": self.next_page,
                 "total": self.total,
                 "jsonld": self.use_jsonld,
+                "drop_query": self.drop_query,
             },
             sort_keys=True,
         )
@@ -78,77 +104,138 @@ def _external_id(spec: HtmlSiteSpec, url: str) -> str | None:
 
 
 def _count(text: str | None) -> int | None:
-    if not text:
+    """The first number in the text ("Tuyển dụng 5.593 việc làm" -> 5593)."""
+    match = re.search(r"\d[\d.,\s]*", text or "")
+    if not match:
         return None
-    digits = re.sub(r"[^\d]", "", text)
+    digits = re.sub(r"[^\d]", "", match.group(0))
     return int(digits) if digits else None
 
 
+def offices_from_text(text: str | None) -> tuple[tuple[RawOffice, ...], int]:
+    """Offices and an unnamed-office count: Vietnamese province lists are split
+    ("Hà Nội & 2 nơi khác" -> Hà Nội, 2 more); anything else is one office as written."""
+    if not text:
+        return (), 0
+    split = split_locations(text)
+    if split is not None:
+        return split
+    return (RawOffice(text),), 0
+
+
 def _posting_from_fields(
-    spec: HtmlSiteSpec, values: Mapping[str, str | None], url: str, external_id: str
+    spec: HtmlSiteSpec,
+    values: Mapping[str, str | None],
+    url: str,
+    external_id: str,
+    fetched_at: datetime | None = None,
 ) -> Posting:
     title = values.get("title") or ""
     description_html = values.get("description")
-    posted_at, precision = parse_datetime(values.get("posted"))
+    posted_at, precision = parse_posted(values.get("posted"), fetched_at)
+    location = values.get("location")
+    offices, more = offices_from_text(location)
+    employment_type = values.get("employment_type")
     return Posting(
         external_id=external_id,
         url=url,
         title=title,
         company=values.get("company"),
         department=values.get("department"),
-        location_text=values.get("location"),
+        location_text=location,
+        offices=offices,
         description_html=description_html,
         description_text=html_to_text(description_html),
-        employment_type=values.get("employment_type"),
+        employment_type=employment_type,
         posted_at=posted_at,
         posted_precision=precision,  # type: ignore[arg-type]
-        apply_url=url,
-        job_type=job_type_from_title(title),
+        remote=remote_from_text(values.get("remote") or location),  # type: ignore[arg-type]
+        salary=parse_salary_text(values.get("salary")),
+        apply_url=values.get("apply_url") or url,
+        job_type=job_type_for(title, employment_type),
+        more_offices=more,
         payload={k: v for k, v in values.items() if v is not None},
     )
+
+
+def _clean_url(spec: HtmlSiteSpec, url: str) -> str:
+    return url.split("?", 1)[0].split("#", 1)[0] if spec.drop_query else url
 
 
 def parse_listing(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseOutcome:
     candidates: list[tuple[str, Posting]] = []
     issues: list[Issue] = []
-    for index, card in enumerate(sel.css(spec.item)):
+    cards = sel.css(spec.item)
+    if not cards:
+        # A page without a single card is a changed layout or an error page far more
+        # often than an empty category: never let it pass for an empty listing.
+        return ParseOutcome.rejected(
+            Issue("no_items", f"no element matches the item selector {spec.item!r}")
+        )
+    for index, card in enumerate(cards):
         path = f"{spec.item}[{index}]"
         href = _first(card, spec.link)
         if not href:
             issues.append(Issue("missing_link", "job card has no detail link", path))
             continue
-        url = urljoin(doc.url, href)
+        url = _clean_url(spec, urljoin(doc.url, href))
         external_id = _external_id(spec, url)
         if not external_id:
             issues.append(Issue("bad_link", f"detail URL does not match id_pattern: {url}", path))
             continue
         values = {name: _first(card, css) for name, css in spec.listing_fields.items()}
-        candidates.append((path, _posting_from_fields(spec, values, url, external_id)))
+        posting = _posting_from_fields(spec, values, url, external_id, doc.fetched_at)
+        candidates.append((path, posting))
     next_href = _first(sel, spec.next_page)
-    outcome = outcome_from_postings(
-        candidates,
+    return outcome_from_postings(
+        dedupe_postings(candidates),
         issues=issues,
         total=_count(_first(sel, spec.total)),
         next_page_url=urljoin(doc.url, next_href) if next_href else None,
         listing=True,
     )
-    return outcome
 
 
 def parse_detail(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseOutcome:
-    external_id = _external_id(spec, doc.url) or ""
+    rejection = signal_rejection(doc)
+    if rejection is not None:
+        return rejection
+    url = _clean_url(spec, doc.url)
+    external_id = _external_id(spec, url) or ""
     values = {name: _first(sel, css) for name, css in spec.detail_fields.items()}
-    from_selectors = _posting_from_fields(spec, values, doc.url, external_id)
+    from_selectors = _posting_from_fields(spec, values, url, external_id, doc.fetched_at)
     issues: list[Issue] = []
     posting = from_selectors
+    nodes: list[dict[str, object]] = []
     if spec.use_jsonld:
         nodes, issues = find_job_postings(doc.body)
         if nodes:
-            from_jsonld = jsonld_to_posting(nodes[0], doc.url, external_id=external_id or None)
+            from_jsonld = jsonld_to_posting(nodes[0], url, external_id=external_id or None)
             posting = merge_postings(from_jsonld, from_selectors)
-    if not posting.title and not posting.description_text:
-        issues.append(Issue("no_posting", "the page has neither JSON-LD nor the configured fields"))
-    return outcome_from_postings([("$", posting)], issues=issues)
+    if not nodes and not posting.description_text:
+        # A heading alone could be any page ("502 Bad Gateway"): a posting needs
+        # its JSON-LD or its description.
+        message = "the page has neither JSON-LD nor a description from the configured fields"
+        return ParseOutcome.rejected(*issues, Issue("no_posting", message))
+    return outcome_from_postings([("$", _split_vietnamese(posting))], issues=issues)
+
+
+def _split_vietnamese(posting: Posting) -> Posting:
+    """JSON-LD localities like "Hà Nội & 2 nơi khác" become provinces plus a count,
+    the same reading the listing cards get."""
+    offices: list[RawOffice] = []
+    more = posting.more_offices
+    changed = False
+    for office in posting.offices:
+        split = split_locations(office.city or office.text)
+        if split is None:
+            offices.append(office)
+            continue
+        found, extra = split
+        offices.extend(o for o in found if o not in offices)
+        more = max(more, extra)
+        changed = True
+    return replace(posting, offices=tuple(offices), more_offices=more) if changed else posting
 
 
 def build_parser(spec: HtmlSiteSpec) -> Parser:
@@ -159,7 +246,7 @@ def build_parser(spec: HtmlSiteSpec) -> Parser:
             return ParseOutcome.rejected(
                 Issue("blocked", "the page is a bot-challenge page"), signal=PageSignal.BLOCKED
             )
-        sel = Selector(text=doc.body.decode("utf-8", "replace"))
+        sel = Selector(text=doc.body.decode("utf-8", "replace"), type="html")
         if doc.kind is DocumentKind.LISTING:
             return parse_listing(spec, doc, sel)
         return parse_detail(spec, doc, sel)

@@ -14,11 +14,12 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urljoin
 
-from parsers.common import job_type_from_title, outcome_from_postings
+from parsers.common import job_type_for, outcome_from_postings
 from parsers.registry import register
-from parsers.signals import looks_blocked
+from parsers.signals import looks_blocked, page_signal
 from parsers.text import clean_space, html_to_text, parse_datetime
 from parsers.types import (
+    DocumentKind,
     Issue,
     PageSignal,
     ParseOutcome,
@@ -28,7 +29,7 @@ from parsers.types import (
     Salary,
 )
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 _SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
 _TYPE_ATTR = re.compile(r"""type\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
@@ -42,15 +43,25 @@ def _json_ld_blocks(body: bytes) -> Iterator[str]:
             yield match.group(2).decode("utf-8", "replace")
 
 
+_WRAPPERS = re.compile(
+    r"^\s*(?:<!--|/\*\s*<!\[CDATA\[\s*\*/|<!\[CDATA\[)|(?:-->|/\*\s*\]\]>\s*\*/|\]\]>)\s*$"
+)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
 def _loads_lenient(text: str) -> Any:
-    text = text.strip()
-    if text.startswith("<!--"):
-        text = text.removeprefix("<!--").removesuffix("-->").strip()
+    """JSON-LD as sites really write it: wrapped in comments or CDATA, with raw
+    control characters, trailing commas, or the whole block entity-encoded."""
+    text = _WRAPPERS.sub("", text.strip()).strip()
     try:
         return json.loads(text, strict=False)
-    except json.JSONDecodeError:
-        # Some sites entity-encode the whole block (`{&quot;@type&quot;: ...}`).
-        return json.loads(html.unescape(text), strict=False)
+    except json.JSONDecodeError as first_error:
+        for candidate in (_TRAILING_COMMA.sub(r"\1", text), html.unescape(text)):
+            try:
+                return json.loads(candidate, strict=False)
+            except json.JSONDecodeError:
+                continue
+        raise first_error
 
 
 def _is_job_posting(node: dict[str, Any]) -> bool:
@@ -81,6 +92,9 @@ def find_job_postings(body: bytes) -> tuple[list[dict[str, Any]], list[Issue]]:
         except json.JSONDecodeError as exc:
             issues.append(Issue("invalid_jsonld", f"JSON-LD block {index}: {exc.msg}"))
             continue
+        except RecursionError:
+            issues.append(Issue("invalid_jsonld", f"JSON-LD block {index} is nested too deeply"))
+            continue
         found.extend(_walk(data))
     return found, issues
 
@@ -93,34 +107,69 @@ def _text(value: Any) -> str | None:
     return clean_space(html.unescape(str(value))) if value not in (None, "") else None
 
 
-def _offices(posting: dict[str, Any]) -> tuple[RawOffice, ...]:
+def offices_of(posting: dict[str, Any]) -> tuple[RawOffice, ...]:
+    """Every jobLocation (a Place, a list of Places, or address strings); for remote
+    postings without one, the countries in applicantLocationRequirements."""
     places = posting.get("jobLocation") or []
     places = places if isinstance(places, list) else [places]
     offices: list[RawOffice] = []
     for place in places:
+        if isinstance(place, str):
+            offices.append(RawOffice(text=clean_space(place) or ""))
+            continue
         if not isinstance(place, dict):
             continue
         address = place.get("address") or {}
-        if isinstance(address, str):
-            offices.append(RawOffice(text=clean_space(address) or ""))
+        if isinstance(address, list):
+            address = address[0] if address and isinstance(address[0], dict) else {}
+        if isinstance(address, str) or not address:
+            offices.append(
+                RawOffice(text=clean_space(str(address or place.get("name") or "")) or "")
+            )
             continue
         city = _text(address.get("addressLocality"))
         region = _text(address.get("addressRegion"))
         country = _text(address.get("addressCountry"))
-        text = ", ".join(p for p in (city, region, country) if p)
+        text = _join_parts(city, region, country)
         if text:
             offices.append(RawOffice(text=text, city=city, region=region, country=country))
-    return tuple(o for o in offices if o.text)
+    if not offices:
+        requirements = posting.get("applicantLocationRequirements") or []
+        for place in requirements if isinstance(requirements, list) else [requirements]:
+            name = _text(place)
+            if name:
+                offices.append(RawOffice(text=name, country=name))
+    return tuple(dict.fromkeys(o for o in offices if o.text))
 
 
-def _salary(posting: dict[str, Any]) -> Salary | None:
+def _join_parts(*parts: str | None) -> str:
+    """ "City, Region, Country" without repeating a part the text already has
+    ("London, United Kingdom" + "United Kingdom" stays "London, United Kingdom")."""
+    text = ""
+    for part in parts:
+        if part and part.casefold() not in text.casefold():
+            text = f"{text}, {part}" if text else part
+    return text
+
+
+_UNITS = {"HOUR": "hour", "DAY": "day", "WEEK": "week", "MONTH": "month", "YEAR": "year"}
+
+
+def salary_of(posting: dict[str, Any]) -> Salary | None:
+    """baseSalary (a MonetaryAmount, a bare number, or a list of either)."""
     base = posting.get("baseSalary") or posting.get("estimatedSalary")
     if isinstance(base, list):
         base = base[0] if base else None
+    if isinstance(base, (int, float, str)) and not isinstance(base, bool):
+        base = {"value": base}
     if not isinstance(base, dict):
         return None
     value = base.get("value")
-    currency = _text(base.get("currency"))
+    if isinstance(value, list):
+        value = value[0] if value else None
+    currency = _text(base.get("currency")) or (
+        _text(value.get("currency")) if isinstance(value, dict) else None
+    )
     low = high = None
     period = None
     if isinstance(value, dict):
@@ -132,9 +181,8 @@ def _salary(posting: dict[str, Any]) -> Salary | None:
     if low is None and high is None:
         return None
     raw = json.dumps(base, ensure_ascii=False, sort_keys=True)
-    return Salary(
-        raw=raw, min=low, max=high, currency=currency, period=(period or "").lower() or None
-    )
+    unit = (period or _text(base.get("unitText")) or "").upper()
+    return Salary(raw=raw, min=low, max=high, currency=currency, period=_UNITS.get(unit))
 
 
 def _number(value: Any) -> float | None:
@@ -148,7 +196,7 @@ def _number(value: Any) -> float | None:
     return None
 
 
-def _remote(posting: dict[str, Any]) -> str:
+def remote_of(posting: dict[str, Any]) -> str:
     location_type = str(posting.get("jobLocationType") or "").upper()
     if "TELECOMMUTE" in location_type:
         return "yes"
@@ -156,25 +204,42 @@ def _remote(posting: dict[str, Any]) -> str:
 
 
 def _identifier(posting: dict[str, Any]) -> str | None:
+    """identifier.value (or a bare identifier). A PropertyValue's `name` is the
+    organization (LinkedIn sends only that), never the posting's id."""
     ident = posting.get("identifier")
+    if isinstance(ident, list):
+        ident = ident[0] if ident else None
     if isinstance(ident, dict):
-        ident = ident.get("value") or ident.get("name")
-    return clean_space(str(ident)) if ident not in (None, "") else None
+        ident = ident.get("value")
+    if isinstance(ident, bool) or ident in (None, ""):
+        return None
+    return clean_space(str(ident))
+
+
+def description_html_of(posting: dict[str, Any]) -> str | None:
+    """The description as HTML. Some sites (LinkedIn) entity-escape it once more:
+    `&lt;p&gt;` with no real tags is unescaped once; real HTML is left alone."""
+    description = posting.get("description")
+    if not isinstance(description, str) or not description.strip():
+        return None
+    if "&lt;" in description and "<" not in description:
+        return html.unescape(description)
+    return description
 
 
 def jsonld_to_posting(
     node: dict[str, Any], page_url: str, external_id: str | None = None
 ) -> Posting:
-    description = node.get("description")
-    description_html = html.unescape(description) if isinstance(description, str) else None
+    description_html = description_html_of(node)
     posted_at, precision = parse_datetime(_text(node.get("datePosted")))
     url = node.get("url")
     url = urljoin(page_url, url) if isinstance(url, str) and url else page_url
     title = _text(node.get("title")) or ""
-    offices = _offices(node)
+    offices = offices_of(node)
     employment = node.get("employmentType")
     if isinstance(employment, list):
         employment = ", ".join(str(e) for e in employment)
+    employment = clean_space(str(employment)) if employment else None
     return Posting(
         external_id=external_id or _identifier(node) or url,
         url=url,
@@ -184,15 +249,31 @@ def jsonld_to_posting(
         offices=offices,
         description_html=description_html,
         description_text=html_to_text(description_html),
-        employment_type=clean_space(str(employment)) if employment else None,
+        employment_type=employment,
         posted_at=posted_at,
         posted_precision=precision,  # type: ignore[arg-type]
-        remote=_remote(node),  # type: ignore[arg-type]
-        salary=_salary(node),
+        remote=remote_of(node),  # type: ignore[arg-type]
+        salary=salary_of(node),
         apply_url=url,
-        job_type=job_type_from_title(title),
+        job_type=job_type_for(title, employment),
         payload=node,
     )
+
+
+_CANONICAL = re.compile(
+    rb"<link[^>]+rel=[\"']canonical[\"'][^>]*href=[\"']([^\"']+)|"
+    rb"<meta[^>]+property=[\"']og:url[\"'][^>]*content=[\"']([^\"']+)",
+    re.I,
+)
+
+
+def canonical_url(body: bytes, fallback: str) -> str:
+    """The page's own address (rel=canonical, og:url), else where it was fetched."""
+    match = _CANONICAL.search(body[:200_000])
+    if not match:
+        return fallback
+    found = html.unescape((match.group(1) or match.group(2)).decode("utf-8", "replace"))
+    return urljoin(fallback, found) if found.strip() else fallback
 
 
 @register("jsonld", PARSER_VERSION)
@@ -203,11 +284,21 @@ def parse_jsonld(doc: RawDocument) -> ParseOutcome:
         return ParseOutcome.rejected(
             Issue("blocked", "the page is a bot-challenge page"), signal=PageSignal.BLOCKED
         )
+    if doc.kind is DocumentKind.DETAIL:
+        signal = page_signal(doc.body, doc.url, doc.status)
+        if signal in (PageSignal.CLOSED, PageSignal.NOT_FOUND):
+            return ParseOutcome.rejected(
+                Issue(
+                    signal.value, f"the page says the posting is {signal.value.replace('_', ' ')}"
+                ),
+                signal=signal,
+            )
     nodes, issues = find_job_postings(doc.body)
     if not nodes:
         issues.append(Issue("no_jobposting", "no schema.org JobPosting JSON-LD on the page"))
         return ParseOutcome.rejected(*issues)
+    page_url = canonical_url(doc.body, doc.url)
     candidates = [
-        (f"jsonld[{i}]", jsonld_to_posting(node, doc.url)) for i, node in enumerate(nodes)
+        (f"jsonld[{i}]", jsonld_to_posting(node, page_url)) for i, node in enumerate(nodes)
     ]
     return outcome_from_postings(candidates, issues=issues)

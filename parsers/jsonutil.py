@@ -28,3 +28,7 @@ def load_json(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
                 "invalid_json", f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
             )
         )
+    except RecursionError:
+        return None, ParseOutcome.rejected(
+            Issue("invalid_json", "JSON nested too deeply to be a job listing")
+        )

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from parsers.types import PageSignal
+
 # Markers seen on real Cloudflare challenge pages ("Just a moment...", "Attention
 # Required!", managed challenges, bot-fight mode) and common captcha walls.
 _BLOCK_MARKERS = (
@@ -21,7 +23,102 @@ _BLOCK_MARKERS = (
 )
 
 
+# Cheap substring tests first: a page without any of these cannot match a marker,
+# and scanning 64 KB with case-insensitive alternations for every page is slow.
+_BLOCK_HINTS = (
+    b"just a moment",
+    b"attention required",
+    b"cf-browser-verification",
+    b"/cdn-cgi/",
+    b"cf_chl_opt",
+    b"__cf$cv$params",
+    b"recaptcha",
+    b"hcaptcha.com",
+    b"captcha-delivery.com",
+    b"access denied",
+)
+
+
 def looks_blocked(body: bytes) -> bool:
     """True when the body is a challenge or captcha page (checks the first 64 KB)."""
     head = body[:65536]
+    lowered = head.lower()
+    if not any(hint in lowered for hint in _BLOCK_HINTS):
+        return False
     return any(marker.search(head) for marker in _BLOCK_MARKERS)
+
+
+# A hosted job page that says its posting is gone. Phrases are specific on purpose:
+# wrongly closing a live job is the worst error, so a vague "closed" never counts.
+_APOS = r"(?:'|’|&#39;|&#x27;|&apos;)"
+_CLOSED_PHRASES = re.compile(
+    r"job you are looking for is no longer open|"
+    r"(?:job|position|posting|role|vacancy|opening) (?:is|has been) (?:no longer (?:open|available|active)|filled|closed)|"
+    r"(?:job|position|posting|listing) (?:has )?(?:expired|been removed)|"
+    r"no longer accepting applications|"
+    r"this job (?:is )?no longer (?:exists|available|open)|"
+    r"tin tuyển dụng (?:này )?đã (?:hết hạn|đóng|ngừng)|"
+    r"việc làm (?:này )?đã hết hạn|"
+    r"đã hết hạn (?:nộp|ứng tuyển|nhận)|"
+    r"(?:đã )?ngừng nhận hồ sơ|"
+    r"không còn (?:tuyển dụng|nhận hồ sơ)",
+    re.I,
+)
+_NOT_FOUND_PHRASES = re.compile(
+    r"<title>[^<]*(?:page not found|not found|404|has found a better job|không tìm thấy)[^<]*</title>|"
+    r"page you"
+    + _APOS
+    + r"?re looking for (?:doesn"
+    + _APOS
+    + r"?t|does not|could not be found|can"
+    + _APOS
+    + r"?t be found)|"
+    r"couldn" + _APOS + r"?t find anything here|"
+    r"trang (?:bạn tìm kiếm )?không tồn tại|việc làm không tồn tại",
+    re.I,
+)
+_CLOSED_HINTS = ("no longer", "filled", "closed", "expired", "removed", "đã", "ngừng", "không còn")
+_NOT_FOUND_HINTS = (
+    "not found",
+    "404",
+    "better job",
+    "không tìm thấy",
+    "looking for",
+    "anything here",
+    "không tồn tại",
+)
+_JSON_NOT_FOUND = re.compile(r"could not find|not found|does not exist|no such", re.I)
+
+
+def page_signal(body: bytes, url: str = "", status: int | None = None) -> PageSignal:
+    """What an HTML page says about its posting: blocked, closed, not found, or normal.
+
+    Greenhouse sends a closed posting's page to the board with `?error=true`; other
+    sites say it in words (English and Vietnamese); a 404/410 is not found.
+    """
+    if looks_blocked(body):
+        return PageSignal.BLOCKED
+    if re.search(r"[?&]error=true\b", url):
+        return PageSignal.CLOSED
+    text = body[:400_000].decode("utf-8", "replace").lower()
+    # The phrase patterns run only where a cheap keyword test says they could match.
+    if any(k in text for k in _CLOSED_HINTS) and _CLOSED_PHRASES.search(text):
+        return PageSignal.CLOSED
+    if status in (404, 410):
+        return PageSignal.NOT_FOUND
+    if any(k in text for k in _NOT_FOUND_HINTS) and _NOT_FOUND_PHRASES.search(text):
+        return PageSignal.NOT_FOUND
+    return PageSignal.NORMAL
+
+
+def json_error_signal(data: object) -> tuple[PageSignal, str] | None:
+    """An API's error object ({"error": "Could not find a job ..."}, Lever's
+    {"ok": false, "error": "Document not found"}) -> (signal, message), else None."""
+    if not isinstance(data, dict):
+        return None
+    if "error" not in data and data.get("ok") is not False:
+        return None
+    error = data.get("error") or data.get("message") or "the API answered ok: false"
+    message = str(error.get("message") or error) if isinstance(error, dict) else str(error)
+    signal = PageSignal.NOT_FOUND if _JSON_NOT_FOUND.search(message) else PageSignal.NORMAL
+    return signal, message

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import UTC, datetime
+import unicodedata
+from datetime import UTC, datetime, timedelta
 
-import lxml.html
 from lxml import etree
 
+from parsers.types import Salary
+
 _WS = re.compile(r"[ \t\r\f\v\u00a0]+")
-_BLANK_LINES = re.compile(r"\n\s*\n+")
 _BLOCK_TAGS = frozenset(
     [
         "p",
@@ -26,6 +27,10 @@ _BLOCK_TAGS = frozenset(
         "h5",
         "h6",
         "tr",
+        "td",
+        "th",
+        "dt",
+        "dd",
         "table",
         "section",
         "article",
@@ -41,32 +46,49 @@ def clean_space(value: str | None) -> str | None:
     """Collapse runs of whitespace; empty strings become None (unknown stays unknown)."""
     if value is None:
         return None
-    value = _WS.sub(" ", value).strip()
+    value = _WS.sub(" ", value).strip() if value else value
     return value or None
 
 
+_COMMON_ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#39;", "'"), ("&#x27;", "'"))
+
+
 def unescape_html(value: str) -> str:
-    """Greenhouse and others ship HTML entity-escaped HTML (`&lt;p&gt;`)."""
-    return html.unescape(value)
+    """Greenhouse and others ship HTML entity-escaped HTML (`&lt;p&gt;`): unescaped
+    once. The common entities go by plain replacement (html.unescape calls back into
+    Python for every entity, and escaped HTML is mostly entities); `&amp;` and the
+    rest go last, so nothing is unescaped twice."""
+    for entity, char in _COMMON_ENTITIES:
+        if entity in value:
+            value = value.replace(entity, char)
+    return html.unescape(value) if "&" in value else value
+
+
+_HTML_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True)
 
 
 def html_to_text(markup: str | None) -> str | None:
-    """Readable text from an HTML fragment: block elements become line breaks."""
+    """Readable text from an HTML fragment: block elements become line breaks.
+
+    Written for throughput (it runs once per posting): one lxml parse, C-level
+    element filtering, and str.split/join for the whitespace (several times faster
+    than regular expressions here).
+    """
     if not markup or not markup.strip():
         return None
     try:
-        root = lxml.html.fragment_fromstring(markup, create_parent="div")
-    except (etree.ParserError, ValueError):
+        root = etree.fromstring(markup, _HTML_PARSER)
+    except ValueError:  # a str that declares its own encoding
+        root = etree.fromstring(markup.encode("utf-8"), _HTML_PARSER)
+    except etree.XMLSyntaxError:
+        root = None
+    if root is None:
         return clean_space(markup)
-    for bad in root.iter("script", "style", "noscript"):
-        bad.drop_tree()
-    for el in root.iter():
-        if isinstance(el.tag, str) and el.tag.lower() in _BLOCK_TAGS:
-            el.tail = "\n" + (el.tail or "")
-    text = root.text_content()
-    lines = [clean_space(line) for line in text.split("\n")]
-    joined = "\n".join(line for line in lines if line)
-    return _BLANK_LINES.sub("\n", joined).strip() or None
+    etree.strip_elements(root, "script", "style", "noscript", "template", with_tail=False)
+    for element in root.iter(*_BLOCK_TAGS):
+        element.tail = "\n" + element.tail if element.tail else "\n"
+    lines = (" ".join(line.split()) for line in str(root.xpath("string()")).split("\n"))
+    return "\n".join(line for line in lines if line) or None
 
 
 def parse_datetime(value: str | int | float | None) -> tuple[datetime | None, str]:
@@ -90,3 +112,264 @@ def parse_datetime(value: str | int | float | None) -> tuple[datetime | None, st
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     return parsed.astimezone(UTC), "exact"
+
+
+# ---------------------------------------------------------------- dates with a precision
+
+_ISO_SPACE_UTC = re.compile(
+    r"^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(?:UTC|GMT|Z)$"
+)
+_SLASH_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+
+# Relative dates that are exact to the day: "Posted Today", "3 days ago", "7 hours ago",
+# "2 ngày trước". Anything vaguer ("30+ Days Ago", "2 weeks ago", "1 tháng trước")
+# stays unknown: rounding it would invent a date.
+_TODAY = re.compile(r"\b(?:today|just now|just posted|hôm nay|vừa xong|vừa đăng)\b", re.I)
+_YESTERDAY = re.compile(r"\b(?:yesterday|hôm qua)\b", re.I)
+_OPEN_ENDED = re.compile(r"\d+\s*\+|\bover\b|\bmore than\b|\bhơn\b|\btrên\b", re.I)
+_AGO = re.compile(
+    r"\b(?P<n>\d+|an?|one|một)\s*(?P<unit>seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|d|"
+    r"weeks?|wks?|months?|mos?|years?|yrs?|giây|phút|giờ|tiếng|ngày|tuần|tháng|năm)\b"
+    r"\s*(?:ago|trước)",
+    re.I,
+)
+_EXACT_UNITS = {
+    "second": timedelta(seconds=1),
+    "minute": timedelta(minutes=1),
+    "hour": timedelta(hours=1),
+    "day": timedelta(days=1),
+}
+_UNIT_NAMES = {
+    "s": "second", "sec": "second", "secs": "second", "second": "second", "seconds": "second",
+    "giây": "second", "min": "minute", "mins": "minute", "minute": "minute",
+    "minutes": "minute", "phút": "minute", "h": "hour", "hr": "hour", "hrs": "hour",
+    "hour": "hour", "hours": "hour", "giờ": "hour", "tiếng": "hour", "d": "day",
+    "day": "day", "days": "day", "ngày": "day",
+}  # fmt: skip
+
+
+def _day(value: datetime) -> datetime:
+    return datetime(value.year, value.month, value.day, tzinfo=UTC)
+
+
+def parse_relative_date(text: str, fetched_at: datetime | None) -> tuple[datetime | None, str]:
+    """ "Posted 3 Days Ago" -> (the day, "day") when exact to the day and we know when
+    the page was fetched; otherwise (None, "unknown")."""
+    if fetched_at is None:
+        return None, "unknown"
+    now = fetched_at if fetched_at.tzinfo else fetched_at.replace(tzinfo=UTC)
+    now = now.astimezone(UTC)
+    if _OPEN_ENDED.search(text):
+        return None, "unknown"
+    if _TODAY.search(text):
+        return _day(now), "day"
+    if _YESTERDAY.search(text):
+        return _day(now - timedelta(days=1)), "day"
+    match = _AGO.search(text)
+    if match is None:
+        return None, "unknown"
+    unit = _UNIT_NAMES.get(match["unit"].lower())
+    if unit is None:  # weeks, months, years: too coarse to name a day
+        return None, "unknown"
+    raw_n = match["n"].lower()
+    n = int(raw_n) if raw_n.isdigit() else 1
+    return _day(now - n * _EXACT_UNITS[unit]), "day"
+
+
+def parse_posted(
+    value: str | int | float | None, fetched_at: datetime | None = None
+) -> tuple[datetime | None, str]:
+    """Any posted-date value a source gives -> (UTC datetime, precision).
+
+    ISO dates and timestamps, epoch (milli)seconds, "2026-09-18 12:55:59 UTC",
+    unambiguous d/m/Y, and relative text ("Posted Yesterday", "2 ngày trước")
+    measured from `fetched_at`. Unparseable or vague input is unknown, never a guess.
+    """
+    if isinstance(value, bool):
+        return None, "unknown"
+    if isinstance(value, (int, float)):
+        return parse_datetime(value)
+    if not isinstance(value, str) or not value.strip():
+        return None, "unknown"
+    text = value.strip()
+    match = _ISO_SPACE_UTC.match(text)
+    if match:
+        text = f"{match.group(1)}T{match.group(2)}+00:00"
+    parsed, precision = parse_datetime(text)
+    if parsed is not None:
+        return parsed, precision
+    slash = _SLASH_DATE.match(text)
+    if slash:
+        return _slash_date(*(int(g) for g in slash.groups()))
+    return parse_relative_date(text, fetched_at)
+
+
+def _slash_date(first: int, second: int, year: int) -> tuple[datetime | None, str]:
+    # 05/06/2026 could be May or June: only a day above 12 tells which order it is.
+    if first > 12 >= second:
+        day, month = first, second
+    elif second > 12 >= first:
+        day, month = second, first
+    else:
+        return None, "unknown"
+    try:
+        return datetime(year, month, day, tzinfo=UTC), "day"
+    except ValueError:
+        return None, "unknown"
+
+
+# ---------------------------------------------------------------- remote
+
+
+_HYBRID = re.compile(r"\bhybrid\b|\bkết hợp\b|\blinh hoạt\b", re.I)
+_REMOTE = re.compile(
+    r"\bremote\b|\bfully[- ]remote\b|\bwork from home\b|\bwfh\b|\banywhere\b|\btelecommut\w*|"
+    r"\btừ xa\b|\blàm việc tại nhà\b",
+    re.I,
+)
+
+
+def remote_from_text(text: str | None) -> str:
+    """yes / hybrid / unknown from a location or work-mode label. Never "no": an
+    office address does not prove the job cannot be done remotely."""
+    if not text:
+        return "unknown"
+    if _HYBRID.search(text):
+        return "hybrid"
+    if _REMOTE.search(text):
+        return "yes"
+    return "unknown"
+
+
+# ---------------------------------------------------------------- numbers and salaries
+
+
+def parse_number(text: str) -> float | None:
+    """ "65,000" / "50.000.000" / "4,5" / "1,000.50" / "10.5" -> float.
+
+    A lone separator followed by exactly three digits groups thousands; otherwise
+    it is the decimal mark (Vietnamese "4,5 Tr" is four and a half million).
+    """
+    text = text.strip()
+    if not text or not re.fullmatch(r"\d+(?:[.,\s]\d+)*", text):
+        return None
+    text = text.replace(" ", "")
+    if "," in text and "." in text:
+        decimal = "," if text.rfind(",") > text.rfind(".") else "."
+        thousands = "." if decimal == "," else ","
+        text = text.replace(thousands, "").replace(decimal, ".")
+    else:
+        for sep in (",", "."):
+            if sep not in text:
+                continue
+            parts = text.split(sep)
+            if len(parts) > 2 or len(parts[-1]) == 3:
+                text = text.replace(sep, "")
+            else:
+                text = text.replace(sep, ".")
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+_NEGOTIABLE = re.compile(
+    r"th(?:ỏa|oả|oa)\s*thu[ậa]n|thương\s*lượng|c[ạa]nh\s*tranh|negotiable|competitive|"
+    r"depending on experience|\bDOE\b",
+    re.I,
+)
+_CURRENCY_CODES = (
+    "USD", "EUR", "GBP", "VND", "CAD", "AUD", "NZD", "CHF", "SEK", "NOK", "DKK", "PLN", "CZK",
+    "JPY", "SGD", "HKD", "INR", "CNY", "BRL", "MXN", "ZAR", "ILS", "AED", "KRW", "TWD", "HUF",
+    "RON", "TRY", "PHP", "IDR", "MYR", "THB",
+)  # fmt: skip
+_CODE = re.compile(r"\b(" + "|".join(_CURRENCY_CODES) + r")\b", re.I)
+_SYMBOLS = (("€", "EUR"), ("£", "GBP"), ("₫", "VND"), ("₹", "INR"), ("$", "USD"))
+_VND_WORDS = re.compile(r"\b(?:vnđ|vnd|đồng)\b|\d\s*đ\b|triệu|\btr\b|tỷ", re.I)
+_AMOUNT = re.compile(
+    r"(?P<num>\d+(?:[.,]\d+)*)\s*(?P<unit>k\b|tr\b|triệu|tỷ|million\b|mil\b|m\b|mn\b)?", re.I
+)
+_MULTIPLIERS = {"k": 1e3, "tr": 1e6, "triệu": 1e6, "million": 1e6, "mil": 1e6, "m": 1e6, "mn": 1e6, "tỷ": 1e9}  # fmt: skip
+_RANGE_BETWEEN = re.compile(r"^[\s$€£₫₹]*(?:[-–—~]|to|đến|tới|and)[\s$€£₫₹]*$", re.I)
+_UP_TO = re.compile(r"(?:up to|tới|lên đến|lên tới|đến|max(?:imum)?|under|below|≤)\s*$", re.I)
+_FROM = re.compile(r"(?:from|từ|starting at|min(?:imum)?|at least|over|trên|≥)\s*$", re.I)
+_PERIODS = (
+    ("hour", re.compile(r"/\s*(?:h|hr|hour|giờ)\b|per hour|an hour|hourly|\btheo giờ", re.I)),
+    ("day", re.compile(r"/\s*(?:day|ngày)\b|per day|a day|daily", re.I)),
+    ("week", re.compile(r"/\s*(?:wk|week|tuần)\b|per week|a week|weekly", re.I)),
+    ("month", re.compile(r"/\s*(?:mo|month|tháng)\b|per month|a month|monthly|mỗi tháng", re.I)),
+    (
+        "year",
+        re.compile(r"/\s*(?:yr|year|năm|annum)\b|per year|a year|annual|annually|p\.a\.", re.I),
+    ),
+)
+_OTHER_UNIT = re.compile(r"/\s*[^\W\d_]+", re.I)
+
+
+def salary_period(text: str | None) -> str | None:
+    """year / month / week / day / hour when the text says so; None otherwise."""
+    if not text:
+        return None
+    for period, pattern in _PERIODS:
+        if pattern.search(text):
+            return period
+    return None
+
+
+def currency_of(text: str, default: str | None = None) -> str | None:
+    code = _CODE.search(text)
+    if code:
+        return code.group(1).upper()
+    for symbol, name in _SYMBOLS:
+        if symbol in text:
+            return name
+    if _VND_WORDS.search(text):
+        return "VND"
+    return default
+
+
+def parse_salary_text(raw: str | None, *, period_hint: str | None = None) -> Salary | None:
+    """A salary as written ("$65,000—$85,000 USD", "15 - 25 triệu", "Thỏa thuận",
+    "Tới 1,000 USD", "27 k - 30 k /giờ") -> Salary with the raw text kept.
+
+    Numbers, currency and period are filled only where the text states them;
+    "negotiable" keeps the raw text alone; text with no figure is not a salary.
+    """
+    text = clean_space(unicodedata.normalize("NFC", raw)) if raw else None
+    if not text:
+        return None
+    amounts = list(_AMOUNT.finditer(text))
+    if not amounts:
+        return Salary(raw=text) if _NEGOTIABLE.search(text) else None
+    period = salary_period(text) or salary_period(period_hint)
+    if period is None and _OTHER_UNIT.search(text.replace(" / ", " ")):
+        return Salary(raw=text)  # "/sp" (per piece) and the like: no period we can name
+    values = [_amount_value(m) for m in amounts[:2]]
+    units = [m["unit"] for m in amounts[:2]]
+    if len(values) == 2 and units[1] and not units[0]:
+        values[0] = _amount_value(amounts[0], units[1])  # "15 - 25 triệu": the unit covers both
+    low: float | None
+    high: float | None
+    if len(amounts) >= 2 and _RANGE_BETWEEN.match(text[amounts[0].end() : amounts[1].start()]):
+        low, high = values[0], values[1]
+    else:
+        before = text[: amounts[0].start()]
+        before = before.rstrip(" :$€£₫₹").rstrip()
+        low = high = values[0]
+        if _UP_TO.search(before):
+            low = None
+        elif _FROM.search(before):
+            high = None
+    if not low and not high:
+        return Salary(raw=text)  # "0.0 - 0.0 triệu" is a placeholder, not a salary of zero
+    if low is not None and high is not None and low > high:
+        low, high = high, low
+    return Salary(raw=text, min=low, max=high, currency=currency_of(text), period=period)
+
+
+def _amount_value(match: re.Match[str], unit: str | None = None) -> float | None:
+    number = parse_number(match["num"])
+    if number is None:
+        return None
+    unit = (unit or match["unit"] or "").lower()
+    return number * _MULTIPLIERS.get(unit, 1.0)

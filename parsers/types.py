@@ -7,7 +7,7 @@ They are frozen: a parse result is a value, computed from bytes, never mutated.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
@@ -87,8 +87,32 @@ class Posting:
     salary: Salary | None = None
     apply_url: str | None = None
     job_type: str | None = None  # intern, co-op, new_grad, student, research, or None
+    # Offices the source says exist but does not name ("Hà Nội & 2 nơi khác",
+    # Workday's "3 Locations"): a count for normalization, never invented places.
+    more_offices: int = 0
+    # Where the platform serves this posting's own machine-readable record (a detail
+    # API), when the listing row is not the whole posting. Crawl metadata, not content.
+    detail_url: str | None = None
     # The platform's own item, verbatim, so nothing the parser ignored is lost.
     payload: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def to_dict(self, *, payload: bool = True) -> dict[str, Any]:
+        """JSON-ready, by the schema's field names (dates as ISO 8601)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name == "payload" and not payload:
+                continue
+            value = getattr(self, f.name)
+            if f.name == "offices":
+                value = [asdict(o) for o in value]
+            elif f.name == "salary":
+                value = asdict(value) if value is not None else None
+            elif f.name == "payload":
+                value = dict(value)
+            elif isinstance(value, datetime):
+                value = value.isoformat()
+            out[f.name] = value
+        return out
 
 
 @dataclass(frozen=True)
@@ -112,10 +136,29 @@ class ParseOutcome:
     # Listings only: the listing's own count of items, and where the next page is.
     total: int | None = None
     next_page_url: str | None = None
+    # What a platform adapter needs from this page to plan the next request
+    # (offsets, facet counts); opaque to everything else.
+    paging: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @classmethod
     def rejected(cls, *issues: Issue, signal: PageSignal = PageSignal.NORMAL) -> ParseOutcome:
         return cls(quality=Quality.REJECTED, issues=tuple(issues), signal=signal)
+
+    def summary(self) -> dict[str, Any]:
+        """Everything but the postings, JSON-ready (for CLIs and golden files)."""
+        return {
+            "quality": self.quality.value,
+            "signal": self.signal.value,
+            "postings": len(self.postings),
+            "total": self.total,
+            "next_page_url": self.next_page_url,
+            "issues": [i.to_dict() for i in self.issues],
+        }
+
+    @property
+    def gone(self) -> bool:
+        """The page says its posting is closed or does not exist (lifecycle evidence)."""
+        return self.signal in (PageSignal.CLOSED, PageSignal.NOT_FOUND)
 
     def posting(self, external_id: str) -> Posting | None:
         for item in self.postings:

@@ -61,6 +61,7 @@ def site_spec(name: str, source: HtmlSiteSource) -> HtmlSiteSpec:
         next_page=source.listing.next_page,
         total=source.listing.total,
         use_jsonld=source.detail.jsonld,
+        drop_query=source.listing.drop_query,
     )
 
 

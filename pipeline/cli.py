@@ -244,6 +244,37 @@ def cmd_sandbox_advance(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_parse_file(args: argparse.Namespace) -> int:
+    from datetime import datetime
+
+    from pipeline.parse_file import EXIT_USAGE, run
+
+    try:
+        fetched_at = datetime.fromisoformat(args.fetched_at) if args.fetched_at else None
+    except ValueError:
+        print(f"error: --fetched-at {args.fetched_at!r} is not an ISO 8601 time", file=sys.stderr)
+        return EXIT_USAGE
+    return run(
+        args.parser,
+        args.file,
+        url=args.url,
+        kind=args.kind,
+        fetched_at=fetched_at,
+        sources_file=args.sources,
+        payload=not args.no_payload,
+    )
+
+
+def cmd_boards_import(args: argparse.Namespace) -> int:
+    from pipeline.boards_import import import_boards
+
+    report = import_boards(_app(args), args.file, source=args.source, dry_run=args.dry_run)
+    print(report.summary())
+    for url, reason in report.invalid:
+        print(f"  invalid: {url}: {reason}")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from pipeline.demo import run_demo
 
@@ -395,6 +426,38 @@ def build_parser() -> argparse.ArgumentParser:
     advance.add_argument("platform", help="e.g. greenhouse, or site:vieclam")
     advance.add_argument("token", help="board token or site category")
     advance.add_argument("--steps", type=int, default=1)
+
+    parse_file = add(
+        "parse-file",
+        cmd_parse_file,
+        "parse a saved response with one parser: postings as JSON lines on stdout, "
+        "quality and issues on stderr (exit 3 when the parser rejects it)",
+    )
+    parse_file.add_argument("--parser", required=True, help="NAME or NAME@VERSION")
+    parse_file.add_argument("file", type=Path, help="the saved response (gzip is fine)")
+    parse_file.add_argument("--url", help="the address it was fetched from (default: the file)")
+    parse_file.add_argument(
+        "--kind", choices=["auto", "listing", "detail"], default="auto", help="default: auto"
+    )
+    parse_file.add_argument(
+        "--fetched-at", help="ISO time relative dates count from (default: the file's time)"
+    )
+    parse_file.add_argument(
+        "--no-payload", action="store_true", help="leave out each posting's source payload"
+    )
+
+    boards = sub.add_parser("boards", help="job boards").add_subparsers(dest="sub", required=True)
+    boards_import = add(
+        "import",
+        cmd_boards_import,
+        "find ATS board URLs in a file, check each with one request, register the valid ones",
+        boards,
+    )
+    boards_import.add_argument("file", type=Path, help="URLs, one or more per line")
+    boards_import.add_argument("--source", help="register into this source (default: by platform)")
+    boards_import.add_argument(
+        "--dry-run", action="store_true", help="recognize and validate, register nothing"
+    )
 
     demo = add(
         "demo",

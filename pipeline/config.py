@@ -45,6 +45,10 @@ PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS
 
 _SOURCE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 _BOARD_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
+# A Workday board: tenant, data center and career site, e.g. nvidia.wd5/NVIDIAExternalCareerSite.
+WORKDAY_TOKEN = re.compile(
+    r"^(?P<tenant>[A-Za-z0-9_-]+)\.(?P<dc>wd\d+)(?:\.myworkdayjobs\.com)?/(?P<site>[A-Za-z0-9_.-]+)$"
+)
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
@@ -131,6 +135,36 @@ class AtsSource(SourceBase):
         return value
 
 
+class WorkdaySource(AtsSource):
+    """Workday's own keys: board tokens name tenant, data center and site."""
+
+    platform: Literal["workday"]
+    # Also fetch the detail of postings whose title matches this regular expression
+    # (details are otherwise fetched only for rows that hide their locations).
+    title_filter: str | None = None
+
+    @field_validator("boards")
+    @classmethod
+    def _workday_tokens(cls, value: tuple[Board, ...]) -> tuple[Board, ...]:
+        for index, board in enumerate(value):
+            if not WORKDAY_TOKEN.match(board.token):
+                raise ValueError(
+                    f"boards[{index}]: Workday token {board.token!r} must look like "
+                    "tenant.wd5/SiteName (from https://tenant.wd5.myworkdayjobs.com/SiteName)"
+                )
+        return value
+
+    @field_validator("title_filter")
+    @classmethod
+    def _title_filter(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"not a valid regular expression: {exc}") from None
+        return value
+
+
 class Scope(StrictModel):
     """One listing endpoint of a site, e.g. a search or category; `{page}` is the page number."""
 
@@ -150,13 +184,26 @@ class Pagination(StrictModel):
     max_pages: Annotated[int, Field(ge=1, le=10000)] = 50
 
 
+def _known_fields(value: dict[str, str]) -> dict[str, str]:
+    from parsers.html_site import FIELDS
+
+    unknown = sorted(set(value) - set(FIELDS))
+    if unknown:
+        raise ValueError(f"unknown field {', '.join(unknown)} (allowed: {', '.join(FIELDS)})")
+    return value
+
+
+SiteFields = Annotated[dict[str, str], AfterValidator(_known_fields)]
+
+
 class Listing(StrictModel):
     item: str
     link: str
     id_pattern: str
-    fields: dict[str, str] = {}
+    fields: SiteFields = {}
     next_page: str | None = None
     total: str | None = None
+    drop_query: bool = False  # strip tracking parameters from posting URLs
 
     @field_validator("id_pattern")
     @classmethod
@@ -171,7 +218,7 @@ class Listing(StrictModel):
 
 
 class Detail(StrictModel):
-    fields: dict[str, str] = {}
+    fields: SiteFields = {}
     jsonld: bool = True
 
 
@@ -409,7 +456,13 @@ def _validate_source(name: Any, raw: Any, problems: _Problems) -> SourceConfig |
             (*path, "platform"), f"unknown platform {platform!r} (known: {', '.join(PLATFORMS)})"
         )
         return None
-    model = HtmlSiteSource if platform in HTML_PLATFORMS else AtsSource
+    model: type[SourceBase] = (
+        HtmlSiteSource
+        if platform in HTML_PLATFORMS
+        else WorkdaySource
+        if platform == "workday"
+        else AtsSource
+    )
     source = _validate(model, raw, path, problems)
     if isinstance(source, AtsSource):
         _check_duplicate_boards(source, path, problems)

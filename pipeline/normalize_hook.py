@@ -27,5 +27,5 @@ def normalize_location(posting: Posting) -> dict[str, Any]:
         "countries": [],
         "remote": posting.remote,
         "unresolved": texts,
-        "more_offices": 0,
+        "more_offices": posting.more_offices,  # counted but unnamed ("Hà Nội & 2 nơi khác")
     }

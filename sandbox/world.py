@@ -169,3 +169,52 @@ def build_board(
             jobs[index] = replace(jobs[index], edits=jobs[index].edits + 1)  # one changes
         jobs.append(_new_job(seed, platform, token, size + step - 1, vietnamese))  # one opens
     return Board(platform, token, company_name(seed, token), tuple(jobs), revision)
+
+
+# ---------------------------------------------------------------- derived facts (additive)
+# Formats that show more than one office per posting, or ids that are not numbers,
+# derive them here so every format agrees on the same job.
+
+COUNTRIES = {
+    "San Francisco, CA": "United States",
+    "New York, NY": "United States",
+    "Remote - US": "United States",
+    "London, United Kingdom": "United Kingdom",
+    "Berlin, Germany": "Germany",
+    "Toronto, Ontario, Canada": "Canada",
+    "Austin, TX": "United States",
+    "Hybrid - Amsterdam": "Netherlands",
+    "Paris, France": "France",
+    "Singapore": "Singapore",
+}
+
+
+COUNTRY_CODES = {
+    "United States": "US",
+    "United Kingdom": "GB",
+    "Germany": "DE",
+    "Canada": "CA",
+    "Netherlands": "NL",
+    "France": "FR",
+    "Singapore": "SG",
+}
+
+
+def job_locations(job: Job) -> tuple[str, ...]:
+    """The job's offices: its location, plus one or two more for every third job."""
+    pool = VIETNAMESE_LOCATIONS[:3] if job.vietnamese else LOCATIONS
+    extra = 0 if job.job_id % 3 else 1 + job.job_id % 2
+    others = [loc for loc in pool if loc != job.location and "&" not in loc]
+    start = job.job_id % max(1, len(others))
+    chosen = [others[(start + i) % len(others)] for i in range(min(extra, len(others)))]
+    return (job.location, *chosen)
+
+
+def job_uuid(job: Job) -> str:
+    """A stable UUID-shaped id (Lever, Ashby, Teamtailor feeds use UUIDs)."""
+    digest = hashlib.sha256(f"job:{job.job_id}".encode()).hexdigest()
+    return f"{digest[:8]}-{digest[8:12]}-4{digest[13:16]}-a{digest[17:20]}-{digest[20:32]}"
+
+
+def country_of(location: str) -> str | None:
+    return COUNTRIES.get(location)

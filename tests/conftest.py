@@ -30,10 +30,10 @@ SERVING_TEMPLATE = "jh_serving_template"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """A private temp root per test session. pytest's shared numbered temp dirs are
-    pruned by other sessions running at the same time (several engineers or CI jobs
-    on one machine), which can delete a live PostgreSQL cluster from under a run."""
-    if not config.option.basetemp:
+    """A private base temp dir per session. pytest's shared numbered dirs
+    (/tmp/pytest-of-USER/pytest-N) keep only the newest three, so parallel sessions
+    of the same user delete each other's running Postgres clusters and raw stores."""
+    if not config.option.basetemp and not hasattr(config, "workerinput"):
         config.option.basetemp = tempfile.mkdtemp(prefix="jobharbor-pytest-")
         config._jobharbor_basetemp = config.option.basetemp  # type: ignore[attr-defined]
 

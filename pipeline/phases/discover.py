@@ -242,16 +242,16 @@ def _read_listing(ctx: _Context, board: Mapping[str, Any], first: FetchResult) -
                 error=f"page {pages} rejected by {ctx.parser.ref}",
                 issues=tuple(issues),
             )
-        total = parsed.total if total is None else total
+        total = ctx.platform.listing_total(total, parsed, pages)
         for posting in parsed.postings:
             if posting.external_id not in postings:
                 postings[posting.external_id] = posting
                 posting_raws[posting.external_id] = raw.sha256
         following = ctx.platform.next_request(board, result.request, parsed, pages)
         if following is None:
-            # The adapter stops either because the listing ended or because the page
-            # cap was hit; only the latter leaves a next page unread.
-            truncated = bool(parsed.next_page_url) and pages >= ctx.platform.max_pages_for(board)
+            # The adapter stops either because the listing ended or because a cap was
+            # hit; only the latter leaves postings unread.
+            truncated = ctx.platform.truncated(board, result.request, parsed, pages)
             return _finish(
                 ctx,
                 first,

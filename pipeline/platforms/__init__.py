@@ -5,11 +5,31 @@ from __future__ import annotations
 from pipeline.config import HtmlSiteSource, SourceConfig
 from pipeline.platforms.base import BoardSpec, HtmlSite, Platform, host_of, scope_page_url
 from pipeline.platforms.greenhouse import Greenhouse
+from pipeline.platforms.simple import (
+    Ashby,
+    BambooHR,
+    Lever,
+    Personio,
+    Recruitee,
+    Teamtailor,
+    Workable,
+)
+from pipeline.platforms.smartrecruiters import SmartRecruiters
+from pipeline.platforms.workday import Workday
 
 PLATFORMS: dict[str, Platform] = {
     adapter.name: adapter
     for adapter in (
         Greenhouse(),
+        Lever(),
+        Ashby(),
+        SmartRecruiters(),
+        Workable(),
+        Workday(),
+        Recruitee(),
+        Teamtailor(),
+        Personio(),
+        BambooHR(),
         HtmlSite(),
     )
 }

@@ -92,6 +92,19 @@ class Platform:
         scope = {"url": board["url"], "max_pages": self.max_pages_for(board), "platform": self.name}
         return hashlib.sha256(json.dumps(scope, sort_keys=True).encode()).hexdigest()
 
+    def truncated(
+        self, board: Mapping[str, Any], last: FetchRequest, outcome: ParseOutcome, pages_read: int
+    ) -> bool:
+        """Whether the listing stopped with pages unread (it may add, never retire).
+        By default only the page cap leaves a next page unread."""
+        return bool(outcome.next_page_url) and pages_read >= self.max_pages_for(board)
+
+    def listing_total(
+        self, total: int | None, outcome: ParseOutcome, pages_read: int
+    ) -> int | None:
+        """The listing's own count so far: by default the first page that states one."""
+        return outcome.total if total is None else total
+
     # ---- details
 
     def detail_url(self, source: SourceConfig, posting: Posting) -> str | None:

@@ -1,7 +1,35 @@
 """Every platform format the sandbox serves. A new format is a module with a
 `FORMAT` (see sandbox.routing) added to this list."""
 
-from sandbox.formats import greenhouse, html_site, scenarios
+from sandbox.formats import (
+    ashby,
+    bamboohr,
+    greenhouse,
+    html_site,
+    lever,
+    personio,
+    recruitee,
+    scenarios,
+    smartrecruiters,
+    teamtailor,
+    vn_sites,
+    workable,
+    workday,
+)
 from sandbox.routing import Format
 
-FORMATS: list[Format] = [greenhouse.FORMAT, html_site.FORMAT, scenarios.FORMAT]
+FORMATS: list[Format] = [
+    greenhouse.FORMAT,
+    lever.FORMAT,
+    ashby.FORMAT,
+    smartrecruiters.FORMAT,
+    workable.FORMAT,
+    workday.FORMAT,
+    recruitee.FORMAT,
+    teamtailor.FORMAT,
+    personio.FORMAT,
+    bamboohr.FORMAT,
+    html_site.FORMAT,
+    vn_sites.FORMAT,
+    scenarios.FORMAT,
+]

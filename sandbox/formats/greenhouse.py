@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from sandbox.routing import HTML, Format, Reply, Request, not_found
-from sandbox.world import Board, Job
+from sandbox.world import Board, Job, job_locations
 
 FORMAT = Format("greenhouse")
 PLATFORM = "greenhouse"
@@ -87,19 +87,87 @@ def single(board: Board, job: Job, public_base: str) -> bytes:
     ).encode()
 
 
-def hosted_page(board: Board, job: Job) -> bytes:
+def _remix_page(title: str, route: str, loader: dict[str, Any], body_html: str) -> bytes:
+    """A job-boards page as Greenhouse serves it: a Remix app whose data is in
+    `window.__remixContext`, with no JSON-LD."""
+    context = {
+        "basename": "/",
+        "future": {"v3_fetcherPersist": False},
+        "isSpaMode": False,
+        "state": {
+            "loaderData": {"root": {"internal": False, "locale": "en"}, route: loader},
+            "actionData": None,
+            "errors": None,
+        },
+    }
+    state = json.dumps(context, ensure_ascii=False).replace("</", "<\\/")
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charSet='utf-8'/>"
+        f"<title>{html.escape(title)}</title></head><body>{body_html}"
+        f"<script>window.__remixContext = {state};</script></body></html>"
+    ).encode()
+
+
+def hosted_page(board: Board, job: Job, public_url: str) -> bytes:
     paragraphs = "".join(
         f"<p>{html.escape(p)}</p>" for p in job.description_paragraphs(board.company)
     )
-    return (
-        "<!doctype html><html><head><meta charset='utf-8'>"
-        f"<title>Job Application for {html.escape(job.title)} at {html.escape(board.company)}</title>"
-        "</head><body><main>"
-        f"<h1 class='section-header'>{html.escape(job.title)}</h1>"
-        f"<div class='job__location'>{html.escape(job.location)}</div>"
-        f"<div class='job__description'>{paragraphs}</div>"
-        "</main></body></html>"
-    ).encode()
+    pay_ranges = []
+    if job.salary:
+        low, high = job.salary
+        pay_ranges.append(
+            {
+                "title": "Annual Salary:",
+                "description": "<p>The annual compensation range for this role.</p>",
+                "min": f"${low:,}",
+                "max": f"${high:,}",
+                "currency_type": "USD",
+            }
+        )
+    post = {
+        "post_type": "job_post",
+        "language": "en",
+        "title": job.title,
+        "content": paragraphs,
+        "introduction": f"<p>About {html.escape(board.company)}</p>",
+        "conclusion": "<p>We are an equal opportunity employer.</p>",
+        "job_post_location": " | ".join(job_locations(job)),
+        "public_url": public_url,
+        "company_name": board.company,
+        "pay_ranges": pay_ranges,
+        "published_at": job.posted_at.isoformat(),
+        "employment": "hidden",
+        "questions": [
+            {
+                "required": True,
+                "label": "First Name",
+                "fields": [{"name": "first_name", "type": "input_text"}],
+            }
+        ],
+    }
+    loader = {"jobPost": post, "jobPostId": str(job.job_id), "urlToken": board.token}
+    title = f"Job Application for {job.title} at {board.company}"
+    return _remix_page(
+        title, "routes/$url_token_.jobs_.$job_post_id", loader, "<div id='root'></div>"
+    )
+
+
+def board_page(board: Board, public_base: str, error: bool) -> bytes:
+    posts = [
+        {
+            "id": job.job_id,
+            "title": job.title,
+            "absolute_url": f"{public_base}/{board.token}/jobs/{job.job_id}",
+        }
+        for job in board.jobs
+    ]
+    flash = (
+        "<div class='flash-error'>The job you are looking for is no longer open.</div>"
+        if error
+        else ""
+    )
+    loader = {"jobPosts": {"data": posts, "total": len(posts)}, "urlToken": board.token}
+    return _remix_page(f"Jobs at {board.company}", "routes/$url_token", loader, flash)
 
 
 def _public_base(request: Request) -> str:
@@ -133,5 +201,15 @@ def hosted_job(request: Request) -> Reply:
     board = request.board()
     job = _find(board, request.match["job_id"])
     if job is None:
-        return not_found("Page not found", HTML)
-    return Reply(200, hosted_page(board, job), HTML, board.revision)
+        # A closed posting's page sends the visitor to the board with ?error=true.
+        location = f"{_public_base(request)}/{board.token}?error=true"
+        return Reply(302, b"", HTML, headers=(("Location", location),))
+    url = f"{_public_base(request)}/{board.token}/jobs/{job.job_id}"
+    return Reply(200, hosted_page(board, job, url), HTML, board.revision)
+
+
+@FORMAT.get(r"/greenhouse/boards/(?P<token>[^/]+)", platform=PLATFORM)
+def hosted_board(request: Request) -> Reply:
+    board = request.board()
+    error = request.arg("error") == "true"
+    return Reply(200, board_page(board, _public_base(request), error), HTML, board.revision)

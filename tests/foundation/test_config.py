@@ -173,11 +173,16 @@ def test_missing_file_is_a_config_error(tmp_path: Path) -> None:
     assert caught.value.problems == [f"{tmp_path / 'nope.yaml'}: file not found"]
 
 
-def test_enabled_platform_without_crawler_is_reported_with_its_line(tmp_path: Path) -> None:
+def test_enabled_platform_without_crawler_is_reported_with_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A platform the config knows but this build cannot crawl (e.g. a newer sources.yaml
+    run by an older jobharbor) fails before anything runs, naming the key."""
+    from pipeline import platforms
+
+    monkeypatch.delitem(platforms.PLATFORMS, "bamboohr")
     path = write(tmp_path, "sources:\n  wd:\n    platform: bamboohr\n    boards: [acme]\n")
     sources = load_sources(path, env={})
-    if "bamboohr" in __import__("pipeline.platforms", fromlist=["PLATFORMS"]).PLATFORMS:
-        pytest.skip("bamboohr has a crawler now; the rule is covered by the unknown-parser case")
     with pytest.raises(ConfigError) as caught:
         build_registry(sources)
     assert caught.value.problems[0].startswith(
@@ -193,7 +198,7 @@ def test_unknown_parser_is_reported_with_its_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         build_registry(load_sources(path, env={}))
     assert caught.value.problems == [
-        f"{path}:4: sources.gh.parser: no parser greenhouse@99 (versions of 'greenhouse': 1)"
+        f"{path}:4: sources.gh.parser: no parser greenhouse@99 (versions of 'greenhouse': 2)"
     ]
 
 

@@ -1,0 +1,69 @@
+"""Hosted job pages (a platform's own HTML page for one posting).
+
+The lifecycle checker reads these to tell a live posting from a closed one, so
+the page's signal comes first: a bot wall is `blocked`, a page that says the job
+is gone is `closed`, an error page is `not_found`. Otherwise the posting comes
+from schema.org JSON-LD, or from a platform-specific reader (Greenhouse's Remix
+state, Lever's markup) passed in by the platform's parser.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from parsers.common import outcome_from_postings
+from parsers.jsonld import find_job_postings, jsonld_to_posting
+from parsers.signals import page_signal
+from parsers.types import Issue, PageSignal, ParseOutcome, Posting, RawDocument
+
+PageReader = Callable[[RawDocument], Posting | None]
+
+_SIGNAL_ISSUES = {
+    PageSignal.BLOCKED: Issue("blocked", "the page is a bot-challenge page, not the posting"),
+    PageSignal.CLOSED: Issue("closed", "the page says this posting is closed"),
+    PageSignal.NOT_FOUND: Issue("not_found", "the page is an error page: no such posting"),
+}
+
+
+def signal_rejection(doc: RawDocument) -> ParseOutcome | None:
+    """A rejection carrying the page's signal, or None for a normal page."""
+    signal = page_signal(doc.body, doc.url, doc.status)
+    if signal is PageSignal.NORMAL:
+        return None
+    return ParseOutcome.rejected(_SIGNAL_ISSUES[signal], signal=signal)
+
+
+def id_from_url(url: str, pattern: str | None) -> str | None:
+    if not pattern:
+        return None
+    match = re.search(pattern, url)
+    return match.group(1) if match else None
+
+
+def parse_hosted_page(
+    doc: RawDocument,
+    *,
+    platform: str,
+    id_pattern: str | None = None,
+    reader: PageReader | None = None,
+) -> ParseOutcome:
+    """One posting from a hosted job page: the platform's reader, else JSON-LD."""
+    if not doc.body.strip():
+        return ParseOutcome.rejected(Issue("empty_body", "the page is empty"))
+    rejection = signal_rejection(doc)
+    if rejection is not None:
+        return rejection
+    external_id = id_from_url(doc.url, id_pattern)
+    posting = reader(doc) if reader is not None else None
+    issues: list[Issue] = []
+    if posting is None:
+        nodes, issues = find_job_postings(doc.body)
+        if nodes:
+            posting = jsonld_to_posting(nodes[0], doc.url, external_id=external_id)
+    if posting is None:
+        issues.append(
+            Issue("no_posting", f"no {platform} posting in this HTML page (no JSON-LD either)")
+        )
+        return ParseOutcome.rejected(*issues)
+    return outcome_from_postings([("$", posting)], issues=issues)

@@ -1,0 +1,396 @@
+"""The config-driven JSON mapping every ATS API parser shares.
+
+A platform is described by a `JsonMapping` (see parsers/mappings.py): where the
+items are in a listing response, where the one item is in a single-posting
+response, and a path per schema field. Small adapter functions handle what
+paths cannot say (composed descriptions, salary objects, URLs built from ids).
+
+Paths: `a.b` walks objects, `a[0]` indexes, `a[*].b` maps over a list, and a
+leading `$.` starts from the document root instead of the item (Workable's
+company name lives beside the jobs, not in them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
+from parsers.jsonutil import load_json
+from parsers.signals import json_error_signal
+from parsers.text import clean_space, html_to_text, parse_posted, remote_from_text
+from parsers.types import (
+    Issue,
+    PageSignal,
+    ParseOutcome,
+    Posting,
+    RawDocument,
+    RawOffice,
+    Salary,
+)
+
+# ---------------------------------------------------------------- paths
+
+_TOKEN = re.compile(r"([^.\[\]]+)|\[(-?\d+|\*)\]")
+Getter = Callable[[Any, Any], Any]
+
+
+def compile_path(spec: str) -> Getter:
+    """`spec` -> getter(item, root) returning the value, a list for `[*]`, or None."""
+    from_root = spec.startswith("$")
+    body = spec[1:].lstrip(".") if from_root else spec
+    steps: list[str | int | None] = []
+    for match in _TOKEN.finditer(body):
+        name, index = match.groups()
+        if name is not None:
+            steps.append(name)
+        else:
+            steps.append(None if index == "*" else int(index))
+
+    def walk(value: Any, at: int) -> Any:
+        for pos in range(at, len(steps)):
+            if value is None:
+                return None
+            step = steps[pos]
+            if step is None:  # [*]: the rest of the path over every element
+                if not isinstance(value, list):
+                    return None
+                out = []
+                for element in value:
+                    got = walk(element, pos + 1)
+                    if isinstance(got, list):
+                        out.extend(got)
+                    elif got is not None:
+                        out.append(got)
+                return out
+            if isinstance(step, int):
+                value = (
+                    value[step]
+                    if isinstance(value, list) and -len(value) <= step < len(value)
+                    else None
+                )
+            else:
+                value = value.get(step) if isinstance(value, dict) else None
+        return value
+
+    def get(item: Any, root: Any) -> Any:
+        return walk(root if from_root else item, 0)
+
+    return get
+
+
+# ---------------------------------------------------------------- the mapping
+
+
+@dataclass(frozen=True)
+class OfficeMap:
+    """Offices at `items` (a list, or one object); each office's text and parts."""
+
+    items: str
+    text: str | tuple[str, ...] = ""  # "" = the office value itself is its text
+    city: str | None = None
+    region: str | None = None
+    country: str | None = None
+
+
+@dataclass(frozen=True)
+class RemoteRule:
+    """The first rule whose path holds one of `values` decides remote (yes / hybrid)."""
+
+    path: str
+    values: Mapping[Any, str]
+
+
+@dataclass(frozen=True)
+class JsonMapping:
+    platform: str
+    listing: str  # path of the item list in a listing response ("" = the body is the list)
+    single: str | None = None  # path of the one item in a single-posting response
+    single_keys: tuple[str, ...] = ("id",)  # keys that identify a single-posting item
+    total: str | None = None  # the listing's own count of items
+    fields: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
+    offices: tuple[OfficeMap, ...] = ()
+    remote: tuple[RemoteRule, ...] = ()
+    listing_has_description: bool = True  # False: rows need their detail for a description
+
+    def describe(self) -> str:
+        shapes = [f"a listing with items at {self.listing or 'the top level'!r}"]
+        if self.single is not None:
+            shapes.append(f"one posting at {self.single or 'the top level'!r}")
+        return " or ".join(shapes)
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    mapping: JsonMapping
+    fields: dict[str, tuple[Getter, ...]]
+    offices: tuple[
+        tuple[Getter, tuple[Getter, ...], Getter | None, Getter | None, Getter | None], ...
+    ]
+    remote: tuple[tuple[Getter, Mapping[Any, str]], ...]
+    listing: Getter
+    single: Getter | None
+    total: Getter | None
+
+
+def _compile(mapping: JsonMapping) -> _Compiled:
+    def paths(spec: str | tuple[str, ...]) -> tuple[Getter, ...]:
+        return tuple(compile_path(p) for p in ((spec,) if isinstance(spec, str) else spec))
+
+    def opt(spec: str | None) -> Getter | None:
+        return compile_path(spec) if spec else None
+
+    return _Compiled(
+        mapping=mapping,
+        fields={name: paths(spec) for name, spec in mapping.fields.items()},
+        offices=tuple(
+            (
+                compile_path(o.items),
+                paths(o.text) if o.text else (),
+                opt(o.city),
+                opt(o.region),
+                opt(o.country),
+            )
+            for o in mapping.offices
+        ),
+        remote=tuple((compile_path(r.path), r.values) for r in mapping.remote),
+        listing=compile_path(mapping.listing),
+        single=compile_path(mapping.single) if mapping.single is not None else None,
+        total=opt(mapping.total),
+    )
+
+
+# ---------------------------------------------------------------- drafts -> postings
+
+
+@dataclass
+class Context:
+    """What an adapter may look at besides the item: the document and its root."""
+
+    doc: RawDocument
+    root: Any
+    single: bool
+
+
+Draft = dict[str, Any]
+Adapter = Callable[[Draft, Mapping[str, Any], Context], None]
+
+
+def _text(value: Any) -> str | None:
+    if value is None or isinstance(value, (dict, bool)):
+        return None
+    if isinstance(value, list):
+        parts = [t for t in (_text(v) for v in value) if t]
+        return " / ".join(dict.fromkeys(parts)) or None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return clean_space(str(value))
+
+
+def _first(getters: tuple[Getter, ...], item: Any, root: Any) -> Any:
+    for get in getters:
+        value = get(item, root)
+        if value not in (None, "", [], {}):
+            return value
+    return None
+
+
+def _offices(compiled: _Compiled, item: Any, root: Any) -> list[RawOffice]:
+    out: list[RawOffice] = []
+    for items, text, city, region, country in compiled.offices:
+        found = items(item, root)
+        for office in found if isinstance(found, list) else [found]:
+            if office is None:
+                continue
+            parts = [_text(get(office, root)) if get else None for get in (city, region, country)]
+            written = _text(_first(text, office, root)) if text else _text(office)
+            written = written or ", ".join(p for p in parts if p)
+            if written:
+                candidate = RawOffice(written, *parts)
+                if candidate not in out:
+                    out.append(candidate)
+    return _without_echoes(out)
+
+
+def _without_echoes(offices: list[RawOffice]) -> list[RawOffice]:
+    """Drop an office that only repeats the tail of another ("United States" beside
+    "Austin, United States"): two fields describing one place are one office."""
+    keys = [o.text.casefold() for o in offices]
+    return [
+        office
+        for office, key in zip(offices, keys, strict=True)
+        if not any(other != key and other.endswith(", " + key) for other in keys)
+    ]
+
+
+def _remote(compiled: _Compiled, item: Any, root: Any) -> str | None:
+    for get, values in compiled.remote:
+        value = get(item, root)
+        key = value.lower() if isinstance(value, str) else value
+        if key in values:
+            return values[key]
+    return None
+
+
+def draft_item(compiled: _Compiled, item: Mapping[str, Any], root: Any) -> Draft:
+    draft: Draft = {name: _first(getters, item, root) for name, getters in compiled.fields.items()}
+    draft["offices"] = _offices(compiled, item, root)
+    draft["remote"] = _remote(compiled, item, root)
+    return draft
+
+
+def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
+    """A draft (values by schema field name, as the source gave them) -> Posting."""
+    description_html = draft.get("description_html")
+    if not isinstance(description_html, str):
+        description_html = _text(description_html)
+    description_text = draft.get("description_text")
+    description_text = (
+        description_text.strip() or None
+        if isinstance(description_text, str)
+        else html_to_text(description_html)
+    )
+    title = _text(draft.get("title")) or ""
+    url = _text(draft.get("url")) or ""
+    location_text = _text(draft.get("location_text"))
+    offices = tuple(draft.get("offices") or ())
+    if location_text is None and offices:
+        location_text = "; ".join(o.text for o in offices)
+    posted_at, precision = _posted(draft.get("posted_at"), ctx)
+    employment_type = _text(draft.get("employment_type"))
+    remote = draft.get("remote") or remote_from_text(
+        " ".join([location_text or "", *(o.text for o in offices)])
+    )
+    salary = draft.get("salary")
+    return Posting(
+        external_id=_text(draft.get("external_id")) or "",
+        url=url,
+        title=title,
+        company=_text(draft.get("company")),
+        department=_text(draft.get("department")),
+        location_text=location_text,
+        offices=offices,
+        description_html=description_html or None,
+        description_text=description_text,
+        employment_type=employment_type,
+        posted_at=posted_at,
+        posted_precision=precision,  # type: ignore[arg-type]
+        remote=remote,  # type: ignore[arg-type]
+        salary=salary if isinstance(salary, Salary) else None,
+        apply_url=_text(draft.get("apply_url")) or url or None,
+        job_type=draft.get("job_type") or job_type_for(title, employment_type),
+        more_offices=int(draft.get("more_offices") or 0),
+        detail_url=_text(draft.get("detail_url")),
+        payload=item,
+    )
+
+
+def _posted(value: Any, ctx: Context) -> tuple[Any, str]:
+    if isinstance(value, tuple):  # an adapter already decided (datetime, precision)
+        return value
+    return parse_posted(value, ctx.doc.fetched_at)
+
+
+# ---------------------------------------------------------------- the parser
+
+
+@dataclass(frozen=True)
+class JsonParser:
+    """A platform's JSON parser: its mapping plus optional adapters.
+
+    `prepare` turns a non-standard body into data the mapping reads (Personio XML);
+    `adapt` fills what paths cannot; `page` handles HTML (the platform's hosted job
+    page); `paging` reports the next page of a listing.
+    """
+
+    mapping: JsonMapping
+    adapt: Adapter | None = None
+    page: Callable[[RawDocument], ParseOutcome] | None = None
+    prepare: Callable[[RawDocument], tuple[Any, ParseOutcome | None]] | None = None
+    paging: Callable[[Any, RawDocument, int], tuple[str | None, Mapping[str, Any]]] | None = None
+
+    def __call__(self, doc: RawDocument) -> ParseOutcome:
+        return parse_json_document(self, doc)
+
+
+_COMPILED: dict[int, _Compiled] = {}
+
+
+def compiled(mapping: JsonMapping) -> _Compiled:
+    key = id(mapping)
+    if key not in _COMPILED:
+        _COMPILED[key] = _compile(mapping)
+    return _COMPILED[key]
+
+
+def looks_like_html(body: bytes) -> bool:
+    """Markup where JSON was expected: a hosted page, an error page, a login wall."""
+    head = body[:512].lstrip()
+    return head.startswith(b"<") and not head.startswith(b"<?xml")
+
+
+def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
+    mapping = parser.mapping
+    if not doc.body.strip():
+        return ParseOutcome.rejected(Issue("empty_body", "the response body is empty"))
+    if parser.prepare is None and looks_like_html(doc.body):
+        if parser.page is not None:
+            return parser.page(doc)
+        return ParseOutcome.rejected(
+            Issue("html_not_json", f"expected {mapping.platform} JSON, got an HTML page")
+        )
+    data, rejection = parser.prepare(doc) if parser.prepare else load_json(doc)
+    if rejection is not None:
+        return rejection
+    c = compiled(mapping)
+    items = c.listing(data, data)
+    single = False
+    if not isinstance(items, list):
+        item = c.single(data, data) if c.single is not None else None
+        if isinstance(item, dict) and all(k in item for k in mapping.single_keys):
+            items, single = [item], True
+        else:
+            return _unexpected(mapping, data)
+    ctx = Context(doc=doc, root=data, single=single)
+    candidates: list[tuple[str, Posting]] = []
+    issues: list[Issue] = []
+    where = mapping.single if single else mapping.listing
+    for index, item in enumerate(items):
+        path = f"$.{where}[{index}]" if where else f"$[{index}]"
+        if not isinstance(item, dict):
+            issues.append(Issue("bad_item", "an item is not an object", path))
+            continue
+        draft = draft_item(c, item, data)
+        if parser.adapt is not None:
+            parser.adapt(draft, item, ctx)
+        candidates.append((path, finish(draft, item, ctx)))
+    candidates = dedupe_postings(candidates)
+    total = None if single or c.total is None else c.total(data, data)
+    next_url, paging = (None, {})
+    if parser.paging is not None and not single:
+        next_url, paging = parser.paging(data, doc, len(items))
+    outcome = outcome_from_postings(
+        candidates,
+        issues=issues,
+        total=total if isinstance(total, int) and not isinstance(total, bool) else None,
+        next_page_url=next_url,
+        listing=not single and not mapping.listing_has_description,
+    )
+    return replace(outcome, paging=paging) if paging else outcome
+
+
+def _unexpected(mapping: JsonMapping, data: Any) -> ParseOutcome:
+    error = json_error_signal(data)
+    if error is not None:
+        signal, message = error
+        code = "not_found" if signal is PageSignal.NOT_FOUND else "api_error"
+        return ParseOutcome.rejected(
+            Issue(code, f"the API answered an error: {message}"), signal=signal
+        )
+    kind = type(data).__name__
+    keys = f" with keys {sorted(data)[:8]}" if isinstance(data, dict) else ""
+    return ParseOutcome.rejected(
+        Issue("unexpected_shape", f"expected {mapping.describe()}; got a JSON {kind}{keys}", "$")
+    )

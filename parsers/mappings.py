@@ -1,0 +1,256 @@
+"""Field paths per ATS platform: the one config-driven mapping of every JSON API.
+
+Each entry says where a listing's items are, where a single posting is, and which
+path holds each schema field (first non-empty path wins). Everything paths cannot
+express lives in the platform's own module as a small adapter. docs/parsers.md
+explains each platform's quirks; keep the two in step.
+"""
+
+from __future__ import annotations
+
+from parsers.jsonmap import JsonMapping, OfficeMap, RemoteRule
+
+_REMOTE_HYBRID = {"remote": "yes", "hybrid": "hybrid"}
+
+GREENHOUSE = JsonMapping(
+    platform="greenhouse",
+    listing="jobs",
+    single="",
+    single_keys=("id", "title"),
+    total="meta.total",
+    fields={
+        "external_id": "id",
+        "url": "absolute_url",
+        "title": "title",
+        "company": "company_name",
+        "department": "departments[*].name",
+        "location_text": "location.name",
+        "description_html": "content",
+        # first_published is the posting date; updated_at is not, so it is never used.
+        "posted_at": "first_published",
+        "apply_url": "absolute_url",
+    },
+    # `content` is entity-escaped HTML; the Greenhouse adapter unescapes it once.
+    offices=(OfficeMap("offices[*]", text=("location", "name")),),
+)
+
+LEVER = JsonMapping(
+    platform="lever",
+    listing="",
+    single="",
+    single_keys=("id", "text"),
+    fields={
+        "external_id": "id",
+        "url": "hostedUrl",
+        "title": "text",
+        "department": ("categories.department", "categories.team"),
+        "location_text": "categories.location",
+        "employment_type": "categories.commitment",
+        "posted_at": "createdAt",
+        "apply_url": "applyUrl",
+    },
+    offices=(OfficeMap("categories.allLocations[*]"), OfficeMap("categories.location")),
+    remote=(RemoteRule("workplaceType", _REMOTE_HYBRID),),
+)
+
+ASHBY = JsonMapping(
+    platform="ashby",
+    listing="jobs",
+    fields={
+        "external_id": "id",
+        "url": "jobUrl",
+        "title": "title",
+        "department": "department",
+        "location_text": "location",
+        "description_html": "descriptionHtml",
+        "description_text": "descriptionPlain",
+        "employment_type": "employmentType",
+        "posted_at": "publishedAt",
+        "apply_url": "applyUrl",
+    },
+    offices=(
+        OfficeMap(
+            "",
+            text="location",
+            city="address.postalAddress.addressLocality",
+            region="address.postalAddress.addressRegion",
+            country="address.postalAddress.addressCountry",
+        ),
+        OfficeMap(
+            "secondaryLocations[*]",
+            text="location",
+            city="address.postalAddress.addressLocality",
+            region="address.postalAddress.addressRegion",
+            country="address.postalAddress.addressCountry",
+        ),
+    ),
+    # workplaceType (newer responses) is more precise than the older isRemote flag.
+    remote=(RemoteRule("workplaceType", _REMOTE_HYBRID), RemoteRule("isRemote", {True: "yes"})),
+)
+
+SMARTRECRUITERS = JsonMapping(
+    platform="smartrecruiters",
+    listing="content",
+    single="",
+    single_keys=("id", "name"),
+    total="totalFound",
+    fields={
+        "external_id": "id",
+        "url": "postingUrl",
+        "title": "name",
+        "company": "company.name",
+        "department": "department.label",
+        "location_text": "location.fullLocation",
+        "employment_type": "typeOfEmployment.label",
+        "posted_at": "releasedDate",
+        "apply_url": "applyUrl",
+        "detail_url": "ref",
+    },
+    offices=(
+        OfficeMap("location", text="fullLocation", city="city", region="region", country="country"),
+    ),
+    remote=(
+        RemoteRule("location.hybrid", {True: "hybrid"}),
+        RemoteRule("location.remote", {True: "yes"}),
+    ),
+    listing_has_description=False,
+)
+
+WORKABLE = JsonMapping(
+    platform="workable",
+    listing="jobs",
+    single="",
+    single_keys=("shortcode", "title"),
+    fields={
+        "external_id": "shortcode",
+        "url": ("url", "shortlink"),
+        "title": "title",
+        "company": "$.name",
+        "department": "department",
+        "employment_type": "employment_type",
+        "posted_at": ("published_on", "published", "created_at"),
+        "apply_url": "application_url",
+    },
+    offices=(
+        OfficeMap("locations[*]", city="city", region="region", country="country"),
+        OfficeMap("location", city="city", region="region", country="country"),
+        OfficeMap("", city="city", region="state", country="country"),
+    ),
+    remote=(
+        RemoteRule("workplace", _REMOTE_HYBRID),
+        RemoteRule("telecommuting", {True: "yes"}),
+        RemoteRule("remote", {True: "yes"}),
+    ),
+)
+
+WORKDAY = JsonMapping(
+    platform="workday",
+    listing="jobPostings",
+    single="jobPostingInfo",
+    single_keys=("title",),
+    total="total",
+    fields={
+        "url": "externalUrl",
+        "title": "title",
+        "company": "$.hiringOrganization.name",
+        "location_text": "locationsText",
+        "description_html": "jobDescription",
+        "employment_type": "timeType",
+        # The detail's startDate is the posting date; the listing only has relative text.
+        "posted_at": ("startDate", "postedOn"),
+    },
+    remote=(RemoteRule("remoteType", _REMOTE_HYBRID),),
+    listing_has_description=False,
+)
+
+RECRUITEE = JsonMapping(
+    platform="recruitee",
+    listing="offers",
+    single="offer",
+    single_keys=("id", "title"),
+    fields={
+        "external_id": "id",
+        "url": "careers_url",
+        "title": "title",
+        "company": "company_name",
+        "department": "department",
+        "location_text": "location",
+        "employment_type": "employment_type_code",
+        "posted_at": ("published_at", "created_at"),
+        "apply_url": "careers_apply_url",
+    },
+    offices=(OfficeMap("locations[*]", city="city", region="state", country="country"),),
+    remote=(RemoteRule("hybrid", {True: "hybrid"}), RemoteRule("remote", {True: "yes"})),
+)
+
+BAMBOOHR = JsonMapping(
+    platform="bamboohr",
+    listing="result",
+    single="result.jobOpening",
+    single_keys=("jobOpeningName",),
+    total="meta.totalCount",
+    fields={
+        "external_id": "id",
+        "url": "jobOpeningShareUrl",
+        "title": "jobOpeningName",
+        "department": "departmentLabel",
+        "employment_type": "employmentStatusLabel",
+        "description_html": "description",
+        "posted_at": "datePosted",
+    },
+    offices=(
+        OfficeMap("location", city="city", region="state", country="addressCountry"),
+        OfficeMap("atsLocation", city="city", region=("state"), country="country"),
+    ),
+    # locationType "1" is remote and "2" hybrid on real boards (no label is published).
+    remote=(
+        RemoteRule("locationType", {"1": "yes", "2": "hybrid"}),
+        RemoteRule("isRemote", {True: "yes"}),
+    ),
+    listing_has_description=False,
+)
+
+TEAMTAILOR = JsonMapping(
+    platform="teamtailor",
+    listing="items",
+    fields={
+        "external_id": ("_jobposting.identifier.value", "id"),
+        "url": "url",
+        "title": "title",
+        "company": "_jobposting.hiringOrganization.name",
+        "description_html": ("content_html", "_jobposting.description"),
+        "description_text": "content_text",
+        "employment_type": "_jobposting.employmentType",
+        "posted_at": ("date_published", "_jobposting.datePosted"),
+    },
+    listing_has_description=False,
+)
+
+PERSONIO = JsonMapping(
+    platform="personio",
+    listing="positions",
+    fields={
+        "external_id": "id",
+        "title": "name",
+        "company": "subcompany",
+        "department": "department",
+        "posted_at": "createdAt",
+    },
+    offices=(OfficeMap("office"), OfficeMap("additionalOffices[*]")),
+)
+
+MAPPINGS: dict[str, JsonMapping] = {
+    m.platform: m
+    for m in (
+        GREENHOUSE,
+        LEVER,
+        ASHBY,
+        SMARTRECRUITERS,
+        WORKABLE,
+        WORKDAY,
+        RECRUITEE,
+        BAMBOOHR,
+        TEAMTAILOR,
+        PERSONIO,
+    )
+}

@@ -1,0 +1,163 @@
+"""Workday CXS: the search API (`POST /wday/cxs/{tenant}/{site}/jobs` with
+`{"appliedFacets":{},"limit":20,"offset":N,"searchText":""}`) and the posting
+detail (`GET /wday/cxs/{tenant}/{site}{externalPath}`).
+
+API quirks: `limit` above 20 is refused; `total` comes with the first page only
+(later pages say 0) and stops at 2,000 for big tenants, so a 2,000 is reported as
+unknown and the adapter splits the search by facet; `locationsText` is often just
+"N Locations" (the detail names them); `postedOn` is relative text ("Posted 30+
+Days Ago" stays unknown); the detail's `startDate` is the posting date.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from parsers import mappings
+from parsers.hosted import parse_hosted_page
+from parsers.jsonmap import Context, Draft, JsonParser
+from parsers.registry import register
+from parsers.text import clean_space, parse_posted
+from parsers.types import ParseOutcome, RawDocument, RawOffice
+
+PARSER_VERSION = "1"
+TOTAL_CAP = 2000  # Workday stops counting here: a total of 2,000 means "2,000 or more"
+PAGE_LIMIT = 20
+_COUNTED = re.compile(r"^\s*(\d+)\s+Locations?\s*$", re.I)
+_REQ_ID = re.compile(r"_([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/?$")
+
+
+def site_base(url: str) -> tuple[str, str] | None:
+    """(public site base, CXS site base) from a CXS URL, e.g. for
+    https://nvidia.wd5.myworkdayjobs.com/wday/cxs/nvidia/Ext/jobs ->
+    (https://nvidia.wd5.myworkdayjobs.com/Ext, https://nvidia.wd5.myworkdayjobs.com/wday/cxs/nvidia/Ext)."""
+    match = re.match(r"^(?P<prefix>.*?)/wday/cxs/(?P<tenant>[^/]+)/(?P<site>[^/?#]+)", url)
+    if match is None:
+        return None
+    prefix, tenant, site = match.group("prefix", "tenant", "site")
+    return f"{prefix}/{site}", f"{prefix}/wday/cxs/{tenant}/{site}"
+
+
+def requisition_id(path: str | None) -> str | None:
+    """The id at the end of an externalPath / externalUrl ("..._JR2021061")."""
+    if not path:
+        return None
+    match = _REQ_ID.search(path.split("?")[0])
+    return match.group(1) if match else None
+
+
+def _listing_row(draft: Draft, row: dict[str, Any], ctx: Context) -> None:
+    path = row.get("externalPath")
+    bullets = [b for b in row.get("bulletFields") or () if isinstance(b, str) and b.strip()]
+    draft["external_id"] = requisition_id(path) or (bullets[0] if bullets else None) or path
+    bases = site_base(ctx.doc.url)
+    if bases and isinstance(path, str):
+        draft["url"] = bases[0] + path
+        draft["detail_url"] = bases[1] + path
+    text = clean_space(row.get("locationsText"))
+    counted = _COUNTED.match(text or "")
+    if counted:
+        draft["more_offices"] = int(counted.group(1))  # the detail names them
+    elif text:
+        draft["offices"] = [RawOffice(text)]
+
+
+def _detail(draft: Draft, info: dict[str, Any], ctx: Context) -> None:
+    draft["external_id"] = (
+        clean_space(info.get("jobReqId"))
+        or requisition_id(info.get("externalUrl"))
+        or clean_space(info.get("jobPostingId"))
+        or clean_space(info.get("id"))
+    )
+    names = [info.get("location"), *(info.get("additionalLocations") or ())]
+    req_location = info.get("jobRequisitionLocation") or {}
+    primary_country = ((req_location.get("country") or {}).get("alpha2Code")) or None
+    offices: list[RawOffice] = []
+    for index, name in enumerate(names):
+        text = clean_space(name if isinstance(name, str) else (name or {}).get("descriptor"))
+        if text and all(o.text != text for o in offices):
+            country = (
+                primary_country if index == 0 and req_location.get("descriptor") == text else None
+            )
+            offices.append(RawOffice(text, country=country))
+    draft["offices"] = offices
+    draft["location_text"] = "; ".join(o.text for o in offices) or None
+    if info.get("startDate"):
+        draft["posted_at"] = parse_posted(info["startDate"])
+    if not draft.get("url"):
+        bases = site_base(ctx.doc.url)
+        draft["url"] = bases[0] + ctx.doc.url.split(bases[1], 1)[-1] if bases else ctx.doc.url
+
+
+def _adapt(draft: Draft, item: dict[str, Any], ctx: Context) -> None:
+    if ctx.single:
+        _detail(draft, item, ctx)
+    else:
+        _listing_row(draft, item, ctx)
+
+
+def flatten_facets(facets: Any) -> list[dict[str, Any]]:
+    """Workday nests facet groups (locationMainGroup -> locationHierarchy1): one
+    entry per facet parameter with its values' ids and counts."""
+    out: list[dict[str, Any]] = []
+
+    def visit(facet: Any) -> None:
+        if not isinstance(facet, dict):
+            return
+        values = facet.get("values") or []
+        leaves = [v for v in values if isinstance(v, dict) and "id" in v]
+        if leaves and facet.get("facetParameter"):
+            out.append(
+                {
+                    "parameter": facet["facetParameter"],
+                    "values": [
+                        {"id": v["id"], "count": v.get("count"), "descriptor": v.get("descriptor")}
+                        for v in leaves
+                    ],
+                }
+            )
+        for value in values:
+            if isinstance(value, dict) and "facetParameter" in value:
+                visit(value)
+
+    for facet in facets or ():
+        visit(facet)
+    return out
+
+
+def paging(data: Any, doc: RawDocument, count: int) -> tuple[str | None, dict[str, Any]]:
+    """Workday pages by POST body, so there is no next URL: the adapter plans it from
+    this page's count, the first page's total and the facets."""
+    reported = data.get("total")
+    return None, {
+        "count": count,
+        "reported_total": reported if isinstance(reported, int) else None,
+        "facets": flatten_facets(data.get("facets")),
+    }
+
+
+def _workday_total(outcome: ParseOutcome) -> ParseOutcome:
+    from dataclasses import replace
+
+    total = outcome.total
+    # 2,000 is Workday's ceiling, and pages after the first say 0: neither is a count.
+    if total is not None and (total >= TOTAL_CAP or (total == 0 and outcome.postings)):
+        return replace(outcome, total=None)
+    return outcome
+
+
+_parser = JsonParser(mappings.WORKDAY, adapt=_adapt, paging=paging, page=None)
+
+
+def parse_page(doc: RawDocument) -> ParseOutcome:
+    return parse_hosted_page(doc, platform="workday", id_pattern=_REQ_ID.pattern)
+
+
+@register("workday", PARSER_VERSION)
+def parse_workday(doc: RawDocument) -> ParseOutcome:
+    from parsers.jsonmap import looks_like_html
+
+    if looks_like_html(doc.body):
+        return parse_page(doc)
+    return _workday_total(_parser(doc))
