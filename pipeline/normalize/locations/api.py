@@ -1,0 +1,75 @@
+"""`locate`: raw location text in, offices and countries out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .gazetteer import get_index
+from .model import LocationResult, Office
+from .remote import check_hint, remote_status
+from .resolve import read_segment, with_territories
+from .split import split_text
+from .vocab import Noise
+
+
+def locate(text: str | Sequence[str] | None, *, remote_hint: str | None = None) -> LocationResult:
+    """Normalize the location text of one posting.
+
+    `text` is one raw string, or several office strings of one posting (Lever's
+    allLocations, Ashby's secondary locations); evidence never crosses from one
+    string to another. `remote_hint` is the platform's own flag, already mapped
+    to "yes" / "hybrid" / "unknown". Pure: no I/O once the index is loaded.
+    """
+    hint = check_hint(remote_hint)
+    pieces = _pieces(text)
+    index = get_index()
+    offices: list[Office] = []
+    countries: set[str] = set()
+    unresolved: list[str] = []
+    modes: set[Noise] = set()
+    more = 0
+    for piece in pieces:
+        split = split_text(piece)
+        more += split.more_offices
+        unresolved.extend(split.counted)
+        for segment in split.segments:
+            reading = read_segment(segment.tokens, index)
+            offices.extend(reading.offices)
+            countries |= reading.countries
+            unresolved.extend(reading.unresolved)
+            modes |= reading.modes
+        if split.cut:
+            unresolved.append(_shorten(split.cut))
+    return LocationResult(
+        input=" | ".join(pieces) if not isinstance(text, str) else text,
+        offices=tuple(dict.fromkeys(offices)),
+        countries=tuple(sorted(with_territories(countries))),
+        remote=remote_status(modes, hint),
+        unresolved=tuple(dict.fromkeys(u for u in unresolved if u)),
+        more_offices=more,
+    )
+
+
+def _pieces(text: str | Sequence[str] | None) -> list[str]:
+    if text is None:
+        return []
+    if isinstance(text, str):
+        return [text] if text.strip() else []
+    if isinstance(text, bytes | bytearray):
+        decoded = bytes(text).decode("utf-8", errors="replace")
+        return [decoded] if decoded.strip() else []
+    if isinstance(text, Sequence):
+        out = []
+        for item in text:
+            if item is None:
+                continue
+            if not isinstance(item, str):
+                raise TypeError(f"location strings must be str, not {type(item).__name__}")
+            if item.strip():
+                out.append(item)
+        return out
+    raise TypeError(f"locate() takes a str or a sequence of str, not {type(text).__name__}")
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

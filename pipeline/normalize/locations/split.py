@@ -1,0 +1,136 @@
+"""Splitting a location string into segments, parts and tokens.
+
+- A *segment* is one or more offices that share nothing: text between `;`,
+  `|`, newlines, " / " and " or ". Evidence never crosses a segment.
+- A *part* is text between commas, brackets and other soft separators
+  ("San Jose", "CA"). A place name never spans two parts, except across a
+  spaced dash ("Bà Rịa - Vũng Tàu"), which also separates Workday's levels.
+- Counted offices ("2 Locations", "Hà Nội & 2 nơi khác", "+3 more") are cut
+  out first and reported as offices still to find.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from .text import fold_word
+
+# Longer text is not read; what was cut is reported as unresolved, because a
+# place in it could be anywhere.
+MAX_CHARS = 1000
+
+_NUMBER = r"(\d{1,3})"
+_COUNT_PATTERNS: tuple[tuple[re.Pattern[str], int | None], ...] = (
+    (
+        re.compile(
+            r"(?:&|\+|\band\b|\bvà\b)?\s*" + _NUMBER + r"\s*\+?\s*"
+            r"(?:more\s+|other\s+|additional\s+)?"
+            r"(?:locations?|offices?|sites?|places|cities|countries|nơi\s+khác|địa\s+điểm)\b",
+            re.IGNORECASE,
+        ),
+        None,
+    ),
+    (re.compile(r"\+\s*" + _NUMBER + r"(?:\s*(?:more|others?)\b)?", re.IGNORECASE), None),
+    (re.compile(r"\b(?:and\s+)?" + _NUMBER + r"\s+(?:more|others)\b", re.IGNORECASE), None),
+    (
+        re.compile(
+            r"\b(?:multiple|various|several|many)\s+(?:locations?|offices?|sites?|cities)\b",
+            re.IGNORECASE,
+        ),
+        2,
+    ),
+    (re.compile(r"\bother\s+(?:locations?|offices?|sites?|cities)\b", re.IGNORECASE), 1),
+    (re.compile(r"(?:^|(?<=[\s,;|-]))others?\s*$", re.IGNORECASE), 1),
+)
+# " or " only in lower or title case: "OR" in capitals is Oregon. A lone
+# lower-case "l" is a typed stand-in for "|" ("Amsterdam l Remote").
+_SEGMENT_SPLIT = re.compile(r"\s*(?:[;|\n\r\t•]+|\s/\s|\s+(?:or|Or|hoặc|l)\s+)\s*")
+_WORD = re.compile(r"[^\W_]+(?:[.'’][^\W_]+)*\.?")
+_SOFT_SEPARATORS = frozenset(',()[]{}:/\\·"“”«»!?*=<>')
+_DASHES = frozenset("-‐‑‒–—")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str  # as written (codes such as "CA" count only in capitals)
+    key: str  # folded
+    part: int  # which part of the segment the token is in
+    joined: bool  # a place name may run on from the previous token into this one
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    text: str
+    tokens: tuple[Token, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SplitText:
+    segments: tuple[Segment, ...]
+    more_offices: int
+    counted: tuple[str, ...]  # the phrases that counted offices, as written
+    cut: str | None  # text beyond MAX_CHARS, not read
+
+
+def split_text(raw: str) -> SplitText:
+    text = unicodedata.normalize("NFC", raw)
+    cut = None
+    if len(text) > MAX_CHARS:
+        cut = text[MAX_CHARS:].strip()
+        text = text[:MAX_CHARS]
+    text, more, counted = _cut_counts(text)
+    segments = []
+    for piece in _SEGMENT_SPLIT.split(text):
+        tokens = tokenize(piece)
+        if tokens:
+            segments.append(Segment(piece.strip(), tokens))
+    return SplitText(tuple(segments), more, tuple(counted), cut or None)
+
+
+def _cut_counts(text: str) -> tuple[str, int, list[str]]:
+    more = 0
+    counted: list[str] = []
+    for pattern, fixed in _COUNT_PATTERNS:
+        if not pattern.search(text):
+            continue
+        for match in pattern.finditer(text):
+            number = fixed if fixed is not None else int(match.group(1))
+            if number <= 0:
+                continue
+            more += number
+            counted.append(match.group(0).strip(" &+,"))
+        text = pattern.sub(" ; ", text)
+    return text, more, counted
+
+
+def tokenize(segment: str) -> tuple[Token, ...]:
+    tokens: list[Token] = []
+    part = 0
+    previous_end = 0
+    for match in _WORD.finditer(segment):
+        word = match.group(0)
+        if tokens:
+            gap = segment[previous_end : match.start()]
+            part, joined = _read_gap(gap, part)
+            if "&" in gap and joined:
+                tokens.append(Token("&", "and", part, True))
+        else:
+            joined = False
+        tokens.append(Token(word, fold_word(word), part, joined))
+        previous_end = match.end()
+    return tuple(tokens)
+
+
+def _read_gap(gap: str, part: int) -> tuple[int, bool]:
+    """(part of the next token, whether a name may continue across the gap)."""
+    if not gap or gap.isspace():
+        return part, True
+    if any(c in _SOFT_SEPARATORS for c in gap):
+        return part + 1, False
+    if any(c in _DASHES for c in gap):
+        if gap.strip() == gap:  # "Winston-Salem", "US-CA-San Francisco": same part
+            return part, True
+        return part + 1, True  # "Canada - Ontario": a new part, but "Bà Rịa - Vũng Tàu" is one name
+    return part, True
