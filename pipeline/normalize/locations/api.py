@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .gazetteer import get_index
 from .model import LocationResult, Office
@@ -21,7 +23,14 @@ def locate(text: str | Sequence[str] | None, *, remote_hint: str | None = None) 
     to "yes" / "hybrid" / "unknown". Pure: no I/O once the index is loaded.
     """
     hint = check_hint(remote_hint)
-    pieces = _pieces(text)
+    pieces = tuple(_pieces(text))
+    shown = text if isinstance(text, str) else " | ".join(pieces)
+    if _cached is not None:
+        return _cached(shown, pieces, hint)
+    return _locate(shown, pieces, hint)
+
+
+def _locate(shown: str, pieces: tuple[str, ...], hint: str | None) -> LocationResult:
     index = get_index()
     offices: list[Office] = []
     countries: set[str] = set()
@@ -41,13 +50,27 @@ def locate(text: str | Sequence[str] | None, *, remote_hint: str | None = None) 
         if split.cut:
             unresolved.append(_shorten(split.cut))
     return LocationResult(
-        input=" | ".join(pieces) if not isinstance(text, str) else text,
+        input=shown,
         offices=tuple(dict.fromkeys(offices)),
         countries=tuple(sorted(with_territories(countries))),
         remote=remote_status(modes, hint),
         unresolved=tuple(dict.fromkeys(u for u in unresolved if u)),
         more_offices=more,
     )
+
+
+# Postings repeat the same few thousand strings, so results are memoized
+# (results are immutable). JOBHARBOR_LOCATE_CACHE sets the size; 0 turns it off.
+_cached = None
+
+
+def set_result_cache(size: int) -> None:
+    """Memoize up to `size` results (0: no memo; the benchmark measures without it)."""
+    global _cached
+    _cached = lru_cache(maxsize=size)(_locate) if size > 0 else None
+
+
+set_result_cache(int(os.environ.get("JOBHARBOR_LOCATE_CACHE", "65536") or 0))
 
 
 def _pieces(text: str | Sequence[str] | None) -> list[str]:

@@ -52,7 +52,7 @@ def key_country(value: str) -> str | None:
     index = get_index()
     text = value.strip()
     refs = index.codes.get(text, ()) if text.isupper() else ()
-    refs = refs + index.names.get(fold(text), ())
+    refs = refs + index.refs(fold(text))
     codes = {index.countries[r >> 3].code for r in refs if r & KIND_MASK == KIND_COUNTRY}
     return codes.pop() if len(codes) == 1 else None
 

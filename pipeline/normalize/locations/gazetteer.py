@@ -17,6 +17,7 @@ source and the data packages' versions, so any change rebuilds it.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -30,10 +31,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from . import regions as curated
 from .text import fold
-from .vocab import NOISE, noise_prefixes
+from .vocab import NOISE, Noise, noise_prefixes
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,12 @@ KIND_CITY, KIND_REGION, KIND_COUNTRY, KIND_GROUP = 0, 1, 2, 3
 KIND_MASK = 3
 WEAK_BIT = 4  # the span matched an alternate (non-primary) name: a looser match
 MAX_WORDS = 7
+# What a list of refs holds, precomputed per name (see `profile_refs`).
+HAS_CITY, HAS_REGION, HAS_COUNTRY, HAS_GROUP = 1, 2, 4, 8
+HAS_STRONG_COUNTRY = 16
+ALL_WEAK = 32
+ONLY_UNKNOWN_GROUPS = 64  # "Anywhere": no country can be ruled out
+MANY_REFS = 8
 # Alternate names of small places are mostly noise (a building called "Al Sila
 # Tower" must not become Selah, Washington), so only larger places keep them.
 ALIAS_MIN_POPULATION = 15_000
@@ -79,27 +87,125 @@ class Group:
     countries: frozenset[str] | None  # None: "anywhere" - no country can be ruled out
 
 
+class Entry(NamedTuple):
+    """What a folded word run means: one dict lookup per candidate span."""
+
+    refs: tuple[int, ...]  # places with this name (empty: none)
+    profile: Profile  # what those refs hold, computed once
+    noise: Noise | None  # a word that is not a place ("remote", "office")
+    continues: bool  # a longer name starts with this run: keep reading words
+
+
 @dataclass(frozen=True)
 class Index:
     key: str
-    names: dict[str, tuple[int, ...]]  # folded key -> refs
+    lexicon: dict[str, Entry]  # folded word run -> entry
     codes: dict[str, tuple[int, ...]]  # exact token in capitals -> refs
-    prefixes: frozenset[str]  # proper prefixes of multi-word keys
     cities: tuple[City, ...]
     regions: tuple[Region, ...]
     countries: tuple[Country, ...]
     groups: tuple[Group, ...]
     admin1_names: dict[tuple[str, str], str]
+    country_by_code: dict[str, Country]
 
-    def country_index(self, code: str) -> int | None:
-        for i, country in enumerate(self.countries):
-            if country.code == code:
-                return i
-        return None
+    def refs(self, key: str) -> tuple[int, ...]:
+        entry = self.lexicon.get(key)
+        return entry.refs if entry is not None else ()
 
 
 def ref(kind: int, ident: int, *, weak: bool = False) -> int:
     return ident << 3 | (WEAK_BIT if weak else 0) | kind
+
+
+class Lone(NamedTuple):
+    """The office a name makes when nothing else in its office vouches for it.
+
+    Computed once per name when the index is built (resolve.lone_summary);
+    "Paris" alone always reads the same.
+    """
+
+    city: str | None
+    region: str | None
+    country: str | None
+    geonameid: int | None
+    ambiguous: bool
+    countries: frozenset[str]  # every country it could be in
+    alias_small: bool  # a small town matched by an alternate name only: may be a building
+    has_city: bool  # some reading is a town
+
+
+class Profile(NamedTuple):
+    """What a list of refs holds, computed once per name when the index is built."""
+
+    countries: frozenset[str]  # every country the refs can be in
+    flags: int  # HAS_CITY | HAS_REGION | ...
+    strong_countries: frozenset[str]  # countries named by their English name or code
+    # strong countries, plus countries of regions that are more than the
+    # surroundings of a same-named city ("Florida" is a state first; the
+    # department of Paris is only Paris's own area)
+    named_areas: frozenset[str]
+    lone: Lone | None = None  # None: not computed (refs assembled at run time)
+    # For names with many places ("San Jose"): the refs of each country, and the
+    # group refs, so agreement checks read only the countries in question.
+    by_country: dict[str, tuple[int, ...]] | None = None
+    group_refs: tuple[int, ...] = ()
+
+
+NO_PROFILE = Profile(frozenset(), 0, frozenset(), frozenset())
+
+
+def profile_refs(refs: tuple[int, ...], index: Index) -> Profile:
+    codes: set[str] = set()
+    strong: set[str] = set()
+    city_areas: set[tuple[str, str]] = set()
+    region_areas: set[tuple[str, str | None]] = set()
+    flags = ALL_WEAK | ONLY_UNKNOWN_GROUPS if refs else 0
+    for r in refs:
+        kind, ident = r & KIND_MASK, r >> 3
+        flags |= 1 << kind
+        if not r & WEAK_BIT:
+            flags &= ~ALL_WEAK
+        if kind != KIND_GROUP or index.groups[ident].countries is not None:
+            flags &= ~ONLY_UNKNOWN_GROUPS
+        if kind == KIND_CITY:
+            city = index.cities[ident]
+            codes.add(city.country)
+            if not r & WEAK_BIT:
+                city_areas.add((city.country, city.admin1))
+        elif kind == KIND_REGION:
+            region = index.regions[ident]
+            codes.add(region.country)
+            region_areas.add((region.country, region.admin1))
+        elif kind == KIND_COUNTRY:
+            codes.add(index.countries[ident].code)
+            if not r & WEAK_BIT:
+                flags |= HAS_STRONG_COUNTRY
+                strong.add(index.countries[ident].code)
+        else:
+            codes.update(index.groups[ident].countries or ())
+    named = strong | {code for code, admin1 in region_areas if (code, admin1) not in city_areas}
+    by_country: dict[str, tuple[int, ...]] | None = None
+    group_refs: tuple[int, ...] = ()
+    if len(refs) > MANY_REFS:
+        grouped: dict[str, list[int]] = defaultdict(list)
+        for r in refs:
+            if r & KIND_MASK == KIND_GROUP:
+                group_refs += (r,)
+            else:
+                grouped[_ref_country(r, index)].append(r)
+        by_country = {code: tuple(rs) for code, rs in grouped.items()}
+    return Profile(
+        frozenset(codes), flags, frozenset(strong), frozenset(named), None, by_country, group_refs
+    )
+
+
+def _ref_country(r: int, index: Index) -> str:
+    kind, ident = r & KIND_MASK, r >> 3
+    if kind == KIND_CITY:
+        return index.cities[ident].country
+    if kind == KIND_REGION:
+        return index.regions[ident].country
+    return index.countries[ident].code
 
 
 # --------------------------------------------------------------------------- build
@@ -441,17 +547,37 @@ class _Builder:
         codes = {
             token: tuple(sorted(refs, key=self._sort_key)) for token, refs in self.codes.items()
         }
-        return Index(
+        index = Index(
             key=key,
-            names=names,
+            lexicon={},
             codes=codes,
-            prefixes=frozenset(prefixes),
             cities=tuple(self.cities),
             regions=tuple(self.regions),
             countries=tuple(self.countries),
             groups=tuple(self.groups),
             admin1_names=self.admin1_names,
+            country_by_code={c.code: c for c in self.countries},
         )
+        from .resolve import lone_summary  # resolve builds on this module
+
+        shared: dict[frozenset[str], frozenset[str]] = {}  # one object per distinct set
+
+        def intern(value):
+            return shared.setdefault(value, value) if isinstance(value, frozenset) else value
+
+        lexicon = index.lexicon
+        for name, refs in names.items():
+            profile = Profile(*(intern(v) for v in profile_refs(refs, index)))
+            if profile.flags & (HAS_CITY | HAS_REGION | HAS_COUNTRY):  # groups make no office
+                lone = lone_summary(refs, profile, index)
+                profile = profile._replace(lone=lone._replace(countries=intern(lone.countries)))
+            lexicon[name] = Entry(refs, profile, None, name in prefixes)
+        for name, noise in NOISE.items():
+            lexicon[name] = Entry((), NO_PROFILE, noise, name in prefixes)
+        for name in prefixes:
+            if name not in lexicon:
+                lexicon[name] = Entry((), NO_PROFILE, None, True)
+        return index
 
 
 def _read_rg_rows() -> list[dict[str, str]]:
@@ -564,5 +690,9 @@ def get_index() -> Index:
     if _INDEX is None:
         with _LOCK:
             if _INDEX is None:
-                _INDEX = load_or_build()
+                index = load_or_build()
+                # The index is a few million objects that live as long as the
+                # process: keep the cyclic garbage collector from rescanning them.
+                gc.freeze()
+                _INDEX = index
     return _INDEX

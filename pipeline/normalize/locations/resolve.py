@@ -22,20 +22,32 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .gazetteer import (
+    ALL_WEAK,
+    HAS_CITY,
+    HAS_COUNTRY,
+    HAS_GROUP,
+    HAS_REGION,
+    HAS_STRONG_COUNTRY,
     KIND_CITY,
     KIND_COUNTRY,
     KIND_GROUP,
     KIND_MASK,
     KIND_REGION,
     MAX_WORDS,
+    NO_PROFILE,
+    ONLY_UNKNOWN_GROUPS,
     WEAK_BIT,
+    Entry,
     Index,
+    Lone,
+    Profile,
+    profile_refs,
 )
 from .model import Office
 from .regions import TERRITORY_OF
 from .split import Token
 from .text import fold
-from .vocab import NOISE, Noise
+from .vocab import Noise
 
 # A bare town name counts as a possible country only if the namesake is this
 # large: a 5,000-person Toronto, Ohio does not put every Toronto job in the US.
@@ -43,6 +55,9 @@ NAMESAKE_MIN_POPULATION = 10_000
 # Against a region of the same name, or when matched only by an alternate
 # name, a foreign namesake must be a real city to count.
 MAJOR_CITY_POPULATION = 100_000
+_PLACE_KINDS = HAS_CITY | HAS_REGION | HAS_COUNTRY | HAS_GROUP
+# A candidate span: (end token, refs, noise kind, profile of the refs)
+_Match = tuple[int, tuple[int, ...], "Noise | None", Profile]
 
 
 @dataclass(slots=True)
@@ -52,10 +67,7 @@ class Span:
     part_last: int
     refs: tuple[int, ...] = ()
     noise: Noise | None = None
-
-    @property
-    def is_place(self) -> bool:
-        return bool(self.refs)
+    profile: Profile = NO_PROFILE
 
 
 @dataclass(slots=True)
@@ -93,41 +105,43 @@ class SegmentReading:
 def find_spans(tokens: tuple[Token, ...], index: Index) -> list[Span]:
     """The dynamic program: best explanation of the tokens, unexplained words as refs=()."""
     n = len(tokens)
-    names, codes, prefixes = index.names, index.codes, index.prefixes
-    matches: list[list[tuple[int, tuple[int, ...], Noise | None]]] = [[] for _ in range(n)]
+    lexicon_get, codes = index.lexicon.get, index.codes
+    matches: list[list[_Match]] = []
     for i in range(n):
-        key = ""
-        for j in range(i, min(n, i + MAX_WORDS)):
-            token = tokens[j]
-            if j > i and not token.joined:
+        token = tokens[i]
+        found: list[_Match] = []
+        matches.append(found)
+        if token.digit:  # street numbers, postcodes, "P22"
+            found.append((i + 1, (), Noise.FILLER, NO_PROFILE))
+            continue
+        key = token.key
+        entry = lexicon_get(key)
+        if token.code and token.code in codes:
+            refs = codes[token.code] + (entry.refs if entry is not None else ())
+            found.append((i + 1, refs, None, profile_refs(refs, index)))
+            if entry is None or not entry.continues:
+                continue
+        elif entry is None:
+            continue
+        else:
+            _add_match(found, i + 1, entry)
+        j = i + 1
+        while entry.continues and j < n and j - i < MAX_WORDS and tokens[j].joined:
+            key = f"{key} {tokens[j].key}"
+            j += 1
+            entry = lexicon_get(key)
+            if entry is None:
                 break
-            key = token.key if j == i else f"{key} {token.key}"
-            if j == i:
-                if any(c.isdigit() for c in key):  # street numbers, postcodes, "P22"
-                    matches[i].append((i + 1, (), Noise.FILLER))
-                    break
-                refs = names.get(key, ())
-                text = token.text.replace(".", "")
-                if text.isupper() and text in codes:
-                    refs = codes[text] + refs
-            else:
-                refs = names.get(key, ())
-            noise = NOISE.get(key)
-            if noise is not None:
-                matches[i].append((j + 1, (), noise))
-            elif refs:
-                matches[i].append((j + 1, refs, None))
-            if key not in prefixes:
-                break
+            _add_match(found, j, entry)
     # best[i] = (words explained, -spans, strength) for tokens[i:]
     best: list[tuple[int, int, int]] = [(0, 0, 0)] * (n + 1)
-    choice: list[tuple[int, tuple[int, ...], Noise | None] | None] = [None] * (n + 1)
+    choice: list[_Match | None] = [None] * (n + 1)
     for i in range(n - 1, -1, -1):
         top, pick = best[i + 1], None
         for match in matches[i]:
-            end, refs, noise = match
+            end, _, noise, profile = match
             rest = best[end]
-            strength = 1 if noise is not None or all(r & WEAK_BIT for r in refs) else 2
+            strength = 1 if noise is not None or profile.flags & ALL_WEAK else 2
             score = (rest[0] + end - i, rest[1] - 1, rest[2] + strength)
             if score > top:
                 top, pick = score, match
@@ -150,14 +164,21 @@ def find_spans(tokens: tuple[Token, ...], index: Index) -> list[Span]:
                 spans.append(Span(token.text, token.part, token.part))
             i += 1
             continue
-        end, refs, noise = pick
-        text = " ".join(t.text for t in tokens[i:end])
-        spans.append(Span(text, tokens[i].part, tokens[end - 1].part, refs, noise))
+        end, refs, noise, profile = pick
+        text = tokens[i].text if end == i + 1 else " ".join([t.text for t in tokens[i:end]])
+        spans.append(Span(text, tokens[i].part, tokens[end - 1].part, refs, noise, profile))
         i = end
     return spans
 
 
-def drop_cities_beside_unexplained(spans: list[Span]) -> list[Span]:
+def _add_match(found: list[_Match], end: int, entry: Entry) -> None:
+    if entry.noise is not None:
+        found.append((end, (), entry.noise, NO_PROFILE))
+    elif entry.refs:
+        found.append((end, entry.refs, None, entry.profile))
+
+
+def drop_cities_beside_unexplained(spans: list[Span], index: Index) -> list[Span]:
     """A part with an unexplained word keeps no city: we would be guessing.
 
     With a building or street word too ("Al Sila Tower"), the part names a
@@ -173,7 +194,8 @@ def drop_cities_beside_unexplained(spans: list[Span]) -> list[Span]:
         if span.refs and parts & doubtful:
             trusted = () if parts & sites else span.refs
             kept = tuple(r for r in trusted if r & KIND_MASK != KIND_CITY)
-            span = Span(span.text, span.part_first, span.part_last, kept, None)
+            profile = profile_refs(kept, index) if kept else NO_PROFILE
+            span = Span(span.text, span.part_first, span.part_last, kept, None, profile)
         out.append(span)
     return out
 
@@ -185,17 +207,27 @@ def _parts_of(spans: Iterable[Span]) -> set[int]:
 # ----------------------------------------------------------- step 3: readings
 
 
-def _options(span: Span, index: Index) -> dict[str, _Options]:
+def _options(span: Span, index: Index, only: set[str]) -> dict[str, _Options]:
+    """What the span can mean in each of the countries `only`."""
     by_country: dict[str, _Options] = {}
     key = fold(span.text)
-    for r in span.refs:
+    grouped = span.profile.by_country
+    refs: Iterable[int] = span.refs
+    if grouped is not None:
+        refs = [r for code in only for r in grouped.get(code, ())]
+        refs.extend(span.profile.group_refs)
+    for r in refs:
         kind, ident = r & KIND_MASK, r >> 3
         if kind == KIND_CITY:
             city = index.cities[ident]
+            if city.country not in only:
+                continue
             opts = by_country.setdefault(city.country, _Options())
             opts.cities.setdefault(city.admin1, r)
         elif kind == KIND_REGION:
             region = index.regions[ident]
+            if region.country not in only:
+                continue
             opts = by_country.setdefault(region.country, _Options())
             if region.admin1 is None:
                 opts.anywhere = True
@@ -203,9 +235,11 @@ def _options(span: Span, index: Index) -> dict[str, _Options]:
             else:
                 opts.regions.setdefault(region.admin1, ident)
         elif kind == KIND_COUNTRY:
-            by_country.setdefault(index.countries[ident].code, _Options()).anywhere = True
+            code = index.countries[ident].code
+            if code in only:
+                by_country.setdefault(code, _Options()).anywhere = True
         elif kind == KIND_GROUP:
-            for code in index.groups[ident].countries or ():
+            for code in only.intersection(index.groups[ident].countries or ()):
                 by_country.setdefault(code, _Options()).anywhere = True
     for opts in by_country.values():
         opts.key = key
@@ -214,13 +248,77 @@ def _options(span: Span, index: Index) -> dict[str, _Options]:
 
 def readings(places: list[Span], index: Index) -> list[Reading]:
     """Every way the spans can name one place together (empty: they can't)."""
-    per_span = [_options(span, index) for span in places]
-    shared = set(per_span[0])
-    for options in per_span[1:]:
-        shared &= options.keys()
+    if len(places) == 1:
+        return _lone_readings(places[0].refs, index)
+    shared = set(places[0].profile.countries)
+    for span in places[1:]:
+        shared &= span.profile.countries
+    if not shared:
+        return []
+    per_span = [_options(span, index, shared) for span in places]
     out: list[Reading] = []
     for code in sorted(shared):
         out.extend(_readings_in(code, [options[code] for options in per_span], index))
+    return out
+
+
+def _lone_readings(refs: tuple[int, ...], index: Index) -> list[Reading]:
+    """`readings` of a single span: every place it names, without agreement to check.
+
+    Towns below NAMESAKE_MIN_POPULATION never count for a lone span
+    (`counted_readings`), so past the most populous town they are not read:
+    refs list areas first, then towns by falling population.
+    """
+    out: list[Reading] = []
+    cities, regions = index.cities, index.regions
+    area_regions: dict[tuple[str, str], int] = {}
+    unlinked: dict[str, int] = {}
+    anywhere: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    first_city = True
+    for r in refs:
+        kind, ident = r & KIND_MASK, r >> 3
+        if kind == KIND_CITY:
+            city = cities[ident]
+            if not first_city and city.population < NAMESAKE_MIN_POPULATION:
+                break
+            first_city = False
+            place = (city.country, city.admin1)
+            if place in seen:
+                continue
+            seen.add(place)
+            region = area_regions.get(place)
+            if region is not None and _minor_alias(r, region, index):
+                continue
+            if region is None:
+                region = unlinked.get(city.country)
+            weak = bool(r & WEAK_BIT)
+            out.append(Reading(city.country, city.admin1, ident, region, city.population, weak))
+        elif kind == KIND_REGION:
+            region = regions[ident]
+            if region.admin1 is None:
+                unlinked.setdefault(region.country, ident)
+                anywhere.append(region.country)
+            else:
+                area_regions.setdefault((region.country, region.admin1), ident)
+        elif kind == KIND_COUNTRY:
+            anywhere.append(index.countries[ident].code)
+        else:
+            anywhere.extend(index.groups[ident].countries or ())
+    named = {(r.country, r.admin1) for r in out}
+    for (code, admin1), region in area_regions.items():
+        if (code, admin1) not in named:
+            out.append(Reading(code, admin1, None, region, regions[region].weight))
+    covered = {r.country for r in out}
+    for code in dict.fromkeys(anywhere):
+        if code not in covered:
+            covered.add(code)
+            region = unlinked.get(code)
+            country = index.country_by_code.get(code)
+            weight = regions[region].weight if region is not None else 0
+            if country is not None:
+                weight = max(weight, country.population)
+            out.append(Reading(code, None, None, region, weight))
     return out
 
 
@@ -237,7 +335,7 @@ def _readings_in(code: str, opts: list[_Options], index: Index) -> list[Reading]
     if not out and all(o.anywhere for o in opts):
         # Country-level only ("Remote, USA", "Noord-Holland, Nederland").
         region = next((o.unlinked_region for o in opts if o.unlinked_region is not None), None)
-        country = next((c for c in index.countries if c.code == code), None)
+        country = index.country_by_code.get(code)
         weight = index.regions[region].weight if region is not None else 0
         if country is not None:
             weight = max(weight, country.population)
@@ -300,13 +398,12 @@ def _two_towns(chosen: int, admin1: str, code: str, opts: list[_Options], index:
     province: a town's name is read as a region only when it is the region's
     current name.
     """
+    others = [o.key for o in opts if o.cities.get(admin1, chosen) >> 3 != chosen >> 3]
+    if not others:
+        return False
     region_name = index.admin1_names.get((code, admin1))
     own_names = _region_keys(region_name) if region_name else set()
-    for o in opts:
-        other = o.cities.get(admin1)
-        if other is not None and other >> 3 != chosen >> 3 and o.key not in own_names:
-            return True
-    return False
+    return any(key not in own_names for key in others)
 
 
 def _region_keys(name: str) -> set[str]:
@@ -339,7 +436,7 @@ def group_offices(spans: list[Span], index: Index) -> tuple[list[_OfficeDraft], 
             else:
                 modes.add(span.noise)
             continue
-        if not span.refs or _only_unknown_groups(span, index):
+        if not span.refs or span.profile.flags & ONLY_UNKNOWN_GROUPS:
             if current is not None:
                 current.attached.append(span.text)
             else:
@@ -353,10 +450,11 @@ def group_offices(spans: list[Span], index: Index) -> tuple[list[_OfficeDraft], 
                 current.places.append(span)
                 current.readings = joined
                 continue
-            if current.descending and _has_city(current) and _small_town_only(span, index):
+            if current.descending and _has_city(current, index) and _small_town_only(span, index):
                 current.site_mode = True
                 continue
-        current = _OfficeDraft(places=[span], readings=readings([span], index), attached=pending)
+        # A lone span's readings are only worked out if another span joins it.
+        current = _OfficeDraft(places=[span], attached=pending)
         current.descending = _names_country(span)
         pending = []
         drafts.append(current)
@@ -365,19 +463,19 @@ def group_offices(spans: list[Span], index: Index) -> tuple[list[_OfficeDraft], 
     return drafts, modes
 
 
-def _only_unknown_groups(span: Span, index: Index) -> bool:
-    return all(
-        r & KIND_MASK == KIND_GROUP and index.groups[r >> 3].countries is None for r in span.refs
-    )
+def _is_group_span(span: Span) -> bool:
+    return span.profile.flags & _PLACE_KINDS == HAS_GROUP
 
 
-def _has_city(draft: _OfficeDraft) -> bool:
+def _has_city(draft: _OfficeDraft, index: Index) -> bool:
+    if len(draft.places) == 1:
+        return _lone(draft.places[0], index).has_city
     return any(r.city is not None for r in draft.readings)
 
 
 def _names_country(span: Span) -> bool:
     """Workday's descending form starts with a country or group: "APAC - India - Pune"."""
-    return any(r & KIND_MASK in (KIND_COUNTRY, KIND_GROUP) and not r & WEAK_BIT for r in span.refs)
+    return bool(span.profile.flags & (HAS_STRONG_COUNTRY | HAS_GROUP))
 
 
 def _small_town_only(span: Span, index: Index) -> bool:
@@ -394,11 +492,11 @@ def _small_town_only(span: Span, index: Index) -> bool:
 # -------------------------------------------------------- step 4: ambiguity
 
 
-def counted_readings(draft: _OfficeDraft, index: Index) -> list[Reading]:
-    """The readings whose countries the office could be in.
+def _counted_lone(found: list[Reading], profile: Profile) -> list[Reading]:
+    """The readings of a lone span whose countries the office could be in.
 
-    With two or more spans the spans vouch for each other, so every reading
-    counts. A lone span is weighed (a reading weighs its city's or region's
+    (With two or more spans the spans vouch for each other, so every reading
+    counts.) A lone span is weighed (a reading weighs its city's or region's
     population):
     - a country's English name or code always counts, and foreign towns that
       share it never do ("Lebanon" is not Lebanon, Pennsylvania);
@@ -411,18 +509,10 @@ def counted_readings(draft: _OfficeDraft, index: Index) -> list[Reading]:
       bar, so Nederland, Texas stays possible.
     The likeliest reading always counts.
     """
-    if len(draft.places) > 1:
-        return draft.readings
-    refs = draft.places[0].refs
-    strong_countries = {
-        index.countries[r >> 3].code
-        for r in refs
-        if r & KIND_MASK == KIND_COUNTRY and not r & WEAK_BIT
-    }
-    named_areas = strong_countries | _regions_not_named_after_a_city(refs, index)
-    has_own_name = any(not r & WEAK_BIT for r in refs)
+    strong_countries, named_areas = profile.strong_countries, profile.named_areas
+    has_own_name = not profile.flags & ALL_WEAK
     counted = []
-    for reading in draft.readings:
+    for reading in found:
         if reading.country in strong_countries:
             counted.append(reading)
             continue
@@ -434,8 +524,8 @@ def counted_readings(draft: _OfficeDraft, index: Index) -> list[Reading]:
         floor = MAJOR_CITY_POPULATION if big_only else NAMESAKE_MIN_POPULATION
         if reading.weight >= floor:
             counted.append(reading)
-    best = max(draft.readings, key=lambda r: r.weight)
-    if best not in counted:
+    best = max(found, key=lambda r: r.weight)
+    if not any(r is best for r in counted):
         counted.append(best)
     return counted
 
@@ -451,26 +541,6 @@ def _ref_countries(r: int, index: Index) -> tuple[str, ...]:
     return tuple(index.groups[r >> 3].countries or ())
 
 
-def _regions_not_named_after_a_city(refs: tuple[int, ...], index: Index) -> set[str]:
-    """Countries of regions that are more than the surroundings of a same-named city.
-
-    "Florida" is a state first, so a Florida in Uruguay must be big to count;
-    the department of Paris is only Paris's own area, so Paris, Texas counts.
-    """
-    city_areas = {
-        (index.cities[r >> 3].country, index.cities[r >> 3].admin1)
-        for r in refs
-        if r & KIND_MASK == KIND_CITY
-    }
-    out = set()
-    for r in refs:
-        if r & KIND_MASK == KIND_REGION:
-            region = index.regions[r >> 3]
-            if (region.country, region.admin1) not in city_areas:
-                out.add(region.country)
-    return out
-
-
 def to_office(reading: Reading, ambiguous: bool, index: Index) -> Office:
     city = index.cities[reading.city] if reading.city is not None else None
     region_name = None
@@ -483,7 +553,8 @@ def to_office(reading: Reading, ambiguous: bool, index: Index) -> Office:
     elif reading.region is not None and index.regions[reading.region].geonameid:
         gid = index.regions[reading.region].geonameid
     elif reading.admin1 is None:
-        gid = next((c.geonameid for c in index.countries if c.code == reading.country), None)
+        country = index.country_by_code.get(reading.country)
+        gid = country.geonameid if country is not None else None
     else:
         gid = None
     return Office(
@@ -499,7 +570,7 @@ def to_office(reading: Reading, ambiguous: bool, index: Index) -> Office:
 
 
 def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
-    spans = drop_cities_beside_unexplained(find_spans(tokens, index))
+    spans = drop_cities_beside_unexplained(find_spans(tokens, index), index)
     drafts, modes = group_offices(spans, index)
     result = SegmentReading([], set(), [], modes)
     if Noise.NEGATION in modes:
@@ -521,38 +592,63 @@ def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
 
 
 def _is_group_only(draft: _OfficeDraft) -> bool:
-    return all(r & KIND_MASK == KIND_GROUP for span in draft.places for r in span.refs)
+    return all(_is_group_span(span) for span in draft.places)
 
 
 def _add_office(
     draft: _OfficeDraft, index: Index, result: SegmentReading, site_parts: set[int]
 ) -> None:
-    counted = counted_readings(draft, index)
-    best = max(counted, key=lambda r: r.weight)
-    places = {(r.country, r.admin1, r.city) for r in counted}
-    loose = len(draft.places) == 1 and _loose(draft.places[0], best, index, site_parts)
-    ambiguous = len(places) > 1 or loose
-    result.offices.append(to_office(best, ambiguous, index))
-    result.countries.update(r.country for r in counted)
-    if loose:
-        result.unresolved.append(draft.places[0].text)
+    if len(draft.places) == 1:
+        span = draft.places[0]
+        lone = _lone(span, index)
+        # A mall or tower named like a town ("Cornwall Centre", "Lansdowne
+        # Place"), or a small town matched by an alternate name only, is as
+        # likely a building as a town: the office is kept, marked ambiguous,
+        # and its text stays unresolved - the job could be anywhere.
+        loose = lone.alias_small or not site_parts.isdisjoint(
+            range(span.part_first, span.part_last + 1)
+        )
+        result.offices.append(
+            Office(lone.city, lone.region, lone.country, lone.geonameid, lone.ambiguous or loose)
+        )
+        result.countries.update(lone.countries)
+        if loose:
+            result.unresolved.append(span.text)
+    else:
+        counted = draft.readings
+        best = max(counted, key=lambda r: r.weight)
+        ambiguous = len({(r.country, r.admin1, r.city) for r in counted}) > 1
+        result.offices.append(to_office(best, ambiguous, index))
+        result.countries.update(r.country for r in counted)
     if draft.attached and not _grounded(draft):
         result.unresolved.extend(draft.attached)
 
 
-def _loose(span: Span, best: Reading, index: Index, site_parts: set[int]) -> bool:
-    """Is a lone place as likely a building or a street as a town?
+def _lone(span: Span, index: Index) -> Lone:
+    lone = span.profile.lone
+    return lone if lone is not None else lone_summary(span.refs, span.profile, index)
 
-    A mall or tower named like a town ("Cornwall Centre", "Lansdowne Place"),
-    or a small town matched only by an alternate name. The office is kept and
-    marked ambiguous, but its text stays unresolved: the job could be anywhere.
-    """
-    if any(p in site_parts for p in range(span.part_first, span.part_last + 1)):
-        return True
-    return (
+
+def lone_summary(refs: tuple[int, ...], profile: Profile, index: Index) -> Lone:
+    """The office `refs` make alone, weighed by `counted_readings`' rules."""
+    found = _lone_readings(refs, index)
+    counted = _counted_lone(found, profile)
+    best = max(counted, key=lambda r: r.weight)
+    office = to_office(best, False, index)
+    alias_small = (
         best.city is not None
         and best.city_weak
         and index.cities[best.city].population < MAJOR_CITY_POPULATION
+    )
+    return Lone(
+        office.city,
+        office.region,
+        office.country,
+        office.geonameid,
+        len({(r.country, r.admin1, r.city) for r in counted}) > 1,
+        frozenset(r.country for r in counted),
+        alias_small,
+        any(r.city is not None for r in found),
     )
 
 
@@ -563,7 +659,7 @@ def _grounded(draft: _OfficeDraft) -> bool:
     Arizona). Beside a bare town they may be the real place, so they stay
     unresolved.
     """
-    return any(any(r & KIND_MASK != KIND_CITY for r in span.refs) for span in draft.places)
+    return any(span.profile.flags & (HAS_REGION | HAS_COUNTRY | HAS_GROUP) for span in draft.places)
 
 
 def with_territories(countries: set[str]) -> set[str]:

@@ -47,7 +47,9 @@ _COUNT_PATTERNS: tuple[tuple[re.Pattern[str], int | None], ...] = (
 # " or " only in lower or title case: "OR" in capitals is Oregon. A lone
 # lower-case "l" is a typed stand-in for "|" ("Amsterdam l Remote").
 _SEGMENT_SPLIT = re.compile(r"\s*(?:[;|\n\r\t•]+|\s/\s|\s+(?:or|Or|hoặc|l)\s+)\s*")
-_WORD = re.compile(r"[^\W_]+(?:[.'’][^\W_]+)*\.?")
+# (the text before a word, the word): words keep inner periods and apostrophes
+# ("St.", "D.C.", "TP.HCM", "Xi'an").
+_GAP_WORD = re.compile(r"([\W_]*?)([^\W_]+(?:[.'’][^\W_]+)*\.?)")
 _SOFT_SEPARATORS = frozenset(',()[]{}:/\\·"“”«»!?*=<>')
 _DASHES = frozenset("-‐‑‒–—")
 
@@ -58,6 +60,8 @@ class Token:
     key: str  # folded
     part: int  # which part of the segment the token is in
     joined: bool  # a place name may run on from the previous token into this one
+    code: str = ""  # the token in capitals without periods ("D.C." -> "DC"), else ""
+    digit: bool = False  # has a digit: a street number, postcode or unit, never a place
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +93,14 @@ def split_text(raw: str) -> SplitText:
     return SplitText(tuple(segments), more, tuple(counted), cut or None)
 
 
+_COUNT_HINT = re.compile(r"\d|multiple|various|several|many|other", re.IGNORECASE)
+
+
 def _cut_counts(text: str) -> tuple[str, int, list[str]]:
     more = 0
     counted: list[str] = []
+    if not _COUNT_HINT.search(text):
+        return text, more, counted
     for pattern, fixed in _COUNT_PATTERNS:
         if not pattern.search(text):
             continue
@@ -108,18 +117,24 @@ def _cut_counts(text: str) -> tuple[str, int, list[str]]:
 def tokenize(segment: str) -> tuple[Token, ...]:
     tokens: list[Token] = []
     part = 0
-    previous_end = 0
-    for match in _WORD.finditer(segment):
-        word = match.group(0)
-        if tokens:
-            gap = segment[previous_end : match.start()]
-            part, joined = _read_gap(gap, part)
-            if "&" in gap and joined:
-                tokens.append(Token("&", "and", part, True))
-        else:
+    for gap, word in _GAP_WORD.findall(segment):
+        if not tokens:
             joined = False
-        tokens.append(Token(word, fold_word(word), part, joined))
-        previous_end = match.end()
+        elif gap == " ":
+            joined = True
+        else:
+            part, joined = _read_gap(gap, part)
+            if joined and "&" in gap:
+                tokens.append(Token("&", "and", part, True))
+        if word.isascii():
+            key = word.lower()
+            if "." in key or "'" in key:
+                key = key.replace(".", "").replace("'", "")
+        else:
+            key = fold_word(word)
+        code = word.replace(".", "") if word.isupper() else ""
+        digit = not word.isalpha() and any(c.isdigit() for c in word)
+        tokens.append(Token(word, key, part, joined, code, digit))
     return tuple(tokens)
 
 

@@ -20,6 +20,9 @@ class Noise(Enum):
     CONNECTOR = "connector"  # "and", "&": what follows is another office
     NEGATION = "negation"  # "non-US", "outside the EU": the places named are excluded
 
+    # Members are singletons: hash by identity (Enum's own hash runs Python code).
+    __hash__ = object.__hash__
+
 
 _CONNECTOR = "and und et va"
 # Words that carry no place.
