@@ -41,8 +41,8 @@ def _locate(shown: str, pieces: tuple[str, ...], hint: str | None) -> LocationRe
         split = split_text(piece)
         more += split.more_offices
         unresolved.extend(split.counted)
-        for segment in split.segments:
-            reading = read_segment(segment.tokens, index)
+        for tokens in split.segments:
+            reading = read_segment(tokens, index)
             offices.extend(reading.offices)
             countries |= reading.countries
             unresolved.extend(reading.unresolved)
@@ -51,10 +51,10 @@ def _locate(shown: str, pieces: tuple[str, ...], hint: str | None) -> LocationRe
             unresolved.append(_shorten(split.cut))
     return LocationResult(
         input=shown,
-        offices=tuple(dict.fromkeys(offices)),
+        offices=tuple(dict.fromkeys(offices)) if len(offices) > 1 else tuple(offices),
         countries=tuple(sorted(with_territories(countries))),
         remote=remote_status(modes, hint),
-        unresolved=tuple(dict.fromkeys(u for u in unresolved if u)),
+        unresolved=tuple(dict.fromkeys(unresolved)) if unresolved else (),
         more_offices=more,
     )
 

@@ -51,8 +51,8 @@ def key_country(value: str) -> str | None:
         return None
     index = get_index()
     text = value.strip()
-    refs = index.codes.get(text, ()) if text.isupper() else ()
-    refs = refs + index.refs(fold(text))
+    code = index.codes.get(text) if text.isupper() else None
+    refs = code.refs if code is not None else index.refs(fold(text))
     codes = {index.countries[r >> 3].code for r in refs if r & KIND_MASK == KIND_COUNTRY}
     return codes.pop() if len(codes) == 1 else None
 

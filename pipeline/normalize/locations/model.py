@@ -9,7 +9,7 @@ from typing import Any
 REMOTE_VALUES = ("yes", "hybrid", "unknown")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Office:
     city: str | None
     region: str | None

@@ -56,8 +56,8 @@ NAMESAKE_MIN_POPULATION = 10_000
 # name, a foreign namesake must be a real city to count.
 MAJOR_CITY_POPULATION = 100_000
 _PLACE_KINDS = HAS_CITY | HAS_REGION | HAS_COUNTRY | HAS_GROUP
-# A candidate span: (end token, refs, noise kind, profile of the refs)
-_Match = tuple[int, tuple[int, ...], "Noise | None", Profile]
+_NONE: frozenset[int] = frozenset()
+_DIGITS = Entry((), NO_PROFILE, Noise.FILLER, False, 1)  # street numbers, postcodes, units
 
 
 @dataclass(slots=True)
@@ -68,6 +68,7 @@ class Span:
     refs: tuple[int, ...] = ()
     noise: Noise | None = None
     profile: Profile = NO_PROFILE
+    key: str = ""  # folded text
 
 
 @dataclass(slots=True)
@@ -105,44 +106,40 @@ class SegmentReading:
 def find_spans(tokens: tuple[Token, ...], index: Index) -> list[Span]:
     """The dynamic program: best explanation of the tokens, unexplained words as refs=()."""
     n = len(tokens)
-    lexicon_get, codes = index.lexicon.get, index.codes
-    matches: list[list[_Match]] = []
+    lexicon_get, codes_get = index.lexicon.get, index.codes.get
+    matches: list[list[tuple[int, Entry, str]]] = []
     for i in range(n):
         token = tokens[i]
-        found: list[_Match] = []
+        found: list[tuple[int, Entry, str]] = []
         matches.append(found)
-        if token.digit:  # street numbers, postcodes, "P22"
-            found.append((i + 1, (), Noise.FILLER, NO_PROFILE))
-            continue
         key = token.key
-        entry = lexicon_get(key)
-        if token.code and token.code in codes:
-            refs = codes[token.code] + (entry.refs if entry is not None else ())
-            found.append((i + 1, refs, None, profile_refs(refs, index)))
-            if entry is None or not entry.continues:
-                continue
-        elif entry is None:
+        if token.digit:  # street numbers, postcodes, "P22"
+            found.append((i + 1, _DIGITS, key))
             continue
-        else:
-            _add_match(found, i + 1, entry)
+        entry = lexicon_get(key)
+        code_entry = codes_get(token.code) if token.code else None
+        if code_entry is not None:  # "CA" in capitals: the code and whatever "ca" names
+            found.append((i + 1, code_entry, key))
+        elif entry is not None and (entry.refs or entry.noise is not None):
+            found.append((i + 1, entry, key))
         j = i + 1
-        while entry.continues and j < n and j - i < MAX_WORDS and tokens[j].joined:
+        while entry is not None and entry.continues and j < n and j - i < MAX_WORDS:
+            if not tokens[j].joined:
+                break
             key = f"{key} {tokens[j].key}"
             j += 1
             entry = lexicon_get(key)
-            if entry is None:
-                break
-            _add_match(found, j, entry)
+            if entry is not None and (entry.refs or entry.noise is not None):
+                found.append((j, entry, key))
     # best[i] = (words explained, -spans, strength) for tokens[i:]
     best: list[tuple[int, int, int]] = [(0, 0, 0)] * (n + 1)
-    choice: list[_Match | None] = [None] * (n + 1)
+    choice: list[tuple[int, Entry, str] | None] = [None] * (n + 1)
     for i in range(n - 1, -1, -1):
         top, pick = best[i + 1], None
         for match in matches[i]:
-            end, _, noise, profile = match
+            end, entry, _ = match
             rest = best[end]
-            strength = 1 if noise is not None or profile.flags & ALL_WEAK else 2
-            score = (rest[0] + end - i, rest[1] - 1, rest[2] + strength)
+            score = (rest[0] + end - i, rest[1] - 1, rest[2] + entry.strength)
             if score > top:
                 top, pick = score, match
         best[i], choice[i] = top, pick
@@ -164,18 +161,14 @@ def find_spans(tokens: tuple[Token, ...], index: Index) -> list[Span]:
                 spans.append(Span(token.text, token.part, token.part))
             i += 1
             continue
-        end, refs, noise, profile = pick
+        end, entry, key = pick
         text = tokens[i].text if end == i + 1 else " ".join([t.text for t in tokens[i:end]])
-        spans.append(Span(text, tokens[i].part, tokens[end - 1].part, refs, noise, profile))
+        part_last = tokens[end - 1].part
+        spans.append(
+            Span(text, tokens[i].part, part_last, entry.refs, entry.noise, entry.profile, key)
+        )
         i = end
     return spans
-
-
-def _add_match(found: list[_Match], end: int, entry: Entry) -> None:
-    if entry.noise is not None:
-        found.append((end, (), entry.noise, NO_PROFILE))
-    elif entry.refs:
-        found.append((end, entry.refs, None, entry.profile))
 
 
 def drop_cities_beside_unexplained(spans: list[Span], index: Index) -> list[Span]:
@@ -195,7 +188,7 @@ def drop_cities_beside_unexplained(spans: list[Span], index: Index) -> list[Span
             trusted = () if parts & sites else span.refs
             kept = tuple(r for r in trusted if r & KIND_MASK != KIND_CITY)
             profile = profile_refs(kept, index) if kept else NO_PROFILE
-            span = Span(span.text, span.part_first, span.part_last, kept, None, profile)
+            span = Span(span.text, span.part_first, span.part_last, kept, None, profile, span.key)
         out.append(span)
     return out
 
@@ -210,7 +203,7 @@ def _parts_of(spans: Iterable[Span]) -> set[int]:
 def _options(span: Span, index: Index, only: set[str]) -> dict[str, _Options]:
     """What the span can mean in each of the countries `only`."""
     by_country: dict[str, _Options] = {}
-    key = fold(span.text)
+    key = span.key
     grouped = span.profile.by_country
     refs: Iterable[int] = span.refs
     if grouped is not None:
@@ -417,9 +410,9 @@ def _region_keys(name: str) -> set[str]:
 
 @dataclass(slots=True)
 class _OfficeDraft:
-    places: list[Span] = field(default_factory=list)
-    readings: list[Reading] = field(default_factory=list)
-    attached: list[str] = field(default_factory=list)  # unexplained or "anywhere" text
+    places: list[Span]
+    attached: list[str]  # unexplained or "anywhere" text
+    readings: list[Reading] | None = None  # worked out once a second span joins
     descending: bool = False  # "Country - Region - City - Site" order
     site_mode: bool = False  # past the city of a descending office: the rest is a site
 
@@ -434,7 +427,7 @@ def group_offices(spans: list[Span], index: Index) -> tuple[list[_OfficeDraft], 
             if span.noise is Noise.CONNECTOR:
                 current = None
             else:
-                modes.add(span.noise)
+                modes.add(span.noise)  # SITE included: read_segment looks for it
             continue
         if not span.refs or span.profile.flags & ONLY_UNKNOWN_GROUPS:
             if current is not None:
@@ -453,13 +446,11 @@ def group_offices(spans: list[Span], index: Index) -> tuple[list[_OfficeDraft], 
             if current.descending and _has_city(current, index) and _small_town_only(span, index):
                 current.site_mode = True
                 continue
-        # A lone span's readings are only worked out if another span joins it.
-        current = _OfficeDraft(places=[span], attached=pending)
-        current.descending = _names_country(span)
+        current = _OfficeDraft([span], pending, None, _names_country(span))
         pending = []
         drafts.append(current)
     if pending:
-        drafts.append(_OfficeDraft(attached=pending))
+        drafts.append(_OfficeDraft([], pending))
     return drafts, modes
 
 
@@ -577,15 +568,16 @@ def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
         # "Remote (non-U.S.)": we do not reason about exclusions; anywhere it is.
         result.unresolved.append(" ".join(t.text for t in tokens))
         return result
-    site_parts = _parts_of(s for s in spans if s.noise is Noise.SITE)
+    site_parts = (
+        _parts_of(s for s in spans if s.noise is Noise.SITE) if Noise.SITE in modes else _NONE
+    )
     for draft in drafts:
         if not draft.places:
             result.unresolved.extend(draft.attached)
         elif _is_group_only(draft):
             # "EMEA", "Remote - LATAM": a set of countries, not an office.
             for span in draft.places:
-                for r in span.refs:
-                    result.countries.update(_ref_countries(r, index))
+                result.countries.update(span.profile.countries)
         else:
             _add_office(draft, index, result, site_parts)
     return result
@@ -605,12 +597,11 @@ def _add_office(
         # Place"), or a small town matched by an alternate name only, is as
         # likely a building as a town: the office is kept, marked ambiguous,
         # and its text stays unresolved - the job could be anywhere.
-        loose = lone.alias_small or not site_parts.isdisjoint(
-            range(span.part_first, span.part_last + 1)
+        loose = lone.alias_small or bool(
+            site_parts and not site_parts.isdisjoint(range(span.part_first, span.part_last + 1))
         )
-        result.offices.append(
-            Office(lone.city, lone.region, lone.country, lone.geonameid, lone.ambiguous or loose)
-        )
+        city, region, country, geonameid, ambiguous = lone.office
+        result.offices.append(Office(city, region, country, geonameid, ambiguous or loose))
         result.countries.update(lone.countries)
         if loose:
             result.unresolved.append(span.text)
@@ -634,18 +625,15 @@ def lone_summary(refs: tuple[int, ...], profile: Profile, index: Index) -> Lone:
     found = _lone_readings(refs, index)
     counted = _counted_lone(found, profile)
     best = max(counted, key=lambda r: r.weight)
-    office = to_office(best, False, index)
+    ambiguous = len({(r.country, r.admin1, r.city) for r in counted}) > 1
     alias_small = (
         best.city is not None
         and best.city_weak
         and index.cities[best.city].population < MAJOR_CITY_POPULATION
     )
+    office = to_office(best, ambiguous, index)
     return Lone(
-        office.city,
-        office.region,
-        office.country,
-        office.geonameid,
-        len({(r.country, r.admin1, r.city) for r in counted}) > 1,
+        (office.city, office.region, office.country, office.geonameid, office.ambiguous),
         frozenset(r.country for r in counted),
         alias_small,
         any(r.city is not None for r in found),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .text import fold_word
 
@@ -54,8 +55,7 @@ _SOFT_SEPARATORS = frozenset(',()[]{}:/\\·"“”«»!?*=<>')
 _DASHES = frozenset("-‐‑‒–—")
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     text: str  # as written (codes such as "CA" count only in capitals)
     key: str  # folded
     part: int  # which part of the segment the token is in
@@ -65,14 +65,8 @@ class Token:
 
 
 @dataclass(frozen=True, slots=True)
-class Segment:
-    text: str
-    tokens: tuple[Token, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class SplitText:
-    segments: tuple[Segment, ...]
+    segments: tuple[tuple[Token, ...], ...]  # the tokens of each segment
     more_offices: int
     counted: tuple[str, ...]  # the phrases that counted offices, as written
     cut: str | None  # text beyond MAX_CHARS, not read
@@ -85,11 +79,7 @@ def split_text(raw: str) -> SplitText:
         cut = text[MAX_CHARS:].strip()
         text = text[:MAX_CHARS]
     text, more, counted = _cut_counts(text)
-    segments = []
-    for piece in _SEGMENT_SPLIT.split(text):
-        tokens = tokenize(piece)
-        if tokens:
-            segments.append(Segment(piece.strip(), tokens))
+    segments = [tokens for piece in _SEGMENT_SPLIT.split(text) if (tokens := tokenize(piece))]
     return SplitText(tuple(segments), more, tuple(counted), cut or None)
 
 
