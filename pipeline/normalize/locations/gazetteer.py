@@ -128,6 +128,7 @@ class Lone(NamedTuple):
     countries: frozenset[str]  # every country it could be in
     alias_small: bool  # a small town matched by an alternate name only: may be a building
     has_city: bool  # some reading is a town
+    anchors: bool  # one area, or one big city, in one country: words beside it add detail
 
 
 class Profile(NamedTuple):
@@ -397,7 +398,9 @@ class _Builder:
             if not city or city.country != row.get("cc") or not row.get("admin1"):
                 continue
             code_votes[(row["cc"], row["admin1"])][city.admin1] += 1
-            name_votes[(row["cc"], city.admin1)][row["admin1"]] += 1
+            # Weighed by people: after provinces merge (Vietnam, 2025) the merged
+            # region takes the name of its largest city's old province.
+            name_votes[(row["cc"], city.admin1)][row["admin1"]] += city.population + 1
         for (cc, admin1), votes in name_votes.items():
             self.admin1_names[(cc, admin1)] = votes.most_common(1)[0][0]
         for code, state in us_states.items():

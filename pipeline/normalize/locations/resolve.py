@@ -57,7 +57,9 @@ NAMESAKE_MIN_POPULATION = 10_000
 MAJOR_CITY_POPULATION = 100_000
 _PLACE_KINDS = HAS_CITY | HAS_REGION | HAS_COUNTRY | HAS_GROUP
 _NONE: frozenset[int] = frozenset()
-_DIGITS = Entry((), NO_PROFILE, Noise.FILLER, False, 1)  # street numbers, postcodes, units
+# Street numbers, postcodes, units: a part with a number and a word we cannot
+# explain is a street address ("11 Đoàn Văn Bơ"), whatever towns it seems to name.
+_DIGITS = Entry((), NO_PROFILE, Noise.SITE, False, 1)
 
 
 @dataclass(slots=True)
@@ -178,9 +180,11 @@ def drop_cities_beside_unexplained(spans: list[Span], index: Index) -> list[Span
     site, and none of its words is trusted as a place.
     """
     doubtful = _parts_of(s for s in spans if not s.refs and s.noise is None)
-    if not doubtful:
+    subunits = _parts_of(s for s in spans if s.noise is Noise.SUBUNIT)
+    if not doubtful and not subunits:
         return spans
-    sites = doubtful & _parts_of(s for s in spans if s.noise is Noise.SITE)
+    sites = doubtful & _parts_of(s for s in spans if s.noise is Noise.SITE) | subunits
+    doubtful |= subunits
     out: list[Span] = []
     for span in spans:
         parts = set(range(span.part_first, span.part_last + 1))
@@ -417,17 +421,26 @@ class _OfficeDraft:
     site_mode: bool = False  # past the city of a descending office: the rest is a site
 
 
-def group_offices(spans: list[Span], index: Index) -> tuple[list[_OfficeDraft], set[Noise]]:
+def group_offices(
+    spans: list[Span], index: Index
+) -> tuple[list[_OfficeDraft], set[Noise], list[str]]:
+    """Offices left to right; also the work-mode words, and "anywhere" words standing alone."""
     modes: set[Noise] = set()
     drafts: list[_OfficeDraft] = []
     current: _OfficeDraft | None = None
     pending: list[str] = []
+    anywhere: list[str] = []
     for span in spans:
         if span.noise is not None:
             if span.noise is Noise.CONNECTOR:
                 current = None
             else:
                 modes.add(span.noise)  # SITE included: read_segment looks for it
+            continue
+        if span.refs and span.profile.flags & ONLY_UNKNOWN_GROUPS and not _shares_part(span, spans):
+            # "Nước Ngoài, Hà Nội" (abroad, Hanoi): an office somewhere unknown.
+            # Only "Anywhere in France", in one part with a place, is narrowed.
+            anywhere.append(span.text)
             continue
         if not span.refs or span.profile.flags & ONLY_UNKNOWN_GROUPS:
             if current is not None:
@@ -451,7 +464,18 @@ def group_offices(spans: list[Span], index: Index) -> tuple[list[_OfficeDraft], 
         drafts.append(current)
     if pending:
         drafts.append(_OfficeDraft([], pending))
-    return drafts, modes
+    return drafts, modes, anywhere
+
+
+def _shares_part(span: Span, spans: list[Span]) -> bool:
+    """Is a place named in the same part as `span`?"""
+    return any(
+        other.refs
+        and not other.profile.flags & ONLY_UNKNOWN_GROUPS
+        and other.part_first <= span.part_last
+        and span.part_first <= other.part_last
+        for other in spans
+    )
 
 
 def _is_group_span(span: Span) -> bool:
@@ -562,8 +586,8 @@ def to_office(reading: Reading, ambiguous: bool, index: Index) -> Office:
 
 def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
     spans = drop_cities_beside_unexplained(find_spans(tokens, index), index)
-    drafts, modes = group_offices(spans, index)
-    result = SegmentReading([], set(), [], modes)
+    drafts, modes, anywhere = group_offices(spans, index)
+    result = SegmentReading([], set(), anywhere, modes)
     if Noise.NEGATION in modes:
         # "Remote (non-U.S.)": we do not reason about exclusions; anywhere it is.
         result.unresolved.append(" ".join(t.text for t in tokens))
@@ -571,6 +595,7 @@ def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
     site_parts = (
         _parts_of(s for s in spans if s.noise is Noise.SITE) if Noise.SITE in modes else _NONE
     )
+    placed = []
     for draft in drafts:
         if not draft.places:
             result.unresolved.extend(draft.attached)
@@ -579,7 +604,18 @@ def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
             for span in draft.places:
                 result.countries.update(span.profile.countries)
         else:
-            _add_office(draft, index, result, site_parts)
+            placed.append(_place(draft, index, site_parts))
+    # In an address ("Ocean Park Building, ..., Hà Nội, Việt Nam") that names
+    # a region or country, a building named like a town and the unexplained
+    # words are details of the office the address names.
+    address = any(p.grounded and not p.loose for p in placed)
+    for p in placed:
+        if p.loose and address:
+            continue
+        result.offices.append(p.office)
+        result.countries.update(p.countries)
+        if not address:
+            result.unresolved.extend(p.unresolved)
     return result
 
 
@@ -587,32 +623,38 @@ def _is_group_only(draft: _OfficeDraft) -> bool:
     return all(_is_group_span(span) for span in draft.places)
 
 
-def _add_office(
-    draft: _OfficeDraft, index: Index, result: SegmentReading, site_parts: set[int]
-) -> None:
-    if len(draft.places) == 1:
-        span = draft.places[0]
-        lone = _lone(span, index)
-        # A mall or tower named like a town ("Cornwall Centre", "Lansdowne
-        # Place"), or a small town matched by an alternate name only, is as
-        # likely a building as a town: the office is kept, marked ambiguous,
-        # and its text stays unresolved - the job could be anywhere.
-        loose = lone.alias_small or bool(
-            site_parts and not site_parts.isdisjoint(range(span.part_first, span.part_last + 1))
-        )
-        city, region, country, geonameid, ambiguous = lone.office
-        result.offices.append(Office(city, region, country, geonameid, ambiguous or loose))
-        result.countries.update(lone.countries)
-        if loose:
-            result.unresolved.append(span.text)
-    else:
+@dataclass(slots=True)
+class _Placed:
+    office: Office
+    countries: Iterable[str]
+    unresolved: list[str]
+    loose: bool  # as likely a building or street named like a town
+    grounded: bool  # names a region, country or group
+
+
+def _place(draft: _OfficeDraft, index: Index, site_parts: frozenset[int] | set[int]) -> _Placed:
+    grounded = _grounded(draft, index)
+    unresolved = [] if grounded else list(draft.attached)
+    if len(draft.places) > 1:
         counted = draft.readings
         best = max(counted, key=lambda r: r.weight)
         ambiguous = len({(r.country, r.admin1, r.city) for r in counted}) > 1
-        result.offices.append(to_office(best, ambiguous, index))
-        result.countries.update(r.country for r in counted)
-    if draft.attached and not _grounded(draft):
-        result.unresolved.extend(draft.attached)
+        countries = [r.country for r in counted]
+        return _Placed(to_office(best, ambiguous, index), countries, unresolved, False, grounded)
+    span = draft.places[0]
+    lone = _lone(span, index)
+    # A mall or tower named like a town ("Cornwall Centre", "Lansdowne Place"),
+    # or a small town matched by an alternate name only, is as likely a
+    # building as a town: the office is kept, marked ambiguous, and its text
+    # stays unresolved - the job could be anywhere.
+    loose = lone.alias_small or bool(
+        site_parts and not site_parts.isdisjoint(range(span.part_first, span.part_last + 1))
+    )
+    city, region, country, geonameid, ambiguous = lone.office
+    if loose:
+        unresolved.append(span.text)
+    office = Office(city, region, country, geonameid, ambiguous or loose)
+    return _Placed(office, lone.countries, unresolved, loose, grounded)
 
 
 def _lone(span: Span, index: Index) -> Lone:
@@ -632,22 +674,28 @@ def lone_summary(refs: tuple[int, ...], profile: Profile, index: Index) -> Lone:
         and index.cities[best.city].population < MAJOR_CITY_POPULATION
     )
     office = to_office(best, ambiguous, index)
+    anchors = not ambiguous and (
+        best.city is None or index.cities[best.city].population >= MAJOR_CITY_POPULATION
+    )
     return Lone(
         (office.city, office.region, office.country, office.geonameid, office.ambiguous),
         frozenset(r.country for r in counted),
         alias_small,
         any(r.city is not None for r in found),
+        anchors,
     )
 
 
-def _grounded(draft: _OfficeDraft) -> bool:
-    """Does the office name an area (region, country, group), not just a town?
+def _grounded(draft: _OfficeDraft, index: Index) -> bool:
+    """Does the office pin down where it is, so that words beside it only add detail?
 
-    Unexplained words beside an area only qualify it ("Fundera Arizona" is in
-    Arizona). Beside a bare town they may be the real place, so they stay
-    unresolved.
+    Unexplained words beside it only qualify it ("Fundera Arizona" is in
+    Arizona; a street beside "Hà Nội"). Beside a name that fits several places
+    ("Paris, Texs") they may be the real place, so they stay unresolved.
+    Spans that agree with each other pin the office down; a lone name does
+    when it reads as one area, or one big city, in one country.
     """
-    return any(span.profile.flags & (HAS_REGION | HAS_COUNTRY | HAS_GROUP) for span in draft.places)
+    return len(draft.places) > 1 or _lone(draft.places[0], index).anchors
 
 
 def with_territories(countries: set[str]) -> set[str]:

@@ -17,6 +17,7 @@ class Noise(Enum):
     ONSITE = "onsite"  # says nothing against remote work: remote stays "unknown"
     FILLER = "filler"  # carries no place and no work mode
     SITE = "site"  # a building or street word: the words around it may name the site
+    SUBUNIT = "subunit"  # "Quận", "Phường": the words after it name a district or ward
     CONNECTOR = "connector"  # "and", "&": what follows is another office
     NEGATION = "negation"  # "non-US", "outside the EU": the places named are excluded
 
@@ -35,7 +36,7 @@ across multiple various several north south east west central northern southern 
 western northeast northwest southeast southwest upstate downtown uptown capital
 time zone timezone timezones hours est pst cst mst cet gmt utc
 based in open to eligible must be available great opening
-quan q phuong p huyen tinh thanh pho tp thi xa thi tran xa kv
+tinh thanh pho tp kv
 """
 # Building and street words: a part with one of these and a word we cannot
 # explain names a site ("Al Sila Tower"), and the place words in it are not
@@ -59,6 +60,21 @@ def _build() -> dict[str, Noise]:
         table[word] = Noise.FILLER
     for word in _phrases(_SITE):
         table[word] = Noise.SITE
+    # Vietnamese addresses name wards and districts after these words; their
+    # names are often towns elsewhere ("Phường Mai"), so the part holds no place.
+    for word in (
+        "quan",
+        "q",
+        "phuong",
+        "p",
+        "huyen",
+        "xa",
+        "thi xa",
+        "thi tran",
+        "ward",
+        "district",
+    ):
+        table[word] = Noise.SUBUNIT
     for word in ("non", "outside", "except", "excluding", "excl"):
         table[word] = Noise.NEGATION
     for word in _phrases(_CONNECTOR):
@@ -83,8 +99,6 @@ def _build() -> dict[str, Noise]:
             "head office",
             "time zone",
             "thanh pho",
-            "thi xa",
-            "thi tran",
             "khu vuc",
             "based in",
             "open to",
