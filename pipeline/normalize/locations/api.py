@@ -9,7 +9,7 @@ from functools import lru_cache
 from .gazetteer import get_index
 from .model import LocationResult, Office
 from .remote import check_hint, remote_status
-from .resolve import read_segment, with_territories
+from .resolve import read_segment
 from .split import split_text
 from .vocab import Noise
 
@@ -52,7 +52,7 @@ def _locate(shown: str, pieces: tuple[str, ...], hint: str | None) -> LocationRe
     return LocationResult(
         input=shown,
         offices=tuple(dict.fromkeys(offices)) if len(offices) > 1 else tuple(offices),
-        countries=tuple(sorted(with_territories(countries))),
+        countries=tuple(sorted(countries)),
         remote=remote_status(modes, hint),
         unresolved=tuple(dict.fromkeys(unresolved)) if unresolved else (),
         more_offices=more,

@@ -151,7 +151,15 @@ class Profile(NamedTuple):
 NO_PROFILE = Profile(frozenset(), 0, frozenset(), frozenset())
 
 
-def profile_refs(refs: tuple[int, ...], index: Index) -> Profile:
+def profile_refs(
+    refs: tuple[int, ...], index: Index, code_only: frozenset[int] = frozenset()
+) -> Profile:
+    """What `refs` hold. `code_only`: refs matched only by a code in capitals.
+
+    A country named by its English name outvotes towns that share it; named
+    only by its two-letter code ("HN", "LA", "IN") it does not, because the same
+    capitals are a city's or a state's abbreviation too.
+    """
     codes: set[str] = set()
     strong: set[str] = set()
     city_areas: set[tuple[str, str]] = set()
@@ -175,7 +183,7 @@ def profile_refs(refs: tuple[int, ...], index: Index) -> Profile:
             region_areas.add((region.country, region.admin1))
         elif kind == KIND_COUNTRY:
             codes.add(index.countries[ident].code)
-            if not r & WEAK_BIT:
+            if not r & WEAK_BIT and r not in code_only:
                 flags |= HAS_STRONG_COUNTRY
                 strong.add(index.countries[ident].code)
         else:
@@ -463,6 +471,7 @@ class _Builder:
                 cc in curated.SUBDIVISION_CODE_COUNTRIES
                 and sub.parent_code is None
                 and suffix.isalpha()
+                and suffix not in curated.COUNTRY_CODES  # "UK" is Britain, not Uttarakhand
             ):
                 self.add_code(suffix, KIND_REGION, ident)
         for key, cc, admin1 in curated.REGION_ALIASES:
@@ -518,6 +527,11 @@ class _Builder:
         names: dict[str, tuple[int, ...]] = {}
         prefixes: set[str] = noise_prefixes()
         for name, slot in self.names.items():
+            if any(base & KIND_MASK == KIND_GROUP for base in slot):
+                # "APAC" is the group of countries, never Apac, Uganda.
+                slot = {
+                    b: s for b, s in slot.items() if b & KIND_MASK in (KIND_GROUP, KIND_COUNTRY)
+                }
             names[name] = tuple(
                 base | (0 if strong else WEAK_BIT)
                 for base, strong in sorted(slot.items(), key=lambda item: self._sort_key(item[0]))
@@ -546,17 +560,22 @@ class _Builder:
         def intern(value):
             return shared.setdefault(value, value) if isinstance(value, frozenset) else value
 
-        def entry(refs: tuple[int, ...], continues: bool) -> Entry:
-            profile = Profile(*(intern(v) for v in profile_refs(refs, index)))
+        def entry(
+            key: str,
+            refs: tuple[int, ...],
+            continues: bool,
+            code_only: frozenset[int] = frozenset(),
+        ) -> Entry:
+            profile = Profile(*(intern(v) for v in profile_refs(refs, index, code_only)))
             if profile.flags & (HAS_CITY | HAS_REGION | HAS_COUNTRY):  # groups make no office
-                lone = lone_summary(refs, profile, index)
+                lone = lone_summary(refs, profile, index, key)
                 profile = profile._replace(lone=lone._replace(countries=intern(lone.countries)))
             strength = 1 if profile.flags & ALL_WEAK else 2
             return Entry(refs, profile, None, continues, strength)
 
         lexicon = index.lexicon
         for name, refs in names.items():
-            lexicon[name] = entry(refs, name in prefixes)
+            lexicon[name] = entry(name, refs, name in prefixes)
         for name, noise in NOISE.items():
             lexicon[name] = Entry((), NO_PROFILE, noise, name in prefixes, 1)
         for name in prefixes:
@@ -564,8 +583,11 @@ class _Builder:
                 lexicon[name] = Entry((), NO_PROFILE, None, True, 0)
         for token, refs in codes.items():
             # A code is read with whatever its folded form names ("USA", "NYC").
-            merged = refs + tuple(r for r in names.get(fold(token), ()) if r not in refs)
-            index.codes[token] = entry(merged, False)
+            named = names.get(fold(token), ())
+            merged = refs + tuple(r for r in named if r not in refs)
+            index.codes[token] = entry(
+                fold(token), merged, False, frozenset(refs) - frozenset(named)
+            )
         return index
 
 

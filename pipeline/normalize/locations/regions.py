@@ -336,8 +336,18 @@ ALPHA3_CODES = frozenset(
 )
 # Codes in capitals that name a country but are not its ISO alpha-2 code.
 COUNTRY_CODES: dict[str, str] = {"UK": "GB", "UAE": "AE", "KSA": "SA", "USA": "US", "PRC": "CN"}
-# Territories that are part of another country for "could this job be in X?".
-TERRITORY_OF: dict[str, str] = {"PR": "US", "GU": "US", "VI": "US", "AS": "US", "MP": "US"}
+# Places with an ISO code of their own that are also part of another country
+# for "could this job be in X?" (US territories; China's special administrative
+# regions, which postal addresses often file under CN).
+TERRITORY_OF: dict[str, str] = {
+    "PR": "US",
+    "GU": "US",
+    "VI": "US",
+    "AS": "US",
+    "MP": "US",
+    "HK": "CN",
+    "MO": "CN",
+}
 
 # Countries whose first-level subdivision codes are written after a city
 # ("Austin, TX", "Toronto, ON", "Sydney, NSW", "Curitiba, PR", "Pune, MH").

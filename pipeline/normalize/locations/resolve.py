@@ -92,6 +92,7 @@ class _Options:
     cities: dict[str, int] = field(default_factory=dict)  # admin1 -> most populous city ref
     unlinked_region: int | None = None
     key: str = ""  # the span's folded text
+    named_area: bool = False  # a region or the country itself is named (not only a group)
 
 
 @dataclass(slots=True)
@@ -220,12 +221,15 @@ def _options(span: Span, index: Index, only: set[str]) -> dict[str, _Options]:
             if city.country not in only:
                 continue
             opts = by_country.setdefault(city.country, _Options())
-            opts.cities.setdefault(city.admin1, r)
+            earlier = opts.cities.get(city.admin1)
+            if earlier is None or (earlier & WEAK_BIT and not r & WEAK_BIT):
+                opts.cities[city.admin1] = r  # a town's own name beats an alternate name
         elif kind == KIND_REGION:
             region = index.regions[ident]
             if region.country not in only:
                 continue
             opts = by_country.setdefault(region.country, _Options())
+            opts.named_area = True
             if region.admin1 is None:
                 opts.anywhere = True
                 opts.unlinked_region = ident
@@ -234,7 +238,8 @@ def _options(span: Span, index: Index, only: set[str]) -> dict[str, _Options]:
         elif kind == KIND_COUNTRY:
             code = index.countries[ident].code
             if code in only:
-                by_country.setdefault(code, _Options()).anywhere = True
+                opts = by_country.setdefault(code, _Options())
+                opts.anywhere = opts.named_area = True
         elif kind == KIND_GROUP:
             for code in only.intersection(index.groups[ident].countries or ()):
                 by_country.setdefault(code, _Options()).anywhere = True
@@ -255,15 +260,33 @@ def readings(places: list[Span], index: Index) -> list[Reading]:
     per_span = [_options(span, index, shared) for span in places]
     out: list[Reading] = []
     for code in sorted(shared):
-        out.extend(_readings_in(code, [options[code] for options in per_span], index))
+        opts = [options[code] for options in per_span]
+        if _country_names_respected(code, places, opts):
+            out.extend(_readings_in(code, opts, index))
     return out
+
+
+def _country_names_respected(code: str, places: list[Span], opts: list[_Options]) -> bool:
+    """A country's English name ("Canada") reads as a town elsewhere only with backing.
+
+    "Peru, Indiana" may be Peru in Indiana: another span names an area there.
+    "Canada, LATAM" is not Cañada in Mexico: a group of countries backs nothing.
+    """
+    for i, span in enumerate(places):
+        strong = span.profile.strong_countries
+        own = opts[i]
+        if strong and code not in strong and not (own.named_area or own.regions):
+            backed = any(j != i and (o.named_area or o.regions) for j, o in enumerate(opts))
+            if not backed:
+                return False
+    return True
 
 
 def _lone_readings(refs: tuple[int, ...], index: Index) -> list[Reading]:
     """`readings` of a single span: every place it names, without agreement to check.
 
     Towns below NAMESAKE_MIN_POPULATION never count for a lone span
-    (`counted_readings`), so past the most populous town they are not read:
+    (`_counted_lone`), so past the most populous town they are not read:
     refs list areas first, then towns by falling population.
     """
     out: list[Reading] = []
@@ -271,7 +294,7 @@ def _lone_readings(refs: tuple[int, ...], index: Index) -> list[Reading]:
     area_regions: dict[tuple[str, str], int] = {}
     unlinked: dict[str, int] = {}
     anywhere: list[str] = []
-    seen: set[tuple[str, str]] = set()
+    seen: dict[tuple[str, str], Reading] = {}
     first_city = True
     for r in refs:
         kind, ident = r & KIND_MASK, r >> 3
@@ -281,16 +304,22 @@ def _lone_readings(refs: tuple[int, ...], index: Index) -> list[Reading]:
                 break
             first_city = False
             place = (city.country, city.admin1)
+            weak = bool(r & WEAK_BIT)
             if place in seen:
+                # A town's own name beats a bigger town's alternate name: "New
+                # Delhi" is New Delhi, not Delhi, which also goes by it.
+                earlier = seen[place]
+                if earlier.city_weak and not weak:
+                    earlier.city, earlier.weight, earlier.city_weak = ident, city.population, False
                 continue
-            seen.add(place)
             region = area_regions.get(place)
             if region is not None and _minor_alias(r, region, index):
                 continue
             if region is None:
                 region = unlinked.get(city.country)
-            weak = bool(r & WEAK_BIT)
-            out.append(Reading(city.country, city.admin1, ident, region, city.population, weak))
+            reading = Reading(city.country, city.admin1, ident, region, city.population, weak)
+            seen[place] = reading
+            out.append(reading)
         elif kind == KIND_REGION:
             region = regions[ident]
             if region.admin1 is None:
@@ -507,14 +536,16 @@ def _small_town_only(span: Span, index: Index) -> bool:
 # -------------------------------------------------------- step 4: ambiguity
 
 
-def _counted_lone(found: list[Reading], profile: Profile) -> list[Reading]:
+def _counted_lone(found: list[Reading], profile: Profile, key: str, index: Index) -> list[Reading]:
     """The readings of a lone span whose countries the office could be in.
 
     (With two or more spans the spans vouch for each other, so every reading
     counts.) A lone span is weighed (a reading weighs its city's or region's
     population):
-    - a country's English name or code always counts, and foreign towns that
-      share it never do ("Lebanon" is not Lebanon, Pennsylvania);
+    - a country's English name always counts, and foreign towns that share it
+      never do ("Lebanon" is not Lebanon, Pennsylvania), nor foreign areas
+      other than a state of that very name ("Georgia" may be the US state;
+      "Luxembourg" is not the Belgian province);
     - next to a region of that name elsewhere ("Florida", "Washington"), a
       reading must be a big place (100,000) to count;
     - a match by an alternate name counts only when no place has the name as
@@ -522,7 +553,7 @@ def _counted_lone(found: list[Reading], profile: Profile) -> list[Reading]:
     - otherwise a namesake counts from 10,000 people up, because a bare
       "Paris" could be in Texas. A weak country name ("Nederland") raises no
       bar, so Nederland, Texas stays possible.
-    The likeliest reading always counts.
+    When none of these counts, the likeliest reading does.
     """
     strong_countries, named_areas = profile.strong_countries, profile.named_areas
     has_own_name = not profile.flags & ALL_WEAK
@@ -531,7 +562,7 @@ def _counted_lone(found: list[Reading], profile: Profile) -> list[Reading]:
         if reading.country in strong_countries:
             counted.append(reading)
             continue
-        if strong_countries and reading.city is not None:
+        if strong_countries and (reading.city is not None or not _named_after(reading, key, index)):
             continue
         if reading.city_weak and has_own_name:
             continue
@@ -539,10 +570,15 @@ def _counted_lone(found: list[Reading], profile: Profile) -> list[Reading]:
         floor = MAJOR_CITY_POPULATION if big_only else NAMESAKE_MIN_POPULATION
         if reading.weight >= floor:
             counted.append(reading)
-    best = max(found, key=lambda r: r.weight)
-    if not any(r is best for r in counted):
-        counted.append(best)
+    if not counted:  # the likeliest reading always counts
+        counted.append(max(found, key=lambda r: r.weight))
     return counted
+
+
+def _named_after(reading: Reading, key: str, index: Index) -> bool:
+    """Is the reading's first-level region called `key` itself?"""
+    name = index.admin1_names.get((reading.country, reading.admin1 or ""))
+    return name is not None and key in _region_keys(name)
 
 
 def _ref_countries(r: int, index: Index) -> tuple[str, ...]:
@@ -613,7 +649,7 @@ def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
         if p.loose and address:
             continue
         result.offices.append(p.office)
-        result.countries.update(p.countries)
+        result.countries.update(with_territories(set(p.countries)))
         if not address:
             result.unresolved.extend(p.unresolved)
     return result
@@ -659,13 +695,13 @@ def _place(draft: _OfficeDraft, index: Index, site_parts: frozenset[int] | set[i
 
 def _lone(span: Span, index: Index) -> Lone:
     lone = span.profile.lone
-    return lone if lone is not None else lone_summary(span.refs, span.profile, index)
+    return lone if lone is not None else lone_summary(span.refs, span.profile, index, span.key)
 
 
-def lone_summary(refs: tuple[int, ...], profile: Profile, index: Index) -> Lone:
-    """The office `refs` make alone, weighed by `counted_readings`' rules."""
+def lone_summary(refs: tuple[int, ...], profile: Profile, index: Index, key: str) -> Lone:
+    """The office the name `key` (with `refs`) makes alone, weighed by `_counted_lone`."""
     found = _lone_readings(refs, index)
-    counted = _counted_lone(found, profile)
+    counted = _counted_lone(found, profile, key, index)
     best = max(counted, key=lambda r: r.weight)
     ambiguous = len({(r.country, r.admin1, r.city) for r in counted}) > 1
     alias_small = (
@@ -699,5 +735,9 @@ def _grounded(draft: _OfficeDraft, index: Index) -> bool:
 
 
 def with_territories(countries: set[str]) -> set[str]:
-    """Puerto Rico is also the US for "could this job be in the US?"."""
+    """An office in Puerto Rico is also in the US for "could this job be in the US?".
+
+    Only offices: a group such as LATAM or APAC lists territories as places of
+    their own, and does not make a job American.
+    """
     return countries | {TERRITORY_OF[c] for c in countries if c in TERRITORY_OF}
