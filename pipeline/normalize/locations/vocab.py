@@ -36,7 +36,7 @@ across multiple various several north south east west central northern southern 
 western northeast northwest southeast southwest upstate downtown uptown capital
 time zone timezone timezones hours est pst cst mst cet gmt utc
 based in open to eligible must be available great opening
-tinh thanh pho tp kv
+tinh thanh pho tp kv tai
 """
 # Building and street words: a part with one of these and a word we cannot
 # explain names a site ("Al Sila Tower"), and the place words in it are not
@@ -100,6 +100,10 @@ def _build() -> dict[str, Noise]:
             "time zone",
             "thanh pho",
             "khu vuc",
+            "hoi so",  # Vietnamese: head office
+            "tru so",
+            "van phong",
+            "chi nhanh",  # branch
             "based in",
             "open to",
             "must be",
