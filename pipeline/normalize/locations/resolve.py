@@ -364,10 +364,18 @@ def _lone_readings(refs: tuple[int, ...], index: Index) -> list[Reading]:
 
 def _readings_in(code: str, opts: list[_Options], index: Index) -> list[Reading]:
     out: list[Reading] = []
-    admin1s: set[str] = set()
+    # A span that fits no whole country must be read in one of its own regions
+    # or towns: only those admin1 codes can work ("Springfield, IL": IL alone).
+    admin1s: set[str] | None = None
     for o in opts:
-        admin1s.update(o.regions)
-        admin1s.update(o.cities)
+        if not o.anywhere:
+            own = o.regions.keys() | o.cities.keys()
+            admin1s = own if admin1s is None else admin1s & own
+    if admin1s is None:
+        admin1s = set()
+        for o in opts:
+            admin1s.update(o.regions)
+            admin1s.update(o.cities)
     for admin1 in sorted(admin1s):
         reading = _reading_at(code, admin1, opts, index)
         if reading is not None:
@@ -663,7 +671,7 @@ def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
         if p.loose and address:
             continue
         result.offices.append(p.office)
-        result.countries.update(with_territories(set(p.countries)))
+        result.countries.update(p.countries)
         if not address:
             result.unresolved.extend(p.unresolved)
     return result
@@ -689,7 +697,7 @@ def _place(draft: _OfficeDraft, index: Index, site_parts: frozenset[int] | set[i
         counted = draft.readings
         best = max(counted, key=lambda r: r.weight)
         ambiguous = len({(r.country, r.admin1, r.city) for r in counted}) > 1
-        countries = [r.country for r in counted]
+        countries = with_territories({r.country for r in counted})
         return _Placed(to_office(best, ambiguous, index), countries, unresolved, False, grounded)
     span = draft.places[0]
     lone = _lone(span, index)
@@ -729,7 +737,7 @@ def lone_summary(refs: tuple[int, ...], profile: Profile, index: Index, key: str
     )
     return Lone(
         (office.city, office.region, office.country, office.geonameid, office.ambiguous),
-        frozenset(r.country for r in counted),
+        frozenset(with_territories({r.country for r in counted})),
         alias_small,
         any(r.city is not None for r in found),
         anchors,

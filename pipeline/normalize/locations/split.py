@@ -83,7 +83,11 @@ def split_text(raw: str) -> SplitText:
     return SplitText(tuple(segments), more, tuple(counted), cut or None)
 
 
-_COUNT_HINT = re.compile(r"\d|multiple|various|several|many|other", re.IGNORECASE)
+# Cheap test first: most strings count nothing, and street numbers or
+# postcodes alone are no count.
+_COUNT_HINT = re.compile(
+    r"\d\s*\+?\s*[a-zA-Zơđ]|\+\s*\d|multiple|various|several|many|other", re.IGNORECASE
+)
 
 
 def _cut_counts(text: str) -> tuple[str, int, list[str]]:
@@ -124,8 +128,12 @@ def tokenize(segment: str) -> tuple[Token, ...]:
             key = fold_word(word)
         code = word.replace(".", "") if word.isupper() else ""
         digit = not word.isalpha() and any(c.isdigit() for c in word)
-        tokens.append(Token(word, key, part, joined, code, digit))
+        # tuple.__new__ builds the record in C: this runs for every word of every posting
+        tokens.append(_new(Token, (word, key, part, joined, code, digit)))
     return tuple(tokens)
+
+
+_new = tuple.__new__
 
 
 def _read_gap(gap: str, part: int) -> tuple[int, bool]:
