@@ -7,6 +7,8 @@ Measures, on one core:
 - strings_per_s: distinct real location strings per second, repeated and
   shuffled, with the result memo off (every call does the full work);
 - peak_rss_mb: this process's peak resident memory after all of the above;
+- calibration_ms: a fixed pure-Python loop (about 45 ms on the quiet 2-core
+  development machine), to tell a busy machine from a slow normalizer;
 - accuracy on the Ashby answer key (see pipeline/normalize/locations/evaluate.py).
 
 The last line printed is one JSON object with every figure.
@@ -96,6 +98,18 @@ def throughput(strings: list[str], seconds: float, repeat: int) -> tuple[float, 
             return calls / elapsed, calls
 
 
+def calibration_ms() -> float:
+    """CPU time of a fixed pure-Python loop: tells a slow or busy machine from a slow normalizer."""
+    best = float("inf")
+    for _ in range(5):
+        started = time.process_time()
+        table: dict[int, int] = {}
+        for i in range(1_000_000):
+            table[i & 1023] = i
+        best = min(best, time.process_time() - started)
+    return round(best * 1000, 1)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="minimum timed run")
@@ -128,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         "country_agreement": None,
         "coverage": None,
         "distinct_strings": len(strings),
+        "calibration_ms": calibration_ms(),
         "index_build_s": round(build_s, 2),
         "index_build_peak_rss_mb": build_peak,
     }

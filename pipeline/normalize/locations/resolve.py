@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .gazetteer import (
     ALL_WEAK,
@@ -30,7 +30,6 @@ from .gazetteer import (
     HAS_STRONG_COUNTRY,
     KIND_CITY,
     KIND_COUNTRY,
-    KIND_GROUP,
     KIND_MASK,
     KIND_REGION,
     MAX_WORDS,
@@ -87,11 +86,11 @@ class Reading:
 class _Options:
     """What one span can mean inside one country."""
 
+    regions: dict[str, int]  # admin1 -> region
+    cities: dict[str, int]  # admin1 -> city ref (own name first, then most populous)
+    key: str  # the span's folded text
     anywhere: bool = False  # a country, group or unlinked region: fits any admin1
-    regions: dict[str, int] = field(default_factory=dict)  # admin1 -> region
-    cities: dict[str, int] = field(default_factory=dict)  # admin1 -> most populous city ref
     unlinked_region: int | None = None
-    key: str = ""  # the span's folded text
     named_area: bool = False  # a region or the country itself is named (not only a group)
 
 
@@ -222,43 +221,48 @@ def _parts_of(spans: Iterable[Span]) -> set[int]:
 def _options(span: Span, index: Index, only: set[str]) -> dict[str, _Options]:
     """What the span can mean in each of the countries `only`."""
     by_country: dict[str, _Options] = {}
-    key = span.key
+
+    def options_in(code: str) -> _Options:
+        opts = by_country.get(code)
+        if opts is None:
+            opts = by_country[code] = _Options({}, {}, span.key)
+        return opts
+
     grouped = span.profile.by_country
     refs: Iterable[int] = span.refs
     if grouped is not None:
         refs = [r for code in only for r in grouped.get(code, ())]
         refs.extend(span.profile.group_refs)
+    cities, regions = index.cities, index.regions
     for r in refs:
-        kind, ident = r & KIND_MASK, r >> 3
+        kind = r & KIND_MASK
         if kind == KIND_CITY:
-            city = index.cities[ident]
+            city = cities[r >> 3]
             if city.country not in only:
                 continue
-            opts = by_country.setdefault(city.country, _Options())
+            opts = options_in(city.country)
             earlier = opts.cities.get(city.admin1)
             if earlier is None or (earlier & WEAK_BIT and not r & WEAK_BIT):
                 opts.cities[city.admin1] = r  # a town's own name beats an alternate name
         elif kind == KIND_REGION:
-            region = index.regions[ident]
+            region = regions[r >> 3]
             if region.country not in only:
                 continue
-            opts = by_country.setdefault(region.country, _Options())
+            opts = options_in(region.country)
             opts.named_area = True
             if region.admin1 is None:
                 opts.anywhere = True
-                opts.unlinked_region = ident
+                opts.unlinked_region = r >> 3
             else:
-                opts.regions.setdefault(region.admin1, ident)
+                opts.regions.setdefault(region.admin1, r >> 3)
         elif kind == KIND_COUNTRY:
-            code = index.countries[ident].code
+            code = index.countries[r >> 3].code
             if code in only:
-                opts = by_country.setdefault(code, _Options())
+                opts = options_in(code)
                 opts.anywhere = opts.named_area = True
-        elif kind == KIND_GROUP:
-            for code in only.intersection(index.groups[ident].countries or ()):
-                by_country.setdefault(code, _Options()).anywhere = True
-    for opts in by_country.values():
-        opts.key = key
+        else:
+            for code in only.intersection(index.groups[r >> 3].countries or ()):
+                options_in(code).anywhere = True
     return by_country
 
 
