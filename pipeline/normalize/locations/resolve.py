@@ -5,15 +5,17 @@
    span. A dynamic program picks the spans that explain the most words, then
    the fewest spans ("North Carolina" over "North" + "Carolina").
 2. A part (text between commas) with a word left unexplained loses its city
-   readings: "Springfield Gardens" is not Springfield. Its region or country
-   readings stay.
+   readings: "Springfield Gardens" is not Springfield. Its country and
+   sizeable region readings stay; with a building word or a street number the
+   part is a site and keeps nothing.
 3. Spans are grouped into offices left to right: a span joins the current
    office when some reading makes them all agree (one country; the city in the
    region named), otherwise it starts a new office ("Hà Nội, Hồ Chí Minh" is
    two offices). Agreement picks namesakes: "Toronto, CA" is Canada because no
    Toronto lies in California.
 4. An office with several readings in different countries is ambiguous and
-   keeps every country it could be in.
+   keeps every country it could be in (see `_counted_lone` for how a lone
+   name is weighed). What cannot be placed goes to `unresolved`.
 """
 
 from __future__ import annotations
@@ -215,7 +217,7 @@ def _parts_of(spans: Iterable[Span]) -> set[int]:
     return {part for span in spans for part in range(span.part_first, span.part_last + 1)}
 
 
-# ----------------------------------------------------------- step 3: readings
+# ------------------------------------------------------ step 3: agreement
 
 
 def _options(span: Span, index: Index, only: set[str]) -> dict[str, _Options]:
@@ -464,7 +466,7 @@ def _region_keys(name: str) -> set[str]:
     return {key, " ".join(words)}
 
 
-# ------------------------------------------------------------- step 3: offices
+# ------------------------------------------------------ step 3: offices
 
 
 @dataclass(slots=True)
@@ -607,17 +609,6 @@ def _named_after(reading: Reading, key: str, index: Index) -> bool:
     return name is not None and key in _region_keys(name)
 
 
-def _ref_countries(r: int, index: Index) -> tuple[str, ...]:
-    kind = r & KIND_MASK
-    if kind == KIND_COUNTRY:
-        return (index.countries[r >> 3].code,)
-    if kind == KIND_REGION:
-        return (index.regions[r >> 3].country,)
-    if kind == KIND_CITY:
-        return (index.cities[r >> 3].country,)
-    return tuple(index.groups[r >> 3].countries or ())
-
-
 def to_office(reading: Reading, ambiguous: bool, index: Index) -> Office:
     city = index.cities[reading.city] if reading.city is not None else None
     region_name = None
@@ -691,7 +682,7 @@ class _Placed:
     countries: Iterable[str]
     unresolved: list[str]
     loose: bool  # as likely a building or street named like a town
-    grounded: bool  # names a region, country or group
+    grounded: bool  # pins down where it is (see _grounded)
 
 
 def _place(draft: _OfficeDraft, index: Index, site_parts: frozenset[int] | set[int]) -> _Placed:
