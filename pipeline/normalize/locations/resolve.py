@@ -57,6 +57,8 @@ NAMESAKE_MIN_POPULATION = 10_000
 # name, a foreign namesake must be a real city to count.
 MAJOR_CITY_POPULATION = 100_000
 _PLACE_KINDS = HAS_CITY | HAS_REGION | HAS_COUNTRY | HAS_GROUP
+# Words that change how a segment reads: such segments take the full path.
+_NOT_SIMPLE = frozenset({Noise.NEGATION, Noise.SITE, Noise.SUBUNIT, Noise.CONNECTOR})
 _NONE: frozenset[int] = frozenset()
 # Street numbers, postcodes, units: a part with a number and a word we cannot
 # explain is a street address ("11 Đoàn Văn Bơ"), whatever towns it seems to name.
@@ -639,6 +641,9 @@ def to_office(reading: Reading, ambiguous: bool, index: Index) -> Office:
 
 def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
     spans = drop_cities_beside_unexplained(find_spans(tokens, index), index)
+    lone = _only_place(spans)
+    if lone is not None:
+        return _read_lone(lone, spans, index)
     drafts, modes, anywhere = group_offices(spans, index)
     result = SegmentReading([], set(), anywhere, modes)
     if Noise.NEGATION in modes:
@@ -670,6 +675,39 @@ def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
         if not address:
             result.unresolved.extend(p.unresolved)
     return result
+
+
+def _only_place(spans: list[Span]) -> Span | None:
+    """The one place of a segment that is one name and work-mode or filler words.
+
+    "London", "Remote - US", "Paris | Onsite": the most common segments, read
+    without building offices span by span (the result is the same).
+    """
+    place = None
+    for span in spans:
+        if span.refs:
+            if (
+                place is not None
+                or span.profile.flags & ONLY_UNKNOWN_GROUPS
+                or _is_group_span(span)
+            ):
+                return None
+            place = span
+        elif span.noise is None or span.noise in _NOT_SIMPLE:
+            return None
+    return place
+
+
+def _read_lone(span: Span, spans: list[Span], index: Index) -> SegmentReading:
+    lone = _lone(span, index)
+    city, region, country, geonameid, ambiguous = lone.office
+    modes = {s.noise for s in spans if s.noise is not None}
+    unresolved = []
+    if lone.alias_small:
+        ambiguous = True
+        unresolved.append(span.text)
+    office = Office(city, region, country, geonameid, ambiguous)
+    return SegmentReading([office], set(lone.countries), unresolved, modes)
 
 
 def _is_group_only(draft: _OfficeDraft) -> bool:
