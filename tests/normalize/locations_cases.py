@@ -438,6 +438,19 @@ INTERNATIONAL = [
     ),
     Case("Columbia, Bogata", includes="CO US", note="misspelled: the job stays in both"),
     Case("Remote, IN", includes="IN US", note="IN: Indiana or India"),
+    Case(
+        "Toronto, ca",
+        countries="CA",
+        city="Toronto",
+        note="a code in lower case is no code; Toronto alone is Canada",
+    ),
+    Case(
+        "Franklin, la",
+        includes="US",
+        unresolved=True,
+        note="'la' in lower case is not Louisiana: which Franklin stays open",
+    ),
+    Case("TORONTO, ON", countries="CA", city="Toronto", note="all capitals still reads"),
 ]
 
 # Vietnamese: with and without diacritics, provinces, lists, counts.
