@@ -146,6 +146,9 @@ class Profile(NamedTuple):
     # group refs, so agreement checks read only the countries in question.
     by_country: dict[str, tuple[int, ...]] | None = None
     group_refs: tuple[int, ...] = ()
+    # countries of its regions, countries and groups: an office of two spans
+    # needs one of them read as an area, so only these countries can host it
+    area_countries: frozenset[str] = frozenset()
 
 
 NO_PROFILE = Profile(frozenset(), 0, frozenset(), frozenset())
@@ -164,6 +167,7 @@ def profile_refs(
     strong: set[str] = set()
     city_areas: set[tuple[str, str]] = set()
     region_areas: set[tuple[str, str | None]] = set()
+    areas: set[str] = set()
     flags = ALL_WEAK | ONLY_UNKNOWN_GROUPS if refs else 0
     for r in refs:
         kind, ident = r & KIND_MASK, r >> 3
@@ -180,14 +184,17 @@ def profile_refs(
         elif kind == KIND_REGION:
             region = index.regions[ident]
             codes.add(region.country)
+            areas.add(region.country)
             region_areas.add((region.country, region.admin1))
         elif kind == KIND_COUNTRY:
             codes.add(index.countries[ident].code)
+            areas.add(index.countries[ident].code)
             if not r & WEAK_BIT and r not in code_only:
                 flags |= HAS_STRONG_COUNTRY
                 strong.add(index.countries[ident].code)
         else:
             codes.update(index.groups[ident].countries or ())
+            areas.update(index.groups[ident].countries or ())
     named = strong | {code for code, admin1 in region_areas if (code, admin1) not in city_areas}
     by_country: dict[str, tuple[int, ...]] | None = None
     group_refs: tuple[int, ...] = ()
@@ -200,7 +207,14 @@ def profile_refs(
                 grouped[_ref_country(r, index)].append(r)
         by_country = {code: tuple(rs) for code, rs in grouped.items()}
     return Profile(
-        frozenset(codes), flags, frozenset(strong), frozenset(named), None, by_country, group_refs
+        frozenset(codes),
+        flags,
+        frozenset(strong),
+        frozenset(named),
+        None,
+        by_country,
+        group_refs,
+        frozenset(areas),
     )
 
 

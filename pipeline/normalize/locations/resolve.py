@@ -225,34 +225,30 @@ def _parts_of(spans: Iterable[Span]) -> set[int]:
 def _options(span: Span, index: Index, only: set[str]) -> dict[str, _Options]:
     """What the span can mean in each of the countries `only`."""
     by_country: dict[str, _Options] = {}
-
-    def options_in(code: str) -> _Options:
-        opts = by_country.get(code)
-        if opts is None:
-            opts = by_country[code] = _Options({}, {}, span.key)
-        return opts
-
+    key = span.key
     grouped = span.profile.by_country
     refs: Iterable[int] = span.refs
     if grouped is not None:
         refs = [r for code in only for r in grouped.get(code, ())]
         refs.extend(span.profile.group_refs)
-    cities, regions = index.cities, index.regions
+    cities, regions, get = index.cities, index.regions, by_country.get
     for r in refs:
         kind = r & KIND_MASK
         if kind == KIND_CITY:
             city = cities[r >> 3]
-            if city.country not in only:
+            code = city.country
+            if code not in only:
                 continue
-            opts = options_in(city.country)
+            opts = get(code) or by_country.setdefault(code, _Options({}, {}, key))
             earlier = opts.cities.get(city.admin1)
             if earlier is None or (earlier & WEAK_BIT and not r & WEAK_BIT):
                 opts.cities[city.admin1] = r  # a town's own name beats an alternate name
         elif kind == KIND_REGION:
             region = regions[r >> 3]
-            if region.country not in only:
+            code = region.country
+            if code not in only:
                 continue
-            opts = options_in(region.country)
+            opts = get(code) or by_country.setdefault(code, _Options({}, {}, key))
             opts.named_area = True
             if region.admin1 is None:
                 opts.anywhere = True
@@ -262,11 +258,12 @@ def _options(span: Span, index: Index, only: set[str]) -> dict[str, _Options]:
         elif kind == KIND_COUNTRY:
             code = index.countries[r >> 3].code
             if code in only:
-                opts = options_in(code)
+                opts = get(code) or by_country.setdefault(code, _Options({}, {}, key))
                 opts.anywhere = opts.named_area = True
         else:
             for code in only.intersection(index.groups[r >> 3].countries or ()):
-                options_in(code).anywhere = True
+                opts = get(code) or by_country.setdefault(code, _Options({}, {}, key))
+                opts.anywhere = True
     return by_country
 
 
@@ -275,8 +272,11 @@ def readings(places: list[Span], index: Index) -> list[Reading]:
     if len(places) == 1:
         return _lone_readings(places[0].refs, index)
     shared = set(places[0].profile.countries)
+    areas = set(places[0].profile.area_countries)
     for span in places[1:]:
         shared &= span.profile.countries
+        areas |= span.profile.area_countries
+    shared &= areas  # two towns never make one office: some span must be an area
     if not shared:
         return []
     per_span = [_options(span, index, shared) for span in places]
