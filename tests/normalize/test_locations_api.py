@@ -241,7 +241,7 @@ def test_index_loads_once_across_threads(monkeypatch: pytest.MonkeyPatch) -> Non
         calls.append(1)
         return real
 
-    monkeypatch.setattr(gazetteer, "_INDEX", None)
+    monkeypatch.setattr(gazetteer, "INDEX", None)
     monkeypatch.setattr(gazetteer, "load_or_build", slow_load)
     results: list[gazetteer.Index] = []
 

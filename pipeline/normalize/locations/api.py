@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 from functools import lru_cache
 
-from .gazetteer import get_index
+from . import gazetteer
 from .model import LocationResult, Office
 from .remote import check_hint, remote_status
 from .resolve import read_segment
@@ -22,16 +22,20 @@ def locate(text: str | Sequence[str] | None, *, remote_hint: str | None = None) 
     string to another. `remote_hint` is the platform's own flag, already mapped
     to "yes" / "hybrid" / "unknown". Pure: no I/O once the index is loaded.
     """
-    hint = check_hint(remote_hint)
-    pieces = tuple(_pieces(text))
-    shown = text if isinstance(text, str) else " | ".join(pieces)
+    hint = check_hint(remote_hint) if remote_hint is not None else None
+    if type(text) is str:  # the common case, without the general checks
+        pieces: tuple[str, ...] = (text,) if text and not text.isspace() else ()
+        shown = text
+    else:
+        pieces = tuple(_pieces(text))
+        shown = text if isinstance(text, str) else " | ".join(pieces)
     if _cached is not None:
         return _cached(shown, pieces, hint)
     return _locate(shown, pieces, hint)
 
 
 def _locate(shown: str, pieces: tuple[str, ...], hint: str | None) -> LocationResult:
-    index = get_index()
+    index = gazetteer.INDEX or gazetteer.get_index()
     offices: list[Office] = []
     countries: set[str] = set()
     unresolved: list[str] = []

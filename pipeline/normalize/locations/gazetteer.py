@@ -837,19 +837,19 @@ def load_or_build() -> Index:
     return index
 
 
-_INDEX: Index | None = None
+INDEX: Index | None = None  # the process-wide index once loaded; use get_index()
 _LOCK = threading.Lock()
 
 
 def get_index() -> Index:
     """The process-wide index, loaded (or built) on first use; thread-safe."""
-    global _INDEX
-    if _INDEX is None:
+    global INDEX
+    if INDEX is None:
         with _LOCK:
-            if _INDEX is None:
+            if INDEX is None:
                 index = load_or_build()
                 # The index is a few million objects that live as long as the
                 # process: keep the cyclic garbage collector from rescanning them.
                 gc.freeze()
-                _INDEX = index
-    return _INDEX
+                INDEX = index
+    return INDEX

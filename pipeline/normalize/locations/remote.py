@@ -6,7 +6,7 @@ absence of a remote word is evidence that a job cannot be done remotely.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 
 from .model import REMOTE_VALUES
 from .vocab import Noise
@@ -20,7 +20,7 @@ def check_hint(hint: str | None) -> str | None:
     return hint
 
 
-def remote_status(modes: Iterable[Noise], hint: str | None) -> str:
+def remote_status(modes: Collection[Noise], hint: str | None) -> str:
     """The text's own words win over the platform's flag; the flag fills the gap.
 
     A remote option anywhere in the text makes the job remote ("Remote or
@@ -29,11 +29,12 @@ def remote_status(modes: Iterable[Noise], hint: str | None) -> str:
     onsite word says the platform flag is wrong, but not that remote is ruled
     out, so it gives "unknown".
     """
-    found = set(modes)
-    if Noise.REMOTE in found:
+    if not modes:
+        return hint or "unknown"
+    if Noise.REMOTE in modes:
         return "yes"
-    if Noise.HYBRID in found:
+    if Noise.HYBRID in modes:
         return "hybrid"
-    if Noise.ONSITE in found:
+    if Noise.ONSITE in modes:
         return "unknown"
     return hint or "unknown"
