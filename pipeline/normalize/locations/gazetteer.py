@@ -633,8 +633,9 @@ def _read_cities(path: Path) -> list[_RawCity]:
         out.append(
             _RawCity(
                 city["name"],
-                city["countrycode"],
-                city.get("admin1code") or "",
+                # one shared object per code keeps the index small and cache-friendly
+                sys.intern(city["countrycode"]),
+                sys.intern(city.get("admin1code") or ""),
                 population,
                 int(city["geonameid"]),
                 (round(city["latitude"], 3), round(city["longitude"], 3)),
