@@ -183,10 +183,13 @@ def drop_cities_beside_unexplained(spans: list[Span], index: Index) -> list[Span
     With a building or street word too ("Al Sila Tower"), the part names a
     site, and none of its words is trusted as a place.
     """
+    for span in spans:  # most segments explain every word: nothing to do
+        if not span.refs and (span.noise is None or span.noise is Noise.SUBUNIT):
+            break
+    else:
+        return spans
     doubtful = _parts_of(s for s in spans if not s.refs and s.noise is None)
     subunits = _parts_of(s for s in spans if s.noise is Noise.SUBUNIT)
-    if not doubtful and not subunits:
-        return spans
     sites = doubtful & _parts_of(s for s in spans if s.noise is Noise.SITE) | subunits
     doubtful |= subunits
     out: list[Span] = []
