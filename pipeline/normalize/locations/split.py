@@ -85,15 +85,28 @@ def split_text(raw: str) -> SplitText:
 
 # Cheap test first: most strings count nothing, and street numbers or
 # postcodes alone are no count.
-_COUNT_HINT = re.compile(
-    r"\d\s*\+?\s*[a-zA-Zơđ]|\+\s*\d|multiple|various|several|many|other", re.IGNORECASE
-)
+# Cheap tests first: most strings count nothing, and a postcode or a street
+# number alone is no count.
+_COUNT_DIGITS = re.compile(r"\d\s*\+?\s*[^\W\d_]|\+\s*\d")
+
+
+def _may_count(text: str) -> bool:
+    if _COUNT_DIGITS.search(text):
+        return True
+    low = text.lower()
+    return (
+        "other" in low
+        or "multiple" in low
+        or "various" in low
+        or "several" in low
+        or ("many" in low)
+    )
 
 
 def _cut_counts(text: str) -> tuple[str, int, list[str]]:
     more = 0
     counted: list[str] = []
-    if not _COUNT_HINT.search(text):
+    if not _may_count(text):
         return text, more, counted
     for pattern, fixed in _COUNT_PATTERNS:
         if not pattern.search(text):
