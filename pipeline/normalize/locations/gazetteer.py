@@ -91,7 +91,7 @@ class Entry(NamedTuple):
     profile: Profile  # what those refs hold, computed once
     noise: Noise | None  # a word that is not a place ("remote", "office")
     continues: bool  # a longer name starts with this run: keep reading words
-    strength: int  # for the span search: 2 a place's own name, 1 an alternate name or noise
+    strength: int  # span search: 2 own name, 1 alternate name or noise, 0 only a prefix
 
 
 @dataclass(frozen=True)

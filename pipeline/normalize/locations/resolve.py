@@ -115,27 +115,28 @@ def find_spans(tokens: tuple[Token, ...], index: Index) -> list[Span]:
     lexicon_get, codes_get = index.lexicon.get, index.codes.get
     matches: list[list[tuple[int, Entry, str]]] = []
     for i in range(n):
-        token = tokens[i]
+        _, key, _, _, code, digit = tokens[i]
         found: list[tuple[int, Entry, str]] = []
         matches.append(found)
-        key = token.key
-        if token.digit:  # street numbers, postcodes, "P22"
+        if digit:  # street numbers, postcodes, "P22"
             found.append((i + 1, _DIGITS, key))
             continue
         entry = lexicon_get(key)
-        code_entry = codes_get(token.code) if token.code else None
+        code_entry = codes_get(code) if code else None
+        # (an entry's strength is 0 when it only starts longer names)
         if code_entry is not None:  # "CA" in capitals: the code and whatever "ca" names
             found.append((i + 1, code_entry, key))
-        elif entry is not None and (entry.refs or entry.noise is not None):
+        elif entry is not None and entry.strength:
             found.append((i + 1, entry, key))
         j = i + 1
         while entry is not None and entry.continues and j < n and j - i < MAX_WORDS:
-            if not tokens[j].joined:
+            following = tokens[j]
+            if not following.joined:
                 break
-            key = f"{key} {tokens[j].key}"
+            key = f"{key} {following.key}"
             j += 1
             entry = lexicon_get(key)
-            if entry is not None and (entry.refs or entry.noise is not None):
+            if entry is not None and entry.strength:
                 found.append((j, entry, key))
     # best[i] = (words explained, -spans, strength) for tokens[i:]
     best: list[tuple[int, int, int]] = [(0, 0, 0)] * (n + 1)
