@@ -28,7 +28,7 @@ examples:
   printf 'Paris\\nHà Nội & 2 nơi khác\\n' | jobharbor locate
 
 The first run builds a place-name index from the installed GeoNames packages
-(about 15 seconds, once) and caches it under $JOBHARBOR_DATA_DIR/cache (default .data/).
+(about 15 seconds, once) and caches it under $JOBHARBOR_CACHE_DIR (default .data/cache).
 """
 
 

@@ -693,6 +693,14 @@ def data_dir() -> Path:
     return Path(configured) if configured else repo_root() / ".data"
 
 
+def cache_dir() -> Path:
+    """Where derived, rebuildable artifacts live: JOBHARBOR_CACHE_DIR, else <data dir>/cache.
+    Separate from the data dir so throwaway data dirs (tests, one-off runs) can share
+    one built index instead of rebuilding it."""
+    configured = os.environ.get("JOBHARBOR_CACHE_DIR")
+    return Path(configured) if configured else data_dir() / "cache"
+
+
 def index_key() -> str:
     """Changes whenever the code or the data that shape the index change."""
     # marshal's format belongs to the Python version that wrote it
@@ -707,7 +715,7 @@ def index_key() -> str:
 
 
 def cache_path(key: str) -> Path:
-    return data_dir() / "cache" / f"locations-{key}.marshal"
+    return cache_dir() / f"locations-{key}.marshal"
 
 
 # The cache holds only plain tuples, dicts, sets and strings, written with
