@@ -275,6 +275,12 @@ def cmd_boards_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_locate(args: argparse.Namespace) -> int:
+    from pipeline.normalize.locations import main as locate_main
+
+    return locate_main(list(args.strings))
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from pipeline.demo import run_demo
 
@@ -459,6 +465,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--dry-run", action="store_true", help="recognize and validate, register nothing"
     )
 
+    # `locate` has its own argument parser; everything after the word goes to it.
+    locate = sub.add_parser(
+        "locate",
+        help="normalize location strings against GeoNames (see `jobharbor locate --help`)",
+        add_help=False,
+    )
+    locate.add_argument("strings", nargs=argparse.REMAINDER)
+    locate.set_defaults(func=cmd_locate)
+
     demo = add(
         "demo",
         cmd_demo,
@@ -473,6 +488,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["locate"]:
+        # Its own parser, options included (`jobharbor locate --help`, `--remote-hint`).
+        return cmd_locate(argparse.Namespace(strings=argv[1:]))
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(

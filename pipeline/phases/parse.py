@@ -223,7 +223,7 @@ def _store_result(
     issues: list[Issue],
 ) -> tuple[str, bool]:
     """Insert the result; (quality, whether it became the posting's current result)."""
-    values = _result_values(posting)
+    values = _result_values(posting, _previous_location(conn, row["id"]) if posting else None)
     values.update(
         posting_id=row["id"],
         raw_sha256=row["raw_sha256"],
@@ -258,14 +258,24 @@ _EXTRA = (
 )  # fmt: skip
 
 
-def _result_values(posting: Posting | None) -> dict[str, Any]:
+def _previous_location(conn: DictConnection, posting_id: int) -> dict[str, Any] | None:
+    row = conn.execute(
+        "SELECT location FROM core.parse_results WHERE posting_id = %s AND is_current",
+        (posting_id,),
+    ).fetchone()
+    return row["location"] if row else None
+
+
+def _result_values(
+    posting: Posting | None, previous_location: dict[str, Any] | None = None
+) -> dict[str, Any]:
     if posting is None:
         return dict.fromkeys(_FIELDS + _EXTRA)
     values = {k: getattr(posting, k) for k in _FIELDS}
     salary = posting.salary
     values.update(
         offices=json.dumps([asdict(o) for o in posting.offices], ensure_ascii=False),
-        location=json.dumps(normalize_location(posting), ensure_ascii=False),
+        location=json.dumps(normalize_location(posting, previous_location), ensure_ascii=False),
         salary_raw=salary.raw if salary else None,
         salary_min=salary.min if salary else None,
         salary_max=salary.max if salary else None,

@@ -30,6 +30,8 @@ def airflow_env(tmp_path: Path, extra: dict[str, str] | None = None) -> dict[str
         AIRFLOW__CORE__LOAD_EXAMPLES="False",
         AIRFLOW__LOGGING__LOGGING_LEVEL="WARNING",
         JOBHARBOR_SOURCES=str(REPO_ROOT / "sandbox" / "sources.yaml"),
+        # Share the built location index instead of rebuilding it in a temp data dir.
+        JOBHARBOR_CACHE_DIR=str(REPO_ROOT / ".data" / "cache"),
         PATH=f"{BIN}:{env.get('PATH', '')}",
         PYTHONPATH=str(REPO_ROOT),
     )

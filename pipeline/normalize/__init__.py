@@ -1,0 +1,1 @@
+"""Normalizers: rules that turn parsed fields into the posting schema."""

@@ -1,0 +1,12 @@
+"""Location normalization: raw location text -> offices resolved against GeoNames.
+
+The rule that governs everything: an unresolved location is fine; wrongly
+excluding a job from a country it could be in is not. See docs/locations.md.
+"""
+
+from .api import locate
+from .cli import main
+from .merge import merge_never_remove
+from .model import LocationResult, Office
+
+__all__ = ["LocationResult", "Office", "locate", "main", "merge_never_remove"]

