@@ -6,6 +6,7 @@ posting vanished) nor as a successful record.
 
 from __future__ import annotations
 
+import html
 import re
 
 from parsers.types import PageSignal
@@ -61,7 +62,11 @@ _CLOSED_PHRASES = re.compile(
     r"việc làm (?:này )?đã hết hạn|"
     r"đã hết hạn (?:nộp|ứng tuyển|nhận)|"
     r"(?:đã )?ngừng nhận hồ sơ|"
-    r"không còn (?:tuyển dụng|nhận hồ sơ)",
+    r"không còn (?:tuyển dụng|nhận hồ sơ)|"
+    r"vị trí (?:này )?đã được tuyển|"
+    r"diese stelle ist (?:nicht mehr verfügbar|bereits besetzt)|stellenanzeige ist abgelaufen|"
+    r"cette offre (?:n" + _APOS + r"est plus disponible|a expiré)|le poste a été pourvu|"
+    r"esta oferta ya no está disponible|la vacante ya ha sido cubierta",
     re.I,
 )
 _NOT_FOUND_PHRASES = re.compile(
@@ -77,7 +82,30 @@ _NOT_FOUND_PHRASES = re.compile(
     r"trang (?:bạn tìm kiếm )?không tồn tại|việc làm không tồn tại",
     re.I,
 )
-_CLOSED_HINTS = ("no longer", "filled", "closed", "expired", "removed", "đã", "ngừng", "không còn")
+_CLOSED_HINTS = (
+    "no longer", "filled", "closed", "expired", "removed", "đã", "ngừng", "không còn",
+    "nicht mehr", "besetzt", "abgelaufen", "plus disponible", "expiré", "pourvu", "ya no", "cubierta",
+)  # fmt: skip
+# Script and style blocks carry UI strings of every state ("no longer accepting
+# applications" sits in the i18n bundle of live pages too): only visible text counts.
+_INVISIBLE = re.compile(r"<(script|style|template|noscript)\b.*?</\1\s*>", re.I | re.S)
+
+
+def visible_text(body: bytes, limit: int = 400_000) -> str:
+    """Lowercased page text without scripts, styles and tags (cheap, regex-based)."""
+    text = _INVISIBLE.sub(" ", body[:limit].decode("utf-8", "replace"))
+    return html.unescape(re.sub(r"<[^>]+>", " ", text)).lower()
+
+
+def closed_phrase(body: bytes) -> str | None:
+    """The phrase by which a page says its posting is closed, or None."""
+    text = visible_text(body)
+    if not any(k in text for k in _CLOSED_HINTS):
+        return None
+    match = _CLOSED_PHRASES.search(" ".join(text.split()))
+    return match.group(0) if match else None
+
+
 _NOT_FOUND_HINTS = (
     "not found",
     "404",
@@ -100,10 +128,9 @@ def page_signal(body: bytes, url: str = "", status: int | None = None) -> PageSi
         return PageSignal.BLOCKED
     if re.search(r"[?&]error=true\b", url):
         return PageSignal.CLOSED
-    text = body[:400_000].decode("utf-8", "replace").lower()
-    # The phrase patterns run only where a cheap keyword test says they could match.
-    if any(k in text for k in _CLOSED_HINTS) and _CLOSED_PHRASES.search(text):
+    if closed_phrase(body):
         return PageSignal.CLOSED
+    text = body[:400_000].decode("utf-8", "replace").lower()
     if status in (404, 410):
         return PageSignal.NOT_FOUND
     if any(k in text for k in _NOT_FOUND_HINTS) and _NOT_FOUND_PHRASES.search(text):

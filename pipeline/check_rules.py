@@ -11,14 +11,12 @@ error this system can make.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from parsers.signals import looks_blocked
-from parsers.text import html_to_text
+from parsers.signals import closed_phrase, looks_blocked
 from parsers.types import PageSignal, ParseOutcome
 
 NOT_FOUND = "not_found"
@@ -26,51 +24,6 @@ EXPIRED = "expired"
 LIVE = "live"
 AMBIGUOUS = "ambiguous"
 CONCLUSIVE = frozenset({NOT_FOUND, EXPIRED})
-
-# Phrases employers' pages use for a closed role, by language. Matched on the
-# page's visible text after case and diacritic folding.
-CLOSED_PHRASES: Mapping[str, tuple[str, ...]] = {
-    "en": (
-        "no longer accepting applications",
-        "this job is no longer available",
-        "this job posting is no longer available",
-        "this position is no longer available",
-        "this position has been filled",
-        "this role has been filled",
-        "the job you are looking for is no longer available",
-        "this job has expired",
-        "this job posting has expired",
-        "this posting has been closed",
-        "job is no longer open",
-        "this job is closed",
-    ),
-    "vi": (
-        "tin tuyển dụng đã hết hạn",
-        "việc làm này đã hết hạn",
-        "công việc này đã hết hạn",
-        "đã ngừng nhận hồ sơ",
-        "hết hạn nộp hồ sơ",
-        "vị trí này đã được tuyển",
-        "tin tuyển dụng không còn tồn tại",
-    ),
-    "de": (
-        "diese stelle ist nicht mehr verfügbar",
-        "die stelle wurde bereits besetzt",
-        "stellenanzeige ist abgelaufen",
-    ),
-    "fr": ("cette offre n'est plus disponible", "cette offre a expiré", "le poste a été pourvu"),
-    "es": ("esta oferta ya no está disponible", "la vacante ya ha sido cubierta"),
-}
-
-
-def fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.replace("đ", "d").replace("Đ", "D"))
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).lower().split())
-
-
-_FOLDED_PHRASES = tuple(
-    (lang, phrase, fold(phrase)) for lang, phrases in CLOSED_PHRASES.items() for phrase in phrases
-)
 
 
 @dataclass(frozen=True)
@@ -97,16 +50,6 @@ class CheckedResponse:
 
 
 ClosedFlag = Callable[[CheckedResponse], str | None]
-
-
-def closed_phrase(body: bytes) -> tuple[str, str] | None:
-    """(language, phrase) of the first closed-role phrase in the page's visible text."""
-    text = html_to_text(body[:400_000].decode("utf-8", "replace")) or ""
-    folded = fold(text)
-    for lang, phrase, folded_phrase in _FOLDED_PHRASES:
-        if folded_phrase in folded:
-            return lang, phrase
-    return None
 
 
 def _redirected_up(response: CheckedResponse, external_id: str) -> bool:
@@ -150,13 +93,11 @@ def judge(
         )
     if looks_blocked(response.body):
         return CheckVerdict(AMBIGUOUS, "blocked", evidence)
-    if parsed is not None and parsed.signal is PageSignal.CLOSED:
-        return CheckVerdict(EXPIRED, "page_says_closed", {**evidence, "signal": "parser"})
     phrase = closed_phrase(response.body)
     if phrase:
-        return CheckVerdict(
-            EXPIRED, "page_says_closed", {**evidence, "language": phrase[0], "phrase": phrase[1]}
-        )
+        return CheckVerdict(EXPIRED, "page_says_closed", {**evidence, "phrase": phrase})
+    if parsed is not None and parsed.signal is PageSignal.CLOSED:
+        return CheckVerdict(EXPIRED, "page_says_closed", {**evidence, "signal": "parser"})
     if _shows_posting(parsed, external_id, title):
         return CheckVerdict(LIVE, "posting_page_live", evidence)
     return CheckVerdict(AMBIGUOUS, "not_the_posting", evidence)

@@ -90,7 +90,7 @@ def poll(app: App) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
-def test_removed_posting_survives_one_scan_goes_missing_after_two_and_closes_on_a_404(
+def test_removed_posting_survives_one_scan_goes_missing_after_two_and_closes_on_direct_evidence(
     app, sandbox, tmp_path
 ) -> None:
     gh = gh_app(app, sandbox, tmp_path)
@@ -110,14 +110,15 @@ def test_removed_posting_survives_one_scan_goes_missing_after_two_and_closes_on_
 
     checked = check_postings(gh, "greenhouse").stats
     assert checked["outcomes"] == {"closed": 1}
-    assert checked["reasons"] == {"http_404": 1}
+    # Like Greenhouse, the sandbox sends a removed posting's page to the board with ?error=true.
+    assert checked["reasons"] == {"redirected_to_board": 1}
     row = postings(gh)[gone]
-    assert (row["status"], row["close_reason"]) == ("not_found", "http_404")
-    assert row["close_evidence"]["status"] == 404
+    assert (row["status"], row["close_reason"]) == ("expired", "redirected_to_board")
+    assert row["close_evidence"]["final_url"].endswith("?error=true")
     assert row["closed_at"] is not None
     assert events(gh, gone) == [
         ("active", "missing", "absent_from_2_complete_scans"),
-        ("missing", "not_found", "direct_check:http_404"),
+        ("missing", "expired", "direct_check:redirected_to_board"),
     ]
 
 
@@ -304,7 +305,9 @@ def test_conclusive_checks_close_with_evidence(app, sandbox, tmp_path, scenario)
     assert (row["status"], row["close_reason"]) == (status, reason)
     assert row["close_evidence"]["raw_sha256"] or row["close_evidence"]["status"] in (404, 410)
     if scenario == "closed-vi":
-        assert row["close_evidence"]["phrase"] == "tin tuyển dụng đã hết hạn"
+        assert row["close_evidence"].get("phrase") == "tin tuyển dụng đã hết hạn", row[
+            "close_evidence"
+        ]
     assert events(gh, external_id) == [("missing", status, f"direct_check:{reason}")]
 
 
