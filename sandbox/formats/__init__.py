@@ -1,7 +1,7 @@
-"""Every platform format the sandbox serves. A new format is a module with a
-`FORMAT` (see sandbox.routing) added to this list."""
+"""Sandbox formats: each module is one platform's routes; register new ones by adding
+their `FORMAT` (see sandbox.routing) added to this list."""
 
-from sandbox.formats import greenhouse, html_site
+from sandbox.formats import greenhouse, html_site, js_site, paged_api
 from sandbox.routing import Format
 
-FORMATS: list[Format] = [greenhouse.FORMAT, html_site.FORMAT]
+FORMATS: list[Format] = [greenhouse.FORMAT, html_site.FORMAT, js_site.FORMAT, paged_api.FORMAT]
