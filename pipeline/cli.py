@@ -108,8 +108,13 @@ def cmd_discover(args: argparse.Namespace) -> int:
     from pipeline.phases.discover import discover
 
     app = _app(args)
+    options = {"force": args.force, "limit": args.limit, "max_seconds": args.max_seconds}
+    if args.lane:
+        # A lane is a claim filter across sources: one worker for the lane.
+        _print_report(discover(app, args.source, lane=args.lane, **options))
+        return 0
     for name in app.source_names(args.source):
-        _print_report(discover(app, name, force=args.force, limit=args.limit, wait_s=args.wait))
+        _print_report(discover(app, name, **options))
     return 0
 
 
@@ -291,6 +296,16 @@ def build_parser() -> argparse.ArgumentParser:
     phase_options(discover)
     discover.add_argument(
         "--force", action="store_true", help="poll every enabled board now, due or not"
+    )
+    discover.add_argument(
+        "--lane",
+        help="only boards of this lane (e.g. greenhouse, workday:wd5, site:example.com); "
+        "workers may share or split lanes",
+    )
+    discover.add_argument(
+        "--max-seconds",
+        type=float,
+        help="stop claiming new boards after this long (boards in flight are finished)",
     )
     phase_options(
         add(
