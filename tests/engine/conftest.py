@@ -74,9 +74,7 @@ def site_source(
 
 
 @pytest.fixture
-def make_app(
-    databases: TestDatabases, sandbox: RunningSandbox, tmp_path: Path
-) -> Iterator[MakeApp]:
+def make_app(databases: TestDatabases, sandbox: RunningSandbox, tmp_path: Path) -> MakeApp:
     """Build an App over this test's databases from sources YAML (the `sources:` body)."""
     counter = itertools.count()
 
@@ -91,7 +89,7 @@ def make_app(
         sync_catalog(app)
         return app
 
-    yield build
+    return build
 
 
 def set_fault(sandbox: RunningSandbox, platform: str, token: str, **fault: Any) -> None:

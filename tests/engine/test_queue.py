@@ -89,7 +89,7 @@ def test_a_killed_workers_boards_are_polled_again_after_its_lease(make_app, sand
     assert late.stats["boards"] == len(tokens)
     assert late.stats["outcomes"] == {"changed": len(tokens)}
     for token in tokens:
-        polls = [e for e in sandbox.state.requests(platform="greenhouse", token=token)]
+        polls = list(sandbox.state.requests(platform="greenhouse", token=token))
         assert len(polls) == 2  # the hung one, and the one after the lease
         assert polls[1].at >= killed_at
         assert len(scans(app, token)) == 1  # the dead worker recorded nothing
@@ -119,7 +119,8 @@ def test_results_are_only_recorded_under_the_lease(make_app, sandbox) -> None:
     assert scans(app, "slow") == []
     assert query(app, "SELECT count(*) AS n FROM core.postings") == [{"n": 0}]
     row = board(app, "slow")
-    assert row["lease_owner"] == "other-worker" and row["last_polled_at"] is None
+    assert row["lease_owner"] == "other-worker"
+    assert row["last_polled_at"] is None
     attempts = query(app, "SELECT outcome, http_status FROM crawl.fetch_attempts")
     assert attempts == [{"outcome": "changed", "http_status": 200}]
 
@@ -163,7 +164,8 @@ def test_a_lane_is_a_claim_filter_across_sources(make_app, sandbox) -> None:
 
     report = discover(app, lane="greenhouse")
 
-    assert report.stats["boards"] == 3 and report.stats["lane"] == "greenhouse"
+    assert report.stats["boards"] == 3
+    assert report.stats["lane"] == "greenhouse"
     assert {s["board_id"] for s in query(app, "SELECT board_id FROM crawl.scans")} == {
         board(app, k)["id"] for k in ("a1", "a2", "b1")
     }
