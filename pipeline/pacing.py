@@ -71,7 +71,7 @@ ON CONFLICT (host) DO NOTHING
 # future = a cooldown), then as many of `want` slots as fall within `max_wait`.
 _RESERVE = """
 WITH cur AS (
-    SELECT host, cooldown_until,
+    SELECT host, cooldown_until, cooldown_streak,
            LEAST(%(burst)s::float8,
                  tokens + %(rate)s * EXTRACT(EPOCH FROM now() - tokens_at)::float8) AS avail
     FROM crawl.hosts WHERE host = %(key)s
@@ -86,7 +86,7 @@ SET tokens = g.avail - g.n, tokens_at = now(), rate_per_s = %(rate)s, burst = %(
     updated_at = now()
 FROM granted AS g
 WHERE h.host = g.host
-RETURNING g.avail, g.n AS granted,
+RETURNING g.avail, g.n AS granted, g.cooldown_streak,
           GREATEST(0, EXTRACT(EPOCH FROM g.cooldown_until - now())::float8) AS cooldown_s
 """
 
@@ -209,6 +209,8 @@ class Pacer:
             )
             now = time.monotonic()
             self._note_cooldown(key, float(row["cooldown_s"]), now)
+            if row["cooldown_streak"]:
+                self._streaky.add(key)
         avail, granted = float(row["avail"]), int(row["granted"])
         delays = slot_delays(avail, granted, budget.rate_per_s)
         retry_in = max(0.0, (granted + 1 - avail) / budget.rate_per_s)

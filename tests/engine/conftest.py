@@ -4,6 +4,7 @@ sandbox's fault switches and request log, and worker processes that can be kille
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -158,11 +159,12 @@ def worker_env(app: App) -> dict[str, str]:
         JOBHARBOR_ALLOW_PRIVATE_NETWORKS="true",
         JOBHARBOR_SOURCES=str(settings.sources_file),
         JOBHARBOR_SANDBOX_URL=settings.sandbox_url,
+        JOBHARBOR_PACING_MAX_WAIT_S=str(settings.pacing_max_wait_s),
     )
     return env
 
 
-def start_worker(app: App, *args: str) -> subprocess.Popen[bytes]:
+def start_worker(app: App, *args: str) -> subprocess.Popen[str]:
     """A discover worker in its own process (tests/engine/worker.py)."""
     return subprocess.Popen(
         [sys.executable, "-m", "tests.engine.worker", *args],
@@ -170,7 +172,15 @@ def start_worker(app: App, *args: str) -> subprocess.Popen[bytes]:
         env=worker_env(app),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        text=True,
     )
+
+
+def finish_worker(process: subprocess.Popen[str], timeout: float = 120) -> dict[str, Any]:
+    """Wait for a worker process; its report (status and stats)."""
+    out, err = process.communicate(timeout=timeout)
+    assert process.returncode == 0, err
+    return json.loads(out.strip().splitlines()[-1])
 
 
 @pytest.fixture
