@@ -69,11 +69,13 @@ def test_one_bucket_per_host_shared_by_separate_connections(databases) -> None:
     one, two = Pacer(db, max_wait_s=2.0), Pacer(db, max_wait_s=2.0)
     try:
         first = one.reserve("host.example", budget, 3)
-        assert first.delays == (0.0, 0.0, 0.0) and first.refused == 0
+        assert first.delays == (0.0, 0.0, 0.0)
+        assert first.refused == 0
         # The other "process" sees the same, now empty bucket: its slots come later,
         # and only those within its wait limit are granted.
         second = two.reserve("host.example", budget, 10)
-        assert len(second.delays) == 4 and second.refused == 6
+        assert len(second.delays) == 4
+        assert second.refused == 6
         assert second.delays == pytest.approx((0.5, 1.0, 1.5, 2.0), abs=0.05)
         assert second.retry_in_s == pytest.approx(2.5, abs=0.05)
         # Another host has its own bucket.
@@ -100,7 +102,8 @@ def test_after_a_429_with_retry_after_5_no_worker_reaches_the_host_for_5s(
     t0 = limited[0].at
     after = [e.at - t0 for e in log if e.at > t0]
     # Nobody came back early: not the other worker, not the same one.
-    assert after and min(after) >= 5.0
+    assert after
+    assert min(after) >= 5.0
     # ... and the host was not left waiting longer than it asked (a loaded machine
     # may add a little).
     assert min(after) < 5.0 + 2.5
@@ -108,7 +111,8 @@ def test_after_a_429_with_retry_after_5_no_worker_reaches_the_host_for_5s(
     assert all(r["stats"]["boards"] > 0 for r in reports)
     assert sum(r["stats"]["boards"] for r in reports) == 24
     host = query(app, "SELECT cooldown_reason, cooldown_streak FROM crawl.hosts")[0]
-    assert "429" in host["cooldown_reason"] and "Retry-After: 5" in host["cooldown_reason"]
+    assert "429" in host["cooldown_reason"]
+    assert "Retry-After: 5" in host["cooldown_reason"]
     # The host's "wait" is not the board's failure: no counter moved, and it comes
     # back after a few minutes, never before the host's wait.
     limited_board = board(app, "p04")
@@ -139,7 +143,8 @@ def test_retry_after_as_an_http_date(make_app, sandbox) -> None:
     t0 = next(e.at for e in log if e.status == 503)
     until_mono = mono + (until.timestamp() - wall)
     later = [e.at for e in log if e.at > t0]
-    assert len(later) == 2 and min(later) >= until_mono - 0.05
+    assert len(later) == 2
+    assert min(later) >= until_mono - 0.05
 
 
 def test_without_retry_after_the_cooldown_grows_exponentially_and_resets(make_app, sandbox) -> None:
@@ -185,8 +190,10 @@ def test_our_limiter_refusing_records_nothing_against_the_board(make_app, sandbo
     for token in set(tokens) - polled:
         row = board(app, token)
         assert scans(app, token) == []
-        assert row["consecutive_failures"] == 0 and row["state"] == "active"
-        assert row["state_reason"] is None and row["last_polled_at"] is None
+        assert row["consecutive_failures"] == 0
+        assert row["state"] == "active"
+        assert row["state_reason"] is None
+        assert row["last_polled_at"] is None
         assert row["lease_owner"] is None
         wait = (row["due_at"] - datetime.now(UTC)).total_seconds()
         assert 2.5 * 60 < wait < 5 * 60  # back in the queue a few minutes later
