@@ -46,6 +46,13 @@ class Budget:
     burst: int = 1
 
 
+def slowed(budget: Budget, crawl_delay_s: float | None) -> Budget:
+    """The budget a robots.txt `Crawl-delay` leaves: one request per delay at most."""
+    if not crawl_delay_s or crawl_delay_s <= 0:
+        return budget
+    return Budget(min(budget.rate_per_s, 1.0 / crawl_delay_s), 1)
+
+
 # Hosts no source describes (robots.txt of a redirect target, ...): cautious.
 DEFAULT_BUDGET = Budget(1.0, 1)
 

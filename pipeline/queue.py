@@ -27,14 +27,16 @@ LEASE_S = 600
 
 # The claim: the oldest due boards of the filter, skipping rows another worker has
 # locked this instant, and boards whose lease has not run out (held by a live worker).
-_CLAIM = """
-WITH due AS (
-    SELECT b.id FROM crawl.boards AS b
-    WHERE b.enabled AND b.state <> 'retired'
+_CLAIMABLE = """
+    b.enabled AND b.state <> 'retired'
       AND (b.lease_expires_at IS NULL OR b.lease_expires_at < now())
       AND {due}
       {filters}
-      AND EXISTS (SELECT 1 FROM ref.sources AS s WHERE s.id = b.source_id AND s.enabled)
+      AND EXISTS (SELECT 1 FROM ref.sources AS s WHERE s.id = b.source_id AND s.enabled)"""
+_CLAIM = """
+WITH due AS (
+    SELECT b.id FROM crawl.boards AS b
+    WHERE {claimable}
     ORDER BY b.due_at, b.id
     LIMIT %(limit)s
     FOR UPDATE OF b SKIP LOCKED
@@ -50,6 +52,8 @@ _DUE_OR_UNPOLLED = "(b.due_at <= now() OR b.last_polled_at IS NULL OR b.last_pol
 _BY_SOURCE = "AND b.source_id = %(source)s"
 _BY_LANE = "AND b.lane = %(lane)s"
 _SKIP_HOSTS = "AND b.host <> ALL(%(skip_hosts)s)"
+_ON_HOSTS = "AND b.host = ANY(%(on_hosts)s)"
+_ANY_CLAIMABLE = "SELECT EXISTS (SELECT 1 FROM crawl.boards AS b WHERE {claimable}) AS found"
 
 _RENEW = """
 UPDATE crawl.boards SET lease_expires_at = now() + make_interval(secs => %(lease_s)s)
@@ -96,26 +100,37 @@ def claim(
 ) -> list[dict[str, Any]]:
     """Lease up to `limit` due boards to `owner` (one short transaction)."""
     skip = sorted(set(skip_hosts))
-    filters = [
-        _BY_SOURCE if where.source else "",
-        _BY_LANE if where.lane else "",
-        _SKIP_HOSTS if skip else "",
-    ]
-    sql = _CLAIM.format(
-        due=_DUE_OR_UNPOLLED if where.since else _DUE_NOW,
-        filters="\n      ".join(f for f in filters if f),
-    )
+    sql = _CLAIM.format(claimable=_claimable(where, _SKIP_HOSTS if skip else ""))
     params = {
         "owner": owner,
         "limit": limit,
         "lease_s": lease_s,
-        "source": where.source,
-        "lane": where.lane,
-        "since": where.since,
         "skip_hosts": skip,
+        **_filter_params(where),
     }
     with conn.transaction():
         return list(conn.execute(sql, params).fetchall())
+
+
+def any_claimable(conn: DictConnection, where: ClaimFilter, hosts: Iterable[str]) -> bool:
+    """Whether boards on these hosts are waiting to be claimed."""
+    sql = _ANY_CLAIMABLE.format(claimable=_claimable(where, _ON_HOSTS))
+    params = {"on_hosts": sorted(set(hosts)), **_filter_params(where)}
+    with conn.transaction():
+        row = conn.execute(sql, params).fetchone()
+    return bool(row and row["found"])
+
+
+def _claimable(where: ClaimFilter, extra: str) -> str:
+    filters = [_BY_SOURCE if where.source else "", _BY_LANE if where.lane else "", extra]
+    return _CLAIMABLE.format(
+        due=_DUE_OR_UNPOLLED if where.since else _DUE_NOW,
+        filters="\n      ".join(f for f in filters if f),
+    )
+
+
+def _filter_params(where: ClaimFilter) -> dict[str, Any]:
+    return {"source": where.source, "lane": where.lane, "since": where.since}
 
 
 def requeue(conn: DictConnection, owner: str, waits: Mapping[int, float]) -> int:

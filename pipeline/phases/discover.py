@@ -45,10 +45,18 @@ from pipeline.config import SourceConfig
 from pipeline.db.connect import DictConnection
 from pipeline.http.fetcher import FetchRequest, FetchResult, ResultStream
 from pipeline.http.transports import Transports, attempt_rows
-from pipeline.pacing import Budget, parse_retry_after
+from pipeline.pacing import Budget, parse_retry_after, slowed
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.platforms import Platform, host_of, platform_of
-from pipeline.queue import LEASE_S, ClaimFilter, LeaseKeeper, claim, new_owner, requeue
+from pipeline.queue import (
+    LEASE_S,
+    ClaimFilter,
+    LeaseKeeper,
+    any_claimable,
+    claim,
+    new_owner,
+    requeue,
+)
 from pipeline.rawstore import RawRef
 from pipeline.rawstore.recovery import recover_and_requeue
 from pipeline.schedule import RETRY_SOON_S, BoardState, next_state
@@ -62,7 +70,8 @@ LOW_WATER = CLAIM_BATCH // 2  # claim again when fewer boards than this are in f
 MAX_ISSUES_KEPT = 50
 FLUSH_ROWS = 200  # quiet boards recorded per statement
 FLUSH_S = 0.5  # ... or after this long, so leases are released promptly
-FULL_PASS_EVERY_S = 24 * 3600  # count-probe platforms: a full read at least this often
+FULL_PASS_EVERY_S = 24 * 3600
+MAX_IDLE_S = 60.0  # wait at most this long for a spent host budget before ending the run  # count-probe platforms: a full read at least this often
 POSTINGS_WRITTEN = frozenset({"changed"})
 CONFIRMS_MEMBERSHIP = frozenset({"not_modified", "unchanged"})
 
@@ -287,14 +296,14 @@ class _Worker:
         """Nothing else is due: if some hosts were only skipped because their budget is
         spent, wait for the first to free up (when nothing is in flight) and go on."""
         now = time.monotonic()
-        waiting = [until for until in self.saturated.values() if until > now]
-        if not waiting:
+        self.saturated = {h: u for h, u in self.saturated.items() if u > now}
+        if not self.saturated or not any_claimable(self.conn, self.where, self.saturated):
             return False
         if self.stream.pending:
             return True
-        until = min(waiting)
-        if deadline is not None and until >= deadline:
-            return False
+        until = min(self.saturated.values())
+        if until - now > MAX_IDLE_S or (deadline is not None and until >= deadline):
+            return False  # a later run will find them due; a worker does not idle for long
         self._flush(force=True)
         time.sleep(max(0.0, until - time.monotonic()))
         self.saturated = {h: u for h, u in self.saturated.items() if u > time.monotonic()}
@@ -316,37 +325,35 @@ class _Worker:
                 unpolled[board["id"]] = RETRY_SOON_S
                 continue
             poll = Poll(board, ctx)
-            request = self._paced(ctx, _first_request(ctx, board), poll)
-            refusal = self._robots(poll, request)
-            if refusal is None:
-                requests.append(request)
-            elif refusal.deferred:
-                unpolled[board["id"]] = max(RETRY_SOON_S, refusal.retry_in_s or 0.0)
+            prepared = self._prepare(poll, _first_request(ctx, board))
+            if isinstance(prepared, FetchRequest):
+                requests.append(prepared)
+            elif prepared.deferred:
+                unpolled[board["id"]] = max(RETRY_SOON_S, prepared.retry_in_s or 0.0)
             else:
-                self._finish(poll, refusal)
+                self._finish(poll, poll.read("disallowed", prepared.reason))
         self._requeue(unpolled)
         self.transports.submit(self.stream, requests)
 
-    def _paced(self, ctx: SourceContext, request: FetchRequest, poll: Poll) -> FetchRequest:
+    def _prepare(self, poll: Poll, request: FetchRequest) -> FetchRequest | _Refusal:
+        """The request with its host's budget, or why it may not be sent (robots.txt)."""
+        ctx = poll.ctx
+        budget, key = ctx.budget, ctx.platform.pacing_key(request.url)
+        if ctx.obey_robots:
+            verdict = self.transports.robots.check(request.url, budget, key)
+            if verdict.deferred_s is not None:
+                return _Refusal(deferred=True, retry_in_s=verdict.deferred_s)
+            if not verdict.allowed:
+                return _Refusal(reason=verdict.reason)
+            budget = slowed(budget, verdict.crawl_delay_s)
         return replace(
             request,
             tag=poll,
-            budget=ctx.budget,
-            host_key=ctx.platform.pacing_key(request.url),
+            budget=budget,
+            host_key=key,
             transport=ctx.transport,
             wait_for=ctx.source.validation.required_selectors,
         )
-
-    def _robots(self, poll: Poll, request: FetchRequest) -> _Refusal | None:
-        """None when robots.txt lets us fetch the URL (or the source ignores it)."""
-        if not poll.ctx.obey_robots:
-            return None
-        verdict = self.transports.robots.check(request.url, poll.ctx.budget, request.host_key)
-        if verdict.deferred_s is not None:
-            return _Refusal(deferred=True, retry_in_s=verdict.deferred_s)
-        if verdict.allowed:
-            return None
-        return _Refusal(reason=verdict.reason)
 
     def _requeue(self, waits: Mapping[int, float]) -> None:
         if waits:
@@ -422,13 +429,15 @@ class _Worker:
                 poll, _complete_read(poll, truncated=bool(parsed.next_page_url) and capped)
             )
             return
-        following = self._paced(ctx, following, poll)
-        refusal = self._robots(poll, following)
-        if refusal is not None and not refusal.deferred:
-            poll.issues.append(Issue("robots", f"page {len(poll.raws) + 1}: {refusal.reason}"))
+        prepared = self._prepare(poll, following)
+        if isinstance(prepared, _Refusal):
+            # A page we may not (or cannot yet) read: what was read may add postings,
+            # but never retire any.
+            why = prepared.reason or "robots.txt not fetched yet"
+            poll.issues.append(Issue("robots", f"page {len(poll.raws) + 1}: {why}"))
             self._finish(poll, _complete_read(poll, truncated=True))
             return
-        self.transports.submit(self.stream, [following])
+        self.transports.submit(self.stream, [prepared])
 
     # ------------------------------------------------------------ recording
 

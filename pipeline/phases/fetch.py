@@ -19,6 +19,7 @@ from pipeline.app import App
 from pipeline.config import SourceConfig
 from pipeline.http.fetcher import FetchRequest, FetchResult, ResultStream
 from pipeline.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
+from pipeline.pacing import slowed
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.platforms import host_of, platform_of
 from pipeline.rawstore import RawArchive
@@ -93,7 +94,8 @@ def fetch_details(
                                 _DONE, {"state": "disallowed", "raw": None, "id": row["id"]}
                             )
                     else:
-                        requests.append(request)
+                        delay = verdict.crawl_delay_s if verdict is not None else None
+                        requests.append(replace(request, budget=slowed(request.budget, delay)))
                 transports.submit(stream, requests)
                 while stream.pending:
                     result = stream.next()
