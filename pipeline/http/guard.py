@@ -55,11 +55,11 @@ def refusal_reason(address: str) -> str | None:
         if reason:
             return f"{reason} (embedded in {ip})"
     checks = (
+        (ip.is_unspecified, "unspecified"),
         (ip.is_loopback, "loopback"),
         (ip.is_link_local, "link-local"),
         (ip.is_private, "private"),
         (ip.is_multicast, "multicast"),
-        (ip.is_unspecified, "unspecified"),
         (ip.is_reserved, "reserved"),
         (isinstance(ip, ipaddress.IPv6Address) and ip.is_site_local, "site-local"),
     )
