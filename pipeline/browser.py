@@ -71,8 +71,17 @@ class BrowserFetcher:
     # ------------------------------------------------------------ public API
 
     def submit(self, stream: ResultStream, requests: Iterable[FetchRequest]) -> None:
-        """Render the pages; results (the rendered DOM as the body) arrive on `stream`."""
-        self.http.submit(stream, requests, send=self._render, gate=self._pages)
+        """Render the pages; results (the rendered DOM as the body) arrive on `stream`.
+        A page's slot in its host's budget is taken when the browser asks for it (not
+        when submitted: starting the browser or waiting for a page takes a while)."""
+        for request in requests:
+            stream.expect()
+            future = asyncio.run_coroutine_threadsafe(self._gated(request), self.http.loop)
+            future.add_done_callback(lambda f: stream.put(f.exception() or f.result()))
+
+    async def _gated(self, request: FetchRequest) -> FetchResult:
+        async with self._pages:
+            return await self._render(request)
 
     def fetch_all(self, requests: Iterable[FetchRequest]) -> Iterator[FetchResult]:
         return drain(self.submit, requests)
@@ -157,7 +166,7 @@ class BrowserFetcher:
                 tag=None,
             )
             if seen.is_navigation_request() and not document:
-                result = await self.http.send(sub)  # the page itself: its slot was granted
+                result = await self.http.paced(sub)
                 document.append(result)
             else:
                 # The page's own requests spend the same budget as any other request; a
@@ -180,6 +189,8 @@ class BrowserFetcher:
                 if selectors:
                     await page.wait_for_selector(selectors, timeout=timeout_ms)
             except Exception as exc:
+                if document and document[0].deferred:
+                    return replace(document[0], request=request, transport="browser")
                 if not document or document[0].status is None:
                     reason = document[0].error if document else f"{type(exc).__name__}: {exc}"
                     return _failed(request, started, reason, exchanges, document)

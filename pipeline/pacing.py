@@ -128,6 +128,26 @@ FROM crawl.hosts WHERE host = %(key)s
 _CALM = "UPDATE crawl.hosts SET cooldown_streak = 0, updated_at = now() WHERE host = %(key)s AND cooldown_streak > 0"
 
 
+class LocalBucket:
+    """The same bucket kept by one process at send time. Slots come from the shared
+    bucket; this only stops slots that were used late (a busy connection pool, a
+    browser starting) from going out together beyond the burst."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.tokens = float(budget.burst)
+        self.at = time.monotonic()
+
+    def take(self) -> float:
+        """Take a token now; returns how long to wait before sending (0: at once)."""
+        now = time.monotonic()
+        rate = self.budget.rate_per_s
+        self.tokens = min(float(self.budget.burst), self.tokens + (now - self.at) * rate)
+        self.at = now
+        self.tokens -= 1.0
+        return 0.0 if self.tokens >= 0 else -self.tokens / rate
+
+
 def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
     """Seconds to wait from a Retry-After header (delta-seconds or HTTP-date), or None
     when absent or unreadable. A date in the past means zero; a very long wait is

@@ -16,7 +16,7 @@ import queue
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +26,7 @@ import httpx
 
 from pipeline.errors import BlockedAddressError
 from pipeline.http.guard import GuardedBackend
-from pipeline.pacing import DEFAULT_BUDGET, Budget, Pacer, parse_retry_after
+from pipeline.pacing import DEFAULT_BUDGET, Budget, LocalBucket, Pacer, parse_retry_after
 from pipeline.settings import Settings
 
 MAX_REDIRECTS = 5
@@ -166,6 +166,7 @@ class Fetcher:
         self._thread.start()
         self._client: httpx.AsyncClient = self._call(self._make_client(max_connections))
         self._sending = self._call(_make_semaphore(max_connections))
+        self._local: dict[str, LocalBucket] = {}
 
     async def _make_client(self, max_connections: int) -> httpx.AsyncClient:
         transport = httpx.AsyncHTTPTransport(
@@ -206,13 +207,7 @@ class Fetcher:
         ones the budget cannot place within the wait limit come back deferred first."""
         return drain(self.submit, requests)
 
-    def submit(
-        self,
-        stream: ResultStream,
-        requests: Iterable[FetchRequest],
-        send: Callable[[FetchRequest], Awaitable[FetchResult]] | None = None,
-        gate: asyncio.Semaphore | None = None,
-    ) -> None:
+    def submit(self, stream: ResultStream, requests: Iterable[FetchRequest]) -> None:
         """Start the requests; their results arrive on `stream` as they complete."""
         for request, delay, reserved_at in self._schedule(list(requests)):
             stream.expect()
@@ -220,9 +215,13 @@ class Fetcher:
                 stream.put(delay)
                 continue
             future: Future[FetchResult] = asyncio.run_coroutine_threadsafe(
-                self._paced(request, delay, reserved_at, send, gate), self._loop
+                self._paced(request, delay, reserved_at), self._loop
             )
             future.add_done_callback(lambda f: stream.put(f.exception() or f.result()))
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        return self._loop
 
     def run(self, coro: Any) -> Any:
         """Run a coroutine on the fetcher's loop and wait for it (the browser's setup)."""
@@ -276,36 +275,32 @@ class Fetcher:
             return deferred_result(request, grant.retry_in_s, request.transport)
         return await self._paced(request, grant.delays[0], grant.reserved_at)
 
-    async def _paced(
-        self,
-        request: FetchRequest,
-        delay: float,
-        reserved_at: float,
-        send: Callable[[FetchRequest], Awaitable[FetchResult]] | None = None,
-        gate: asyncio.Semaphore | None = None,
-    ) -> FetchResult:
-        """Wait for the granted slot, then send through `gate` (the connection limit by
-        default) with `send` (a plain HTTP request by default; the browser renders)."""
-        send = send or self._fetch
-        gate = gate or self._sending
+    async def _paced(self, request: FetchRequest, delay: float, reserved_at: float) -> FetchResult:
+        """Wait for the granted slot and a connection, then send."""
         send_at = reserved_at + delay
         key, budget = request.pacing_key, request.budget or DEFAULT_BUDGET
         while True:
             wait = send_at - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            async with gate:
+            async with self._sending:
                 # A cooldown another request (or worker) started after our slot was
                 # granted wins over the slot: re-reserve behind it, or defer.
                 if self.pacer is None or not self.pacer.cooldown_remaining(
                     key, known_at=reserved_at
                 ):
-                    return await send(request)
+                    return await self._fetch(request)
             assert self.pacer is not None
             grant = self.pacer.reserve(key, budget, 1)
             if not grant.delays:
                 return deferred_result(request, grant.retry_in_s, request.transport)
             send_at, reserved_at = grant.reserved_at + grant.delays[0], grant.reserved_at
+
+    def _local_wait(self, key: str, budget: Budget) -> float:
+        bucket = self._local.get(key)
+        if bucket is None or bucket.budget != budget:
+            bucket = self._local[key] = LocalBucket(budget)
+        return bucket.take() if self.pacer is not None else 0.0
 
     def _after_response(self, request: FetchRequest, status: int, headers: httpx.Headers) -> None:
         if self.pacer is None:
@@ -324,10 +319,6 @@ class Fetcher:
             self.pacer.calm(key)
 
     # ------------------------------------------------------------ internals
-
-    async def send(self, request: FetchRequest) -> FetchResult:
-        """Send now, without pacing: for a request whose slot was already granted."""
-        return await self._fetch(request)
 
     async def _fetch(self, request: FetchRequest) -> FetchResult:
         started = time.monotonic()
