@@ -27,6 +27,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
+import psutil
+
 from pipeline.http.fetcher import Fetcher, FetchRequest, FetchResult, ResultStream, drain
 from pipeline.settings import Settings
 
@@ -65,6 +67,7 @@ class BrowserFetcher:
         self._pages = http.run(_semaphore(max(1, settings.browser_pages)))
         self._playwright: Any = None
         self._context: Any = None
+        self._before: set[int] = set()  # our child processes before the browser started
         self._profile: str | None = None
         self._start_lock = http.run(_lock())
 
@@ -91,7 +94,9 @@ class BrowserFetcher:
 
     def close(self) -> None:
         if self._context is not None or self._playwright is not None:
+            spawned = [p for p in _descendants() if p.pid not in self._before]
             self.http.run(self._shutdown())
+            _reap(spawned)
         if self._profile is not None:
             shutil.rmtree(self._profile, ignore_errors=True)
             self._profile = None
@@ -112,6 +117,7 @@ class BrowserFetcher:
                 except ImportError as exc:  # pragma: no cover - installed with the package
                     raise BrowserUnavailable("playwright is not installed") from exc
                 self._profile = tempfile.mkdtemp(prefix="jobharbor-chromium-")
+                self._before = {p.pid for p in _descendants()}
                 self._playwright = await async_playwright().start()
                 try:
                     self._context = await self._playwright.chromium.launch_persistent_context(
@@ -213,6 +219,20 @@ class BrowserFetcher:
         finally:
             with contextlib.suppress(Exception):
                 await page.close()
+
+
+def _descendants() -> list[psutil.Process]:
+    return psutil.Process().children(recursive=True)
+
+
+def _reap(processes: list[psutil.Process], timeout_s: float = 10.0) -> None:
+    """Wait for the browser's processes to exit; kill any that do not (a run must not
+    leave Chromium behind, even when Playwright's own shutdown was cut short)."""
+    _, alive = psutil.wait_procs(processes, timeout=timeout_s)
+    for proc in alive:
+        with contextlib.suppress(psutil.Error):
+            proc.kill()
+    psutil.wait_procs(alive, timeout=timeout_s)
 
 
 def _failed(
