@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     contact_url: str = "https://github.com/jobharbor/jobharbor"
     user_agent: str | None = None
     http_timeout_s: float = 20.0
+    # Requests in flight per worker (one keep-alive connection each). More is not
+    # faster on a fast network: httpx's pool checks every connection per request.
+    http_connections: int = 16
     # Crawl engine: how long a request may wait for its host's rate budget before the
     # board goes back in the queue; the browser for `transport: browser` sources.
     pacing_max_wait_s: float = 30.0

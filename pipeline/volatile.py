@@ -26,7 +26,10 @@ from typing import Any
 _REL = "<relative-time>"
 
 # Relative dates: English (Workday's "Posted 30+ Days Ago", Lever-style "2 days ago")
-# and Vietnamese ("3 ngày trước", "hôm qua").
+# and Vietnamese ("3 ngày trước", "hôm qua"). Each pattern has literal words one of
+# which must occur for it to match: looking for those first (a plain substring test)
+# spares running the patterns over every long description.
+_RELATIVE_WORDS = ("ago", "Ago", "AGO", "posted", "Posted", "POSTED", "trước", "hôm", "Hôm", "HÔM")
 _RELATIVE_TIME = (
     re.compile(
         r"\b(?:posted\s+)?(?:\d+\+?|an?|one)\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b",
@@ -52,6 +55,8 @@ TRACKING_PARAMS = (
     r"trackingId",
     r"refId",
 )
+
+_DEFAULT_TEXT = tuple((p, _REL) for p in _RELATIVE_TIME)
 
 _HTML_NOISE = (
     # <script nonce="..."> / <style nonce=...>: a fresh nonce per response.
@@ -107,9 +112,7 @@ class VolatileRules:
     """What to ignore when deciding whether a body or a row changed."""
 
     json_keys: frozenset[str] = DEFAULT_JSON_KEYS  # dropped at any depth
-    text: tuple[tuple[re.Pattern[str], str], ...] = field(
-        default_factory=lambda: tuple((p, _REL) for p in _RELATIVE_TIME)
-    )
+    text: tuple[tuple[re.Pattern[str], str], ...] = field(default_factory=lambda: _DEFAULT_TEXT)
     html: tuple[tuple[re.Pattern[str], str], ...] = _HTML_NOISE
     tracking_params: tuple[str, ...] = TRACKING_PARAMS
 
@@ -133,9 +136,12 @@ class VolatileRules:
         return _tracking_pattern(self.tracking_params)
 
     def clean_text(self, text: str) -> str:
-        for pattern, replacement in self.text:
-            text = pattern.sub(replacement, text)
-        return self._tracking.sub(_drop_param, text)
+        if self.text is not _DEFAULT_TEXT or any(w in text for w in _RELATIVE_WORDS):
+            for pattern, replacement in self.text:
+                text = pattern.sub(replacement, text)
+        if "=" in text:
+            text = self._tracking.sub(_drop_param, text)
+        return text
 
 
 DEFAULT_RULES = VolatileRules()
@@ -175,7 +181,13 @@ def stable_value(rules: VolatileRules, value: Any) -> Any:
 def stable_body(rules: VolatileRules, body: bytes, content_type: str | None) -> bytes:
     """The body as it would look without per-request noise (for hashing only)."""
     kind = (content_type or "").lower()
-    if "json" in kind or (not kind and body[:1] in (b"{", b"[")):
+    text = body.decode("utf-8", "replace")
+    is_json = "json" in kind or (not kind and body[:1] in (b"{", b"["))
+    if is_json and not any(f'"{key}"' in text for key in rules.json_keys):
+        # No volatile key in it: the text rules alone tell the same changes apart
+        # as parsing, dropping keys and re-encoding would, at a fraction of the cost.
+        return rules.clean_text(text).encode()
+    if is_json:
         try:
             data = json.loads(body)
         except (ValueError, UnicodeDecodeError):
@@ -184,7 +196,6 @@ def stable_body(rules: VolatileRules, body: bytes, content_type: str | None) -> 
             return json.dumps(
                 stable_value(rules, data), sort_keys=True, ensure_ascii=False, separators=(",", ":")
             ).encode()
-    text = body.decode("utf-8", "replace")
     if "html" in kind or "<html" in text[:2048].lower():
         for pattern, replacement in rules.html:
             text = pattern.sub(replacement, text)

@@ -5,6 +5,7 @@ per-board state (revisions, faults), adds ETag / Last-Modified validators and
 answers conditional requests with 304. Admin routes:
   GET  /_sandbox/state                                 revisions and faults, as JSON
   POST /_sandbox/advance?platform=P&token=T[&steps=N]  change a board (one closes, one changes, one opens)
+  POST /_sandbox/advance-many  {"platform": P, "tokens": [...]}  the same for many boards
   POST /_sandbox/fault?platform=P&token=T  (JSON body)  set a board's fault; empty body clears it
   POST /_sandbox/reset                                 every board back to revision 0, no faults
   POST /_sandbox/robots?status=N  (text body)          what /robots.txt answers (reset restores it)
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import threading
 import time
 from collections import deque
@@ -159,6 +161,19 @@ def admin_advance(request: Request) -> Reply:
     return Reply(
         200, json.dumps({"platform": platform, "token": token, "revision": revision}).encode()
     )
+
+
+@ADMIN.post(r"/_sandbox/advance-many")
+def admin_advance_many(request: Request) -> Reply:
+    """Change many boards of one platform at once: {"platform": P, "tokens": [...]}."""
+    try:
+        data = json.loads(request.body)
+        platform, tokens = str(data["platform"]), [str(t) for t in data["tokens"]]
+    except (ValueError, KeyError, TypeError):
+        return Reply(400, b'{"error": "body must be {\\"platform\\": P, \\"tokens\\": [...]}"}')
+    for token in tokens:
+        request.state.advance(platform, token)
+    return Reply(200, json.dumps({"platform": platform, "advanced": len(tokens)}).encode())
 
 
 @ADMIN.post(r"/_sandbox/fault")
@@ -369,6 +384,12 @@ class SandboxServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], state: SandboxState) -> None:
         self.state = state
         super().__init__(address, SandboxHandler)
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A client that gave up on a slow answer (a `delay_s` fault) is expected.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
 @dataclass

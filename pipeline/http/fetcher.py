@@ -31,7 +31,7 @@ from pipeline.settings import Settings
 
 MAX_REDIRECTS = 5
 MAX_BODY_BYTES = 50 * 1024 * 1024
-DEFAULT_CONCURRENCY = 32
+DEFAULT_CONCURRENCY = 16
 # Statuses that mean "slow down" for the whole host (a 503 is often an overloaded
 # origin or a rate limiter in front of it; either way, backing off is the polite answer).
 COOLDOWN_STATUSES = frozenset({429, 503})
@@ -155,10 +155,11 @@ class Fetcher:
         settings: Settings,
         *,
         pacer: Pacer | None = None,
-        max_connections: int = DEFAULT_CONCURRENCY,
+        max_connections: int | None = None,
         owns_pacer: bool = False,
     ) -> None:
         self.settings = settings
+        max_connections = max_connections or settings.http_connections
         self.pacer = pacer
         self._owns_pacer = owns_pacer
         self._loop = asyncio.new_event_loop()

@@ -108,6 +108,7 @@ class ListingRead:
     etag: str | None = None
     last_modified: str | None = None
     posting_raws: Mapping[str, str] = field(default_factory=dict)  # external id -> its page's raw
+    row_hashes: Mapping[str, str] = field(default_factory=dict)  # external id -> its row's hash
     probe: bool = False  # the count probe ended the poll after the first page
     retry_in_s: float | None = None  # the host (or our limiter) asked us to wait this long
 
@@ -530,7 +531,7 @@ class _Worker:
                 "board": board["id"],
                 "url": posting.url,
                 "title": posting.title,
-                "row_hash": row_hash(ctx.platform.volatile, posting.payload),
+                "row_hash": read.row_hashes[external_id],
                 "listing_raw": read.posting_raws[external_id],
                 # Listings with full content are the content; otherwise the posting's own page is.
                 "content_raw": None if detail_url else read.posting_raws[external_id],
@@ -684,13 +685,15 @@ def _complete_read(poll: Poll, *, truncated: bool) -> ListingRead:
         )
     first = poll.first
     volatile = poll.ctx.platform.volatile
+    rows = {p.external_id: row_hash(volatile, p.payload) for p in items}
     return poll.read(
         "empty" if not items else "changed",
         postings=items,
         total=total,
         complete=complete,
         truncated=truncated,
-        listing_hash=listing_hash(poll.ctx, items, total),
+        listing_hash=listing_hash(poll.ctx.source.platform, rows, total),
+        row_hashes=rows,
         body_hash=body_hash(volatile, poll.pages),
         etag=first.headers.get("etag"),
         last_modified=first.headers.get("last-modified"),
@@ -698,10 +701,10 @@ def _complete_read(poll: Poll, *, truncated: bool) -> ListingRead:
     )
 
 
-def listing_hash(ctx: SourceContext, postings: tuple[Posting, ...], total: int | None) -> str:
+def listing_hash(platform: str, row_hashes: Mapping[str, str], total: int | None) -> str:
     """Membership and row content, independent of order: a reshuffled page is unchanged."""
-    rows = sorted((p.external_id, row_hash(ctx.platform.volatile, p.payload)) for p in postings)
-    return hashlib.sha256(json.dumps([ctx.source.platform, total, rows]).encode()).hexdigest()
+    rows = sorted(row_hashes.items())
+    return hashlib.sha256(json.dumps([platform, total, rows]).encode()).hexdigest()
 
 
 def _jitter_up(seconds: float) -> float:
