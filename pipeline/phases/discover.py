@@ -451,9 +451,12 @@ class _Worker:
         self.stats.boards += 1
         self.stats.outcomes[outcome] += 1
         self.stats.pages += len(read.raws)
-        if outcome in POSTINGS_WRITTEN:
+        # Validators cleared (a lost raw object, a migration) ask for the listing to be
+        # written again even when it is unchanged: postings then point at live objects.
+        rewrite = bool(read.postings) and board["body_hash"] is None
+        if outcome in POSTINGS_WRITTEN or rewrite:
             self._flush(force=True)
-            self._record_changed(poll, read)
+            self._record_postings(poll, read, outcome)
         else:
             self.quiet.append((board, read, outcome))
         self._flush(force=False)
@@ -487,21 +490,22 @@ class _Worker:
         self.stats.lease_lost += len(rows) - row["released"]
         self.keeper.release(board["id"] for board, _, _ in rows)
 
-    def _record_changed(self, poll: Poll, read: ListingRead) -> None:
+    def _record_postings(self, poll: Poll, read: ListingRead, outcome: str) -> None:
         board, ctx = poll.board, poll.ctx
-        values = _board_values(board, read, "changed", datetime.now(UTC))
+        values = _board_values(board, read, outcome, datetime.now(UTC))
+        attempts = _attempt_values(board, read, outcome)
         with self.conn.transaction():
             released = self.conn.execute(_RELEASE_BOARD, {**values, "owner": self.owner}).rowcount
             if released:
-                scan_id = self._insert_scan(board, read, "changed")
-                _insert_attempts(self.conn, self.run_id, _attempt_values(board, read, "changed"))
+                scan_id = self._insert_scan(board, read, outcome)
+                _insert_attempts(self.conn, self.run_id, attempts)
                 self._apply_postings(ctx, board, read, scan_id)
         if not released:
             # Another worker owns the board now (our lease ran out): its poll counts,
             # ours does not; only the requests we made are recorded.
             self.stats.lease_lost += 1
             with self.conn.transaction():
-                _insert_attempts(self.conn, self.run_id, _attempt_values(board, read, "changed"))
+                _insert_attempts(self.conn, self.run_id, attempts)
         self.keeper.release([board["id"]])
 
     def _insert_scan(self, board: Mapping[str, Any], read: ListingRead, outcome: str) -> int:

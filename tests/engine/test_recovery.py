@@ -174,3 +174,36 @@ def test_every_request_is_recorded_with_its_outcome(make_app, sandbox, second_sa
         "robots_rules",
         "fetched",
     }
+
+
+def test_cleared_validators_rewrite_an_unchanged_listing(make_app, sandbox) -> None:
+    """The parse phase clears a board's validators when a listing's raw object is lost;
+    the next poll then points the postings at the new copy even though nothing changed
+    (here the bytes differ: the page is re-stamped on every request)."""
+    app = make_app(greenhouse_source("gh", sandbox.url, ["stamped"]))
+    set_fault(sandbox, "greenhouse", "stamped", restamp=True)
+    discover(app, "gh")
+    old = query(app, "SELECT DISTINCT listing_raw_sha256 AS sha FROM core.postings")[0]["sha"]
+    with app.db.connect() as conn:
+        key = conn.execute(
+            "UPDATE crawl.raw_objects SET state = 'lost' WHERE sha256 = %s RETURNING object_key",
+            (old,),
+        ).fetchone()["object_key"]
+        conn.execute("UPDATE crawl.boards SET etag = NULL, last_modified = NULL, body_hash = NULL")
+        conn.commit()
+    _store_path(app, key).unlink()
+    make_due(app)
+
+    report = discover(app, "gh")
+
+    assert report.stats["outcomes"] == {"unchanged": 1}
+    assert report.stats["postings_changed"] == 0
+    pointers = query(
+        app,
+        """SELECT DISTINCT r.sha256, r.state FROM core.postings p
+           JOIN crawl.raw_objects r ON r.sha256 = p.listing_raw_sha256""",
+    )
+    assert len(pointers) == 1
+    assert pointers[0]["sha256"] != old
+    assert pointers[0]["state"] == "ready"
+    assert board(app, "stamped")["body_hash"] is not None
