@@ -17,6 +17,7 @@ Pure functions of (board state, outcome): the queue stores the result.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -100,7 +101,8 @@ def _retry_soon(
 ) -> NextState:
     wait = max(jittered(RETRY_SOON_S, jitter), retry_in_s or 0.0)
     return NextState(
-        now + timedelta(seconds=wait),
+        # Rounded up to the microsecond: never a hair earlier than the host asked.
+        now + timedelta(microseconds=math.ceil(wait * 1_000_000)),
         board.interval_s,
         board.consecutive_failures,
         board.consecutive_404s,

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import random
 import time
 from collections import Counter
@@ -63,15 +62,13 @@ from pipeline.schedule import RETRY_SOON_S, BoardState, next_state
 from pipeline.validation import validate_body
 from pipeline.volatile import body_hash, row_hash
 
-log = logging.getLogger("jobharbor.discover")
-
 CLAIM_BATCH = 200
 LOW_WATER = CLAIM_BATCH // 2  # claim again when fewer boards than this are in flight
 MAX_ISSUES_KEPT = 50
 FLUSH_ROWS = 200  # quiet boards recorded per statement
 FLUSH_S = 0.5  # ... or after this long, so leases are released promptly
-FULL_PASS_EVERY_S = 24 * 3600
-MAX_IDLE_S = 60.0  # wait at most this long for a spent host budget before ending the run  # count-probe platforms: a full read at least this often
+FULL_PASS_EVERY_S = 24 * 3600  # count-probe platforms: a full read at least this often
+MAX_IDLE_S = 60.0  # wait at most this long for a spent host budget before ending the run
 POSTINGS_WRITTEN = frozenset({"changed"})
 CONFIRMS_MEMBERSHIP = frozenset({"not_modified", "unchanged"})
 
@@ -132,9 +129,10 @@ class Poll:
     issues: list[Issue] = field(default_factory=list)
     total: int | None = None
 
-    @property
-    def first(self) -> FetchResult:
-        return self.attempts[0]
+    def validators(self) -> dict[str, str | None]:
+        """The first page's validators, for the next conditional request."""
+        headers = self.attempts[0].headers
+        return {"etag": headers.get("etag"), "last_modified": headers.get("last-modified")}
 
     def read(self, outcome: str, error: str | None = None, **values: Any) -> ListingRead:
         first = self.attempts[0] if self.attempts else None
@@ -246,6 +244,7 @@ class _Worker:
         self.quiet: list[tuple[Mapping[str, Any], ListingRead, str]] = []
         self.quiet_since = time.monotonic()
         self.saturated: dict[str, float] = {}  # host -> monotonic time its budget frees up
+        self.next_claim_at = 0.0  # no claim before then: only spent hosts have due boards
 
     def close(self) -> None:
         self.keeper.close()
@@ -261,7 +260,11 @@ class _Worker:
         deadline = time.monotonic() + max_seconds if max_seconds is not None else None
         claimed, exhausted = 0, False
         while True:
-            if not exhausted and self.stream.pending < LOW_WATER:
+            if (
+                not exhausted
+                and self.stream.pending < LOW_WATER
+                and time.monotonic() >= self.next_claim_at
+            ):
                 want = CLAIM_BATCH if limit is None else min(CLAIM_BATCH, limit - claimed)
                 boards = self._claim(want) if want > 0 else []
                 claimed += len(boards)
@@ -300,9 +303,10 @@ class _Worker:
         self.saturated = {h: u for h, u in self.saturated.items() if u > now}
         if not self.saturated or not any_claimable(self.conn, self.where, self.saturated):
             return False
-        if self.stream.pending:
-            return True
         until = min(self.saturated.values())
+        if self.stream.pending:
+            self.next_claim_at = until
+            return True
         if until - now > MAX_IDLE_S or (deadline is not None and until >= deadline):
             return False  # a later run will find them due; a worker does not idle for long
         self._flush(force=True)
@@ -403,7 +407,10 @@ class _Worker:
             stripped = body_hash(ctx.platform.volatile, poll.pages)
             if stripped == board["body_hash"]:
                 # Same bytes but for nonces, clocks and relative dates: nothing to parse.
-                self._finish(poll, poll.read("unchanged", body_hash=stripped, complete=True))
+                same = poll.read(
+                    "unchanged", body_hash=stripped, complete=True, **poll.validators()
+                )
+                self._finish(poll, same)
                 return
         parsed = _parse_page(ctx, result)
         poll.issues.extend(parsed.issues)
@@ -455,7 +462,6 @@ class _Worker:
         # written again even when it is unchanged: postings then point at live objects.
         rewrite = bool(read.postings) and board["body_hash"] is None
         if outcome in POSTINGS_WRITTEN or rewrite:
-            self._flush(force=True)
             self._record_postings(poll, read, outcome)
         else:
             self.quiet.append((board, read, outcome))
@@ -687,7 +693,6 @@ def _complete_read(poll: Poll, *, truncated: bool) -> ListingRead:
         poll.issues.append(
             Issue("total_mismatch", f"listing reports {total} items but {len(items)} were read")
         )
-    first = poll.first
     volatile = poll.ctx.platform.volatile
     rows = {p.external_id: row_hash(volatile, p.payload) for p in items}
     return poll.read(
@@ -699,9 +704,8 @@ def _complete_read(poll: Poll, *, truncated: bool) -> ListingRead:
         listing_hash=listing_hash(poll.ctx.source.platform, rows, total),
         row_hashes=rows,
         body_hash=body_hash(volatile, poll.pages),
-        etag=first.headers.get("etag"),
-        last_modified=first.headers.get("last-modified"),
         posting_raws=dict(poll.posting_raws),
+        **poll.validators(),
     )
 
 
@@ -730,7 +734,7 @@ def _board_values(
     nxt = next_state(
         state, outcome, read.http_status, now, jitter=random.random(), retry_in_s=read.retry_in_s
     )
-    keep = read.has_listing or (outcome == "unchanged" and read.body_hash is not None)
+    parsed = read.has_listing and read.listing_hash is not None
     return {
         "id": board["id"],
         "due_at": nxt.due_at,
@@ -744,15 +748,11 @@ def _board_values(
         # not be cached as "the board as it is".
         "etag": read.etag if read.has_listing else board["etag"],
         "last_modified": read.last_modified if read.has_listing else board["last_modified"],
-        "body_hash": read.body_hash if keep else board["body_hash"],
-        "listing_hash": read.listing_hash
-        if read.has_listing and read.listing_hash
-        else board["listing_hash"],
-        "item_count": _item_count(read)
-        if read.has_listing and read.listing_hash
-        else board["item_count"],
+        "body_hash": read.body_hash if read.has_listing else board["body_hash"],
+        "listing_hash": read.listing_hash if parsed else board["listing_hash"],
+        "item_count": _item_count(read) if parsed else board["item_count"],
         "changed": outcome == "changed",
-        "full_pass": read.has_listing and read.complete and read.listing_hash is not None,
+        "full_pass": parsed and read.complete,
         **_scan_values(board, read, outcome),
     }
 
