@@ -36,6 +36,7 @@ RETRY_AFTER_MAX_S = 86400.0  # a Retry-After longer than a day is read as a day
 # the request re-reads crawl.hosts first, so a cooldown another worker started is
 # seen within this bound (plus one round trip).
 FRESH_S = 0.05
+_EPSILON_S = 0.001
 
 
 @dataclass(frozen=True)
@@ -278,7 +279,7 @@ class Pacer:
         knowledge is older than FRESH_S (or than `known_at`, a reservation time)."""
         now = time.monotonic()
         local = self._cooldown_until.get(key, 0.0) - now
-        if local > 0:
+        if local > _EPSILON_S:  # a slot granted for the cooldown's end is not inside it
             return local
         checked = max(self._checked_at.get(key, -math.inf), known_at or -math.inf)
         if now - checked <= FRESH_S:

@@ -165,8 +165,8 @@ class Fetcher:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="fetcher", daemon=True)
         self._thread.start()
-        self._client: httpx.AsyncClient = self._call(self._make_client(max_connections))
-        self._sending = self._call(_make_semaphore(max_connections))
+        self._client: httpx.AsyncClient = self.run(self._make_client(max_connections))
+        self._sending = self.run(_make_semaphore(max_connections))
         self._local: dict[str, LocalBucket] = {}
 
     async def _make_client(self, max_connections: int) -> httpx.AsyncClient:
@@ -195,9 +195,6 @@ class Fetcher:
             },
         )
 
-    def _call(self, coro: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
-
     # ------------------------------------------------------------ public API
 
     def fetch(self, request: FetchRequest) -> FetchResult:
@@ -225,13 +222,13 @@ class Fetcher:
         return self._loop
 
     def run(self, coro: Any) -> Any:
-        """Run a coroutine on the fetcher's loop and wait for it (the browser's setup)."""
-        return self._call(coro)
+        """Run a coroutine on the fetcher's loop and wait for it."""
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     def close(self) -> None:
         if self._loop.is_closed():
             return
-        self._call(self._client.aclose())
+        self.run(self._client.aclose())
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
         self._loop.close()
@@ -285,6 +282,7 @@ class Fetcher:
             if wait > 0:
                 await asyncio.sleep(wait)
             async with self._sending:
+                await asyncio.sleep(self._local_wait(key, budget))
                 # A cooldown another request (or worker) started after our slot was
                 # granted wins over the slot: re-reserve behind it, or defer.
                 if self.pacer is None or not self.pacer.cooldown_remaining(

@@ -17,6 +17,7 @@ from typing import Any
 
 from pipeline.app import App
 from pipeline.config import SourceConfig
+from pipeline.db.connect import DictConnection
 from pipeline.http.fetcher import FetchRequest, FetchResult, ResultStream
 from pipeline.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
 from pipeline.pacing import slowed
@@ -77,53 +78,66 @@ def fetch_details(
                     break
                 done.extend(row["id"] for row in todo)
                 stream = ResultStream()
-                requests = []
-                for row in todo:
-                    request = _request(source, platform, row)
-                    verdict = (
-                        transports.robots.check(request.url, request.budget, request.host_key)
-                        if _obeys_robots(source, platform)
-                        else None
-                    )
-                    if verdict is not None and verdict.deferred_s is not None:
-                        outcomes["deferred"] += 1
-                    elif verdict is not None and not verdict.allowed:
-                        outcomes["disallowed"] += 1
-                        with conn.transaction():
-                            conn.execute(
-                                _DONE, {"state": "disallowed", "raw": None, "id": row["id"]}
-                            )
-                    else:
-                        delay = verdict.crawl_delay_s if verdict is not None else None
-                        requests.append(replace(request, budget=slowed(request.budget, delay)))
-                transports.submit(stream, requests)
+                transports.submit(
+                    stream, _allowed(todo, source, platform, transports, conn, outcomes)
+                )
                 while stream.pending:
                     result = stream.next()
                     assert result is not None
-                    row = result.request.tag
                     if result.deferred:
                         # Our own limiter: the posting stays `needed`, nothing is recorded.
                         outcomes["deferred"] += 1
                         continue
                     state, raw = _store(archive, source_name, source, result)
                     outcomes[state] += 1
-                    with conn.transaction():
-                        conn.execute(_DONE, {"state": state, "raw": raw, "id": row["id"]})
-                        with conn.cursor() as cur:
-                            cur.executemany(
-                                INSERT_ATTEMPT,
-                                attempt_rows(
-                                    run_id,
-                                    result,
-                                    state,
-                                    board_id=row["board_id"],
-                                    posting_id=row["id"],
-                                    raw=raw,
-                                ),
-                            )
+                    _record(conn, run_id, result, state, raw)
         return {"postings": len(done), "outcomes": dict(outcomes)}
 
     return run_phase(app.db, "fetch", source_name, work, wait_s=wait_s)
+
+
+def _allowed(
+    todo: list[dict[str, Any]],
+    source: SourceConfig,
+    platform: Any,
+    transports: Transports,
+    conn: DictConnection,
+    outcomes: Counter[str],
+) -> list[FetchRequest]:
+    """The requests robots.txt lets us send (slowed by its Crawl-delay); disallowed
+    pages are marked so, and pages whose robots.txt must wait stay `needed`."""
+    requests = []
+    for row in todo:
+        request = _request(source, platform, row)
+        if not _obeys_robots(source, platform):
+            requests.append(request)
+            continue
+        verdict = transports.robots.check(request.url, request.budget, request.host_key)
+        if verdict.deferred_s is not None:
+            outcomes["deferred"] += 1
+        elif not verdict.allowed:
+            outcomes["disallowed"] += 1
+            with conn.transaction():
+                conn.execute(_DONE, {"state": "disallowed", "raw": None, "id": row["id"]})
+        else:
+            requests.append(replace(request, budget=slowed(request.budget, verdict.crawl_delay_s)))
+    return requests
+
+
+def _record(
+    conn: DictConnection, run_id: int, result: FetchResult, state: str, raw: str | None
+) -> None:
+    """The posting's detail state and every request behind it, together."""
+    row = result.request.tag
+    with conn.transaction():
+        conn.execute(_DONE, {"state": state, "raw": raw, "id": row["id"]})
+        with conn.cursor() as cur:
+            cur.executemany(
+                INSERT_ATTEMPT,
+                attempt_rows(
+                    run_id, result, state, board_id=row["board_id"], posting_id=row["id"], raw=raw
+                ),
+            )
 
 
 def _obeys_robots(source: SourceConfig, platform: Any) -> bool:
