@@ -187,10 +187,12 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_raw_recover(args: argparse.Namespace) -> int:
+    from pipeline.rawstore.recovery import recover_and_requeue
+
     app = _app(args)
-    with app.archive() as archive:
-        report = archive.recover_pending(older_than_s=args.older_than)
-    print(f"pending raw objects resolved: {report.ready} ready, {report.lost} lost")
+    with app.archive() as archive, app.db.connect() as conn:
+        report = recover_and_requeue(archive, conn, older_than_s=args.older_than)
+    print(f"pending raw objects resolved: {report.ready} ready, {report.lost} lost (work requeued)")
     return 0
 
 
@@ -343,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     recover = add(
         "recover",
         cmd_raw_recover,
-        "resolve uploads a crash left pending: ready if intact, else lost",
+        "resolve uploads a crash left pending: ready if intact, else lost and its work requeued",
         raw,
     )
     recover.add_argument(

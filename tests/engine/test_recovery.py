@@ -207,3 +207,31 @@ def test_cleared_validators_rewrite_an_unchanged_listing(make_app, sandbox) -> N
     assert pointers[0]["sha256"] != old
     assert pointers[0]["state"] == "ready"
     assert board(app, "stamped")["body_hash"] is not None
+
+
+def test_cli_raw_recover_requeues_the_lost_work(make_app, sandbox) -> None:
+    import subprocess
+    import sys
+
+    from tests.engine.conftest import worker_env
+
+    app = make_app(greenhouse_source("gh", sandbox.url, ["cli"]))
+    discover(app, "gh")
+    with app.db.connect() as conn:
+        key = conn.execute(
+            "UPDATE crawl.raw_objects SET state = 'pending' RETURNING object_key"
+        ).fetchone()["object_key"]
+        conn.commit()
+    _store_path(app, key).unlink()
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "raw", "recover", "--older-than", "0"],
+        env=worker_env(app),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "0 ready, 1 lost (work requeued)" in done.stdout
+    row = board(app, "cli")
+    assert row["etag"] is None
+    assert row["due_at"] <= query(app, "SELECT now() AS t")[0]["t"]
