@@ -219,7 +219,8 @@ def test_two_worker_processes_together_keep_to_the_hosts_rate(make_app, sandbox)
     # A bucket of rate 2/s and burst 1 lets n requests through in no less than
     # (n - 1) / 2 seconds, whoever sends them.
     assert arrivals[-1] - arrivals[0] >= (12 - 1) / 2 - 0.1
-    # ... and in any window, at most burst + rate * window (plus scheduling noise).
+    # ... and in any window, at most burst + rate * window, allowing one request of
+    # scheduling noise (a starved worker sending its slot late next to the other's).
     for i in range(len(arrivals)):
         for j in range(i + 1, len(arrivals)):
-            assert j - i + 1 <= 1 + 2 * (arrivals[j] - arrivals[i] + 0.15)
+            assert j - i + 1 <= 1 + 1 + 2 * (arrivals[j] - arrivals[i])
