@@ -6,7 +6,9 @@ from sandbox.formats import (
     bamboohr,
     greenhouse,
     html_site,
+    js_site,
     lever,
+    paged_api,
     personio,
     recruitee,
     smartrecruiters,
@@ -30,4 +32,6 @@ FORMATS: list[Format] = [
     bamboohr.FORMAT,
     html_site.FORMAT,
     vn_sites.FORMAT,
+    js_site.FORMAT,  # a listing rendered by JavaScript (the browser path)
+    paged_api.FORMAT,  # a paged JSON API without validators (the count probe)
 ]
