@@ -134,7 +134,11 @@ class App:
         return RawArchive(self.db, self.raw_store)
 
     def fetcher(self) -> Fetcher:
-        return Fetcher(self.settings)
+        """A paced fetcher: its requests spend each host's shared budget (crawl.hosts)."""
+        from pipeline.pacing import Pacer
+
+        pacer = Pacer(self.db, max_wait_s=self.settings.pacing_max_wait_s)
+        return Fetcher(self.settings, pacer=pacer, owns_pacer=True)
 
     def parser_for(self, source_name: str) -> Parser:
         return self.registry.get(parser_ref(source_name, self.sources.get(source_name)))

@@ -10,6 +10,7 @@ idempotent insert per board.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,6 @@ from pipeline.http.fetcher import FetchRequest, FetchResult
 from pipeline.platforms import host_of, platform_of
 from pipeline.validation import validate_body
 
-VALIDATION_CONCURRENCY = 4  # one request per board, a few at a time: we are guests
 _URL = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s\"'<>,|]*)?", re.I)
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 _LOCALE = re.compile(r"^[a-z]{2}(?:-[A-Za-z]{2})?$")
@@ -307,11 +307,23 @@ def _validate(app: App, candidates: list[Candidate], report: ImportReport) -> li
             FetchRequest(request.url, request.headers, candidate, request.method, request.body)
         )
     with app.fetcher() as fetcher:
-        for result in fetcher.fetch_all(requests, concurrency=VALIDATION_CONCURRENCY):
-            candidate = result.request.tag
-            reason = _verdict(app, candidate, result)
-            if reason is None:
-                valid.append(candidate)
-            else:
-                report.invalid.append((candidate.url, reason))
+        # The fetcher spends each host's shared budget; what it cannot place now comes
+        # back deferred (never sent) and is tried again when the budget allows.
+        while requests:
+            deferred: list[FetchRequest] = []
+            wait_s = 0.0
+            for result in fetcher.fetch_all(requests):
+                if result.deferred:
+                    deferred.append(result.request)
+                    wait_s = max(wait_s, min(result.deferred_s or 1.0, 60.0))
+                    continue
+                candidate = result.request.tag
+                reason = _verdict(app, candidate, result)
+                if reason is None:
+                    valid.append(candidate)
+                else:
+                    report.invalid.append((candidate.url, reason))
+            if deferred:
+                time.sleep(wait_s)
+            requests = deferred
     return sorted(valid, key=lambda c: (c.source, c.board.token))

@@ -109,8 +109,19 @@ def cmd_discover(args: argparse.Namespace) -> int:
     from pipeline.phases.discover import discover
 
     app = _app(args)
+    options = {
+        "force": args.force,
+        "limit": args.limit,
+        "max_seconds": args.max_seconds,
+        "wait_s": args.wait,
+        "shared": args.shared or bool(args.lane),
+    }
+    if args.lane:
+        # A lane is a claim filter across sources: one of possibly many workers for it.
+        _print_report(discover(app, args.source, lane=args.lane, **options))
+        return 0
     for name in app.source_names(args.source):
-        _print_report(discover(app, name, force=args.force, limit=args.limit, wait_s=args.wait))
+        _print_report(discover(app, name, **options))
     return 0
 
 
@@ -209,10 +220,12 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_raw_recover(args: argparse.Namespace) -> int:
+    from pipeline.rawstore.recovery import recover_and_requeue
+
     app = _app(args)
-    with app.archive() as archive:
-        report = archive.recover_pending(older_than_s=args.older_than)
-    print(f"pending raw objects resolved: {report.ready} ready, {report.lost} lost")
+    with app.archive() as archive, app.db.connect() as conn:
+        report = recover_and_requeue(archive, conn, older_than_s=args.older_than)
+    print(f"pending raw objects resolved: {report.ready} ready, {report.lost} lost (work requeued)")
     return 0
 
 
@@ -356,6 +369,22 @@ def build_parser() -> argparse.ArgumentParser:
     discover.add_argument(
         "--force", action="store_true", help="poll every enabled board now, due or not"
     )
+    discover.add_argument(
+        "--lane",
+        help="only boards of this lane (e.g. greenhouse, workday:wd5, site:example.com); "
+        "workers may share or split lanes",
+    )
+    discover.add_argument(
+        "--shared",
+        action="store_true",
+        help="cooperate with other workers of the same source (leases keep them apart) "
+        "instead of skipping while another run holds the source's lock",
+    )
+    discover.add_argument(
+        "--max-seconds",
+        type=float,
+        help="stop claiming new boards after this long (boards in flight are finished)",
+    )
     phase_options(
         add(
             "fetch",
@@ -409,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
     recover = add(
         "recover",
         cmd_raw_recover,
-        "resolve uploads a crash left pending: ready if intact, else lost",
+        "resolve uploads a crash left pending: ready if intact, else lost and its work requeued",
         raw,
     )
     recover.add_argument(

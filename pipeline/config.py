@@ -79,8 +79,22 @@ class Validation(StrictModel):
     content_types: tuple[str, ...] = ()  # substrings; empty = accept any
     min_bytes: Annotated[int, Field(ge=0)] = 2
     allowed_hosts: tuple[str, ...] = ()  # empty = the source's own hosts
+    allowed_paths: tuple[str, ...] = ()  # path prefixes the final URL must start with; empty = any
     required_json_keys: tuple[str, ...] = ()
     required_selectors: tuple[str, ...] = ()
+    # Regular expressions that recognize this site's own block / challenge / login
+    # pages, on top of the built-in Cloudflare and captcha markers.
+    block_markers: tuple[str, ...] = ()
+
+    @field_validator("block_markers")
+    @classmethod
+    def _compiles(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for pattern in value:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"{pattern!r} is not a valid regular expression: {exc}") from None
+        return value
 
 
 class Board(StrictModel):

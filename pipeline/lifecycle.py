@@ -149,6 +149,12 @@ def excluded_by(title: str, patterns: tuple[str, ...]) -> str | None:
 
 
 def apply_listing(conn: DictConnection, facts: ScanFacts) -> LifecycleCounts:
+    counts = _apply_listing(conn, facts)
+    refresh_pending_absences(conn, facts.board_id)
+    return counts
+
+
+def _apply_listing(conn: DictConnection, facts: ScanFacts) -> LifecycleCounts:
     """Move statuses on the evidence of one listing read (call after the upsert).
 
     Present postings are active again (or `filtered` when a title rule excludes
@@ -234,27 +240,22 @@ def apply_not_modified(
            WHERE board_id = %s AND status = ANY(%s) AND missing_count > 0""",
         (board_id, list(OPEN_STATUSES)),
     ).fetchall()
-    return _count_absences(conn, absent, run_id=run_id, scan_id=scan_id)
+    missing = _count_absences(conn, absent, run_id=run_id, scan_id=scan_id)
+    refresh_pending_absences(conn, board_id)
+    return missing
+
+
+def refresh_pending_absences(conn: DictConnection, board_id: int) -> None:
+    """How many active postings of the board were absent from its last complete scan.
+    Discover reads it from the claimed board to know, for free, whether a 304 must
+    count absences (the per-board path) or can be recorded in a batch."""
+    conn.execute(
+        """UPDATE crawl.boards SET pending_absences = (
+               SELECT count(*) FROM core.postings
+               WHERE board_id = %(board)s AND status = 'active' AND missing_count > 0)
+           WHERE id = %(board)s""",
+        {"board": board_id},
+    )
 
 
 EMPTY_SCANS_BEFORE_SUSPECT = 3
-
-
-def note_listing_size(conn: DictConnection, board_id: int, *, empty: bool) -> bool:
-    """Track complete scans that found nothing. An empty listing retires nothing; after
-    several in a row the board is flagged `suspect` for the operator. Returns whether
-    the board is suspect now."""
-    if not empty:
-        conn.execute(
-            "UPDATE crawl.boards SET empty_streak = 0, suspect_since = NULL WHERE id = %s AND empty_streak > 0",
-            (board_id,),
-        )
-        return False
-    row = conn.execute(
-        """UPDATE crawl.boards SET empty_streak = empty_streak + 1,
-               suspect_since = CASE WHEN empty_streak + 1 >= %s THEN COALESCE(suspect_since, now())
-                                    ELSE suspect_since END
-           WHERE id = %s RETURNING suspect_since""",
-        (EMPTY_SCANS_BEFORE_SUSPECT, board_id),
-    ).fetchone()
-    return bool(row and row["suspect_since"])

@@ -42,9 +42,19 @@ class Settings(BaseSettings):
     # The crawler refuses private, loopback and link-local targets unless this is set;
     # only the sandbox, the demo and the tests set it.
     allow_private_networks: bool = False
+    # Exceptions to the SSRF guard when it is on, as CIDRs (e.g. one internal board).
+    allowed_networks: tuple[str, ...] = ()
     contact_url: str = "https://github.com/jobharbor/jobharbor"
     user_agent: str | None = None
     http_timeout_s: float = 20.0
+    # Requests in flight per worker (one keep-alive connection each). More is not
+    # faster on a fast network: httpx's pool checks every connection per request.
+    http_connections: int = 16
+    # Crawl engine: how long a request may wait for its host's rate budget before the
+    # board goes back in the queue; the browser for `transport: browser` sources.
+    pacing_max_wait_s: float = 30.0
+    browser_executable: str = "/usr/bin/chromium"
+    browser_pages: int = 2
 
     sandbox_url: str = "http://127.0.0.1:8765"
 

@@ -1,13 +1,17 @@
 """Is a fetched body a real response? Checked before anything is stored as data.
 
 A block or challenge page is `blocked`: never a successful record, and never
-read as an empty listing (which would look like every posting vanished).
+read as an empty listing (which would look like every posting vanished). The
+rules come from the source's `validation` block in sources.yaml.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import urlsplit
 
 from parsel import Selector
 
@@ -27,14 +31,27 @@ class Verdict:
 ACCEPTED = Verdict(ok=True)
 
 
+def is_block_page(body: bytes, rules: Validation) -> bool:
+    """A bot challenge, captcha or the site's own configured block page."""
+    return looks_blocked(body) or any(m.search(body[:65536]) for m in _markers(rules.block_markers))
+
+
+@lru_cache(maxsize=256)
+def _markers(patterns: tuple[str, ...]) -> tuple[re.Pattern[bytes], ...]:
+    return tuple(re.compile(p.encode(), re.I) for p in patterns)
+
+
 def validate_body(result: FetchResult, rules: Validation, own_hosts: frozenset[str]) -> Verdict:
-    if looks_blocked(result.body):
-        return Verdict(False, "blocked", "bot-challenge or captcha page")
+    if is_block_page(result.body, rules):
+        return Verdict(False, "blocked", "bot-challenge, captcha or block page")
     if result.status not in rules.expect_status:
         return Verdict(False, "invalid", f"HTTP {result.status} is not an expected status")
     allowed = frozenset(rules.allowed_hosts) or own_hosts
     if allowed and host_of(result.final_url) not in allowed:
         return Verdict(False, "invalid", f"ended on a foreign host: {result.final_url}")
+    path = urlsplit(result.final_url).path or "/"
+    if rules.allowed_paths and not any(path.startswith(p) for p in rules.allowed_paths):
+        return Verdict(False, "invalid", f"ended outside the allowed paths: {result.final_url}")
     content_type = (result.content_type or "").lower()
     if (
         rules.content_types

@@ -5,16 +5,25 @@ per-board state (revisions, faults), adds ETag / Last-Modified validators and
 answers conditional requests with 304. Admin routes:
   GET  /_sandbox/state                                 revisions and faults, as JSON
   POST /_sandbox/advance?platform=P&token=T[&steps=N]  change a board (one closes, one changes, one opens)
+  POST /_sandbox/advance-many  {"platform": P, "tokens": [...]}  the same for many boards
   POST /_sandbox/fault?platform=P&token=T  (JSON body)  set a board's fault; empty body clears it
   POST /_sandbox/reset                                 every board back to revision 0, no faults
+  POST /_sandbox/robots?status=N  (text body)          what /robots.txt answers (reset restores it)
+  GET  /_sandbox/log[?since=T]                         every request received, with arrival times
   GET  /robots.txt
+
+The request log is how tests prove politeness: it is the host's own record of
+when each request arrived (monotonic seconds, this process's clock).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import threading
+import time
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
@@ -27,6 +36,26 @@ from sandbox.routing import Format, Reply, Request, Route, not_found
 from sandbox.world import EPOCH, Board, build_board
 
 DEFAULT_SEED = 7
+DEFAULT_ROBOTS = (200, "User-agent: *\nDisallow: /private/\n")
+LOG_LIMIT = 200_000
+LOGGED_HEADERS = ("user-agent", "if-none-match", "if-modified-since")
+ETAG_CACHE_LIMIT = 200_000
+
+
+@dataclass
+class LoggedRequest:
+    """One request as the sandbox saw it arrive."""
+
+    at: float  # time.monotonic() on arrival
+    method: str
+    path: str  # with the query string
+    platform: str | None
+    token: str | None
+    headers: dict[str, str]
+    status: int | None = None  # filled in once answered
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(vars(self))
 
 
 @dataclass
@@ -34,6 +63,12 @@ class SandboxState:
     seed: int = DEFAULT_SEED
     revisions: dict[tuple[str, str], int] = field(default_factory=dict)
     faults: dict[tuple[str, str], faults.Fault] = field(default_factory=dict)
+    fault_uses: dict[tuple[str, str], int] = field(default_factory=dict)
+    robots: tuple[int, str] = DEFAULT_ROBOTS
+    log: deque[LoggedRequest] = field(default_factory=lambda: deque(maxlen=LOG_LIMIT))
+    # (path with query, platform, token, revision) -> (ETag, Last-Modified) of the body
+    # last served: lets a conditional request be answered 304 without building the body.
+    etags: dict[tuple[str, str, str, int], tuple[str, str]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def revision(self, platform: str, token: str) -> int:
@@ -48,6 +83,7 @@ class SandboxState:
 
     def set_fault(self, platform: str, token: str, fault: faults.Fault | None) -> None:
         with self.lock:
+            self.fault_uses.pop((platform, token), None)
             if fault is None:
                 self.faults.pop((platform, token), None)
             else:
@@ -57,10 +93,44 @@ class SandboxState:
         with self.lock:
             return self.faults.get((platform, token))
 
+    def use_fault(self, platform: str, token: str) -> faults.Fault | None:
+        """The board's fault for this request; a fault with `times` wears off."""
+        key = (platform, token)
+        with self.lock:
+            fault = self.faults.get(key)
+            if fault is not None and fault.times is not None:
+                used = self.fault_uses.get(key, 0) + 1
+                self.fault_uses[key] = used
+                if used >= fault.times:
+                    del self.faults[key]
+                    self.fault_uses.pop(key, None)
+            return fault
+
+    def record(self, entry: LoggedRequest) -> None:
+        with self.lock:
+            self.log.append(entry)
+
+    def requests(
+        self, *, platform: str | None = None, token: str | None = None, since: float = 0.0
+    ) -> list[LoggedRequest]:
+        with self.lock:
+            entries = list(self.log)
+        return [
+            e
+            for e in entries
+            if e.at >= since
+            and (platform is None or e.platform == platform)
+            and (token is None or e.token == token)
+        ]
+
     def reset(self) -> None:
         with self.lock:
             self.revisions.clear()
             self.faults.clear()
+            self.fault_uses.clear()
+            self.robots = DEFAULT_ROBOTS
+            self.log.clear()
+            self.etags.clear()
 
     def board(self, platform: str, token: str, *, vietnamese: bool = False) -> Board:
         return build_board(self.seed, platform, token, self.revision(platform, token), vietnamese)
@@ -70,7 +140,7 @@ class SandboxState:
             return {
                 "seed": self.seed,
                 "revisions": {f"{p}/{t}": r for (p, t), r in sorted(self.revisions.items())},
-                "faults": {f"{p}/{t}": vars(f) for (p, t), f in sorted(self.faults.items())},
+                "faults": {f"{p}/{t}": f.as_dict() for (p, t), f in sorted(self.faults.items())},
             }
 
 
@@ -93,6 +163,19 @@ def admin_advance(request: Request) -> Reply:
     )
 
 
+@ADMIN.post(r"/_sandbox/advance-many")
+def admin_advance_many(request: Request) -> Reply:
+    """Change many boards of one platform at once: {"platform": P, "tokens": [...]}."""
+    try:
+        data = json.loads(request.body)
+        platform, tokens = str(data["platform"]), [str(t) for t in data["tokens"]]
+    except (ValueError, KeyError, TypeError):
+        return Reply(400, b'{"error": "body must be {\\"platform\\": P, \\"tokens\\": [...]}"}')
+    for token in tokens:
+        request.state.advance(platform, token)
+    return Reply(200, json.dumps({"platform": platform, "advanced": len(tokens)}).encode())
+
+
 @ADMIN.post(r"/_sandbox/fault")
 def admin_fault(request: Request) -> Reply:
     platform, token = request.arg("platform"), request.arg("token")
@@ -105,7 +188,9 @@ def admin_fault(request: Request) -> Reply:
     request.state.set_fault(platform, token, fault)
     return Reply(
         200,
-        json.dumps({"platform": platform, "token": token, "fault": fault and vars(fault)}).encode(),
+        json.dumps(
+            {"platform": platform, "token": token, "fault": fault and fault.as_dict()}
+        ).encode(),
     )
 
 
@@ -115,9 +200,25 @@ def admin_reset(request: Request) -> Reply:
     return Reply(200, b'{"reset": true}')
 
 
+@ADMIN.post(r"/_sandbox/robots")
+def admin_robots(request: Request) -> Reply:
+    status = int(request.arg("status", "200"))
+    with request.state.lock:
+        request.state.robots = (status, request.body.decode())
+    return Reply(200, json.dumps({"status": status}).encode())
+
+
+@ADMIN.get(r"/_sandbox/log")
+def admin_log(request: Request) -> Reply:
+    since = float(request.arg("since", "0"))
+    entries = [e.as_dict() for e in request.state.requests(since=since)]
+    return Reply(200, json.dumps({"now": time.monotonic(), "requests": entries}).encode())
+
+
 @ADMIN.get(r"/robots\.txt")
 def robots(request: Request) -> Reply:
-    return Reply(200, b"User-agent: *\nDisallow: /private/\n", "text/plain; charset=utf-8")
+    status, text = request.state.robots
+    return Reply(status, text.encode(), "text/plain; charset=utf-8")
 
 
 ROUTES: list[Route] = [route for fmt in [ADMIN, *FORMATS] for route in fmt.routes]
@@ -140,6 +241,8 @@ class SandboxHandler(BaseHTTPRequestHandler):
     def _dispatch(self, body: bytes) -> None:
         parts = urlsplit(self.path)
         host, port = self.server.server_address[:2]
+        state = self.server.state
+        headers = {k.lower(): v for k, v in self.headers.items()}
         for route in ROUTES:
             match = route.pattern.fullmatch(parts.path)
             if match is None or route.method != self.command:
@@ -149,35 +252,92 @@ class SandboxHandler(BaseHTTPRequestHandler):
                 parts.path,
                 match,
                 parse_qs(parts.query),
-                {k.lower(): v for k, v in self.headers.items()},
+                headers,
                 body,
                 f"http://{host}:{port}",
-                self.server.state,
+                state,
                 route.platform,
             )
-            self._send(self._answer(route, request))
+            entry = LoggedRequest(
+                time.monotonic(),
+                self.command,
+                self.path,
+                route.platform,
+                request.token,
+                _logged_headers(headers),
+            )
+            if not self.path.startswith("/_sandbox/"):
+                state.record(entry)
+            entry.status = self._send(*self._answer(route, request))
             return
-        self._send(not_found())
+        state.record(
+            LoggedRequest(
+                time.monotonic(), self.command, self.path, None, None, _logged_headers(headers)
+            )
+        )
+        self._send(not_found(), None)
 
-    def _answer(self, route: Route, request: Request) -> Reply:
+    def _answer(self, route: Route, request: Request) -> tuple[Reply, faults.Fault | None]:
+        fault = None
         try:
             if route.platform is not None:
-                fault = self.server.state.fault(route.platform, request.token or "")
+                fault = self.server.state.use_fault(route.platform, request.token or "")
+                if fault is not None and fault.delay_s:
+                    time.sleep(fault.delay_s)
                 replaced = faults.before_handler(request.token, fault)
                 if replaced is not None:
-                    return replaced
-            return route.handler(request)
+                    return replaced, fault
+                cached = self._cached_not_modified(route, request, fault)
+                if cached is not None:
+                    return cached, fault
+            reply = faults.after_handler(route.handler(request), fault)
+            if route.platform is not None and fault is None and reply.revision is not None:
+                self._remember_validators(route, request, reply)
+            return reply, fault
         except Exception as exc:  # a sandbox bug must still answer, visibly
-            return Reply(500, f"sandbox error: {exc!r}".encode(), "text/plain")
+            return Reply(500, f"sandbox error: {exc!r}".encode(), "text/plain"), fault
 
-    def _send(self, reply: Reply) -> None:
+    # ---- validators
+
+    def _etag_key(self, route: Route, request: Request) -> tuple[str, str, str, int]:
+        platform, token = route.platform or "", request.token or ""
+        return (self.path, platform, token, self.server.state.revision(platform, token))
+
+    def _cached_not_modified(
+        self, route: Route, request: Request, fault: faults.Fault | None
+    ) -> Reply | None:
+        """A 304 straight from the validators of the body last served at this revision
+        (building a large listing only to hash it is the sandbox's main cost)."""
+        if fault is not None or self.command != "GET":
+            return None
+        known = self.server.state.etags.get(self._etag_key(route, request))
+        if known is None:
+            return None
+        etag, modified = known
+        if not self._not_modified(etag, parsedate_to_datetime(modified)):
+            return None
+        return Reply(304, headers=(("ETag", etag), ("Last-Modified", modified)))
+
+    def _remember_validators(self, route: Route, request: Request, reply: Reply) -> None:
+        etags = self.server.state.etags
+        if len(etags) >= ETAG_CACHE_LIMIT:
+            etags.clear()
+        etags[self._etag_key(route, request)] = _validators(reply)
+
+    def _send(self, reply: Reply, fault: faults.Fault | None) -> int:
         headers = list(reply.headers)
         status, body = reply.status, reply.body
-        if status == 200 and reply.revision is not None:
-            etag = '"' + hashlib.sha1(body).hexdigest() + '"'
-            modified = EPOCH + timedelta(hours=reply.revision)
-            headers += [("ETag", etag), ("Last-Modified", format_datetime(modified, usegmt=True))]
-            if self._not_modified(etag, modified):
+        mode = fault.validators if fault is not None else "both"
+        if status == 200 and reply.revision is not None and mode != "none":
+            etag, modified = _validators(reply)
+            if mode in ("both", "etag"):
+                headers.append(("ETag", etag))
+            if mode in ("both", "last_modified"):
+                headers.append(("Last-Modified", modified))
+            if self._not_modified(
+                etag if mode != "last_modified" else None,
+                parsedate_to_datetime(modified) if mode != "etag" else None,
+            ):
                 status, body = 304, b""
         self.send_response(status)
         for name, value in headers:
@@ -187,20 +347,33 @@ class SandboxHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+        return status
 
-    def _not_modified(self, etag: str, modified: datetime) -> bool:
+    def _not_modified(self, etag: str | None, modified: datetime | None) -> bool:
         if_none_match = self.headers.get("If-None-Match")
-        if if_none_match is not None:
+        if if_none_match is not None and etag is not None:
             return if_none_match.strip() == "*" or etag in [
                 t.strip() for t in if_none_match.split(",")
             ]
         since = self.headers.get("If-Modified-Since")
-        if since:
+        if since and modified is not None:
             try:
                 return parsedate_to_datetime(since) >= modified
             except (TypeError, ValueError):
                 return False
         return False
+
+
+def _logged_headers(headers: dict[str, str]) -> dict[str, str]:
+    return {name: headers[name] for name in LOGGED_HEADERS if name in headers}
+
+
+def _validators(reply: Reply) -> tuple[str, str]:
+    """ETag (a digest of the body) and Last-Modified (the board's revision time)."""
+    assert reply.revision is not None
+    etag = '"' + hashlib.sha1(reply.body).hexdigest() + '"'
+    modified = EPOCH + timedelta(hours=reply.revision)
+    return etag, format_datetime(modified, usegmt=True)
 
 
 class SandboxServer(ThreadingHTTPServer):
@@ -211,6 +384,12 @@ class SandboxServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], state: SandboxState) -> None:
         self.state = state
         super().__init__(address, SandboxHandler)
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A client that gave up on a slow answer (a `delay_s` fault) is expected.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
 @dataclass

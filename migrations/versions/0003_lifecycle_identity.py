@@ -1,8 +1,8 @@
 """Lifecycle and identity: direct-check state, repost and opening keys, duplicate
-groups, empty-listing streaks on boards.
+groups, empty-listing streaks and pending absences on boards.
 
 Revision ID: 0003
-Revises: 0001
+Revises: 0002
 Create Date: 2026-11-30
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
-down_revision = "0001"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
@@ -26,6 +26,11 @@ def upgrade() -> None:
     op.add_column(
         "boards",
         sa.Column("suspect_since", sa.DateTime(timezone=True), nullable=True),
+        schema="crawl",
+    )
+    op.add_column(
+        "boards",
+        sa.Column("pending_absences", sa.Integer(), server_default="0", nullable=False),
         schema="crawl",
     )
     op.add_column(
@@ -60,5 +65,5 @@ def downgrade() -> None:
         "last_checked_at",
     ):
         op.drop_column("postings", column, schema="core")
-    for column in ("suspect_since", "empty_streak"):
+    for column in ("pending_absences", "suspect_since", "empty_streak"):
         op.drop_column("boards", column, schema="crawl")

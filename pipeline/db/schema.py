@@ -31,10 +31,12 @@ SCAN_OUTCOMES = (
     "blocked",
     "empty",
     "rejected",
+    "disallowed",  # robots.txt forbids the listing: our policy, not the host's answer
 )
 RAW_STATES = ("pending", "ready", "lost", "deleted")
 POSTING_STATUSES = ("active", "missing", "expired", "not_found", "filtered")
-DETAIL_STATES = ("not_needed", "needed", "fetched", "failed", "blocked")
+DETAIL_STATES = ("not_needed", "needed", "fetched", "failed", "blocked", "disallowed")
+ROBOTS_VERDICTS = ("rules", "allow_all", "disallow_all")
 QUALITIES = ("accepted", "partial", "rejected")
 RUN_STATUSES = ("running", "succeeded", "failed", "skipped")
 
@@ -92,7 +94,10 @@ boards = sa.Table(
     _ts("lease_expires_at"),
     sa.Column("etag", sa.Text),
     sa.Column("last_modified", sa.Text),
+    # body_hash: SHA-256 of the listing pages after stripping volatile fields (nonces,
+    # clocks, relative dates); listing_hash: membership + row hashes, order-free.
     sa.Column("body_hash", sa.Text),
+    sa.Column("listing_hash", sa.Text),
     sa.Column("item_count", sa.Integer),
     sa.Column("scope_hash", sa.Text),
     sa.Column("consecutive_failures", sa.Integer, nullable=False, server_default="0"),
@@ -101,6 +106,8 @@ boards = sa.Table(
     # board for the operator (still retiring nothing).
     sa.Column("empty_streak", sa.Integer, nullable=False, server_default="0"),
     _ts("suspect_since"),
+    # Active postings absent from the last complete scan (see lifecycle.refresh_pending_absences).
+    sa.Column("pending_absences", sa.Integer, nullable=False, server_default="0"),
     _ts("last_polled_at"),
     _ts("last_changed_at"),
     _ts("last_full_pass_at"),
@@ -110,6 +117,12 @@ boards = sa.Table(
     sa.CheckConstraint(_in("state", BOARD_STATES), name="state"),
     sa.Index(
         "ix_boards_lane_due", "lane", "due_at", postgresql_where=sa.text("state <> 'retired'")
+    ),
+    sa.Index(
+        "ix_boards_source_id_due",
+        "source_id",
+        "due_at",
+        postgresql_where=sa.text("state <> 'retired'"),
     ),
     schema="crawl",
 )
@@ -183,6 +196,8 @@ scans = sa.Table(
     sa.Column("http_status", sa.Integer),
     sa.Column("raw_sha256", sa.Text, sa.ForeignKey("crawl.raw_objects.sha256")),
     sa.Column("scope_hash", sa.Text),
+    # True when a count probe ended the poll after the first page (count unchanged).
+    sa.Column("probe", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("error", sa.Text),
     sa.Column("issues", JSONB, nullable=False, server_default=sa.text("'[]'::jsonb")),
     _ts("started_at", False, True),
@@ -211,6 +226,22 @@ fetch_attempts = sa.Table(
     sa.Column("error", sa.Text),
     _ts("attempted_at", False, True),
     sa.Index("ix_fetch_attempts_host_attempted", "host", "attempted_at"),
+    sa.Index("ix_fetch_attempts_board_id", "board_id"),
+    schema="crawl",
+)
+
+robots = sa.Table(
+    "robots",
+    metadata,
+    # One robots.txt per origin (scheme://host:port), cached across runs and workers.
+    sa.Column("origin", sa.Text, primary_key=True),
+    sa.Column("verdict", sa.Text, nullable=False),
+    sa.Column("http_status", sa.Integer),
+    sa.Column("body", sa.Text),
+    sa.Column("error", sa.Text),
+    _ts("fetched_at", False, True),
+    _ts("expires_at", False),
+    sa.CheckConstraint(_in("verdict", ROBOTS_VERDICTS), name="verdict"),
     schema="crawl",
 )
 

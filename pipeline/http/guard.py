@@ -30,11 +30,30 @@ _EXTRA_BLOCKED = tuple(
 )
 
 
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _embedded_ipv4(ip: IpAddress) -> list[ipaddress.IPv4Address]:
+    """IPv4 addresses an IPv6 address carries (mapped, 6to4, Teredo, NAT64): each
+    reaches that IPv4 host, so each must pass the same checks."""
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return []
+    found = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+    if ip in _NAT64:
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return [a for a in found if a is not None]
+
+
 def refusal_reason(address: str) -> str | None:
     """Why connecting to this IP is refused, or None if it is a public address."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
-        ip = ip.ipv4_mapped
+    for inner in _embedded_ipv4(ip):
+        reason = refusal_reason(str(inner))
+        if reason:
+            return f"{reason} (embedded in {ip})"
     checks = (
         (ip.is_unspecified, "unspecified"),
         (ip.is_loopback, "loopback"),
@@ -42,6 +61,7 @@ def refusal_reason(address: str) -> str | None:
         (ip.is_private, "private"),
         (ip.is_multicast, "multicast"),
         (ip.is_reserved, "reserved"),
+        (isinstance(ip, ipaddress.IPv6Address) and ip.is_site_local, "site-local"),
     )
     for flagged, reason in checks:
         if flagged:
@@ -52,12 +72,29 @@ def refusal_reason(address: str) -> str | None:
     return None
 
 
+def parse_networks(networks: Iterable[str]) -> tuple[IpNetwork, ...]:
+    return tuple(ipaddress.ip_network(n.strip(), strict=False) for n in networks if n.strip())
+
+
+def is_allowed(address: str, allowed: tuple[IpNetwork, ...]) -> bool:
+    """An explicit exception (settings.allowed_networks), e.g. one test server."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    return any(ip.version == net.version and ip in net for net in allowed)
+
+
 class GuardedBackend(httpcore.AsyncNetworkBackend):
     """Resolves the host itself, vets every address, connects only to a vetted one."""
 
-    def __init__(self, inner: httpcore.AsyncNetworkBackend, *, allow_private: bool) -> None:
+    def __init__(
+        self,
+        inner: httpcore.AsyncNetworkBackend,
+        *,
+        allow_private: bool,
+        allowed_networks: Iterable[str] = (),
+    ) -> None:
         self.inner = inner
         self.allow_private = allow_private
+        self.allowed = parse_networks(allowed_networks)
 
     async def connect_tcp(
         self,
@@ -71,7 +108,7 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
             return await self.inner.connect_tcp(host, port, timeout, local_address, socket_options)
         addresses = await _resolve(host, port)
         for address in addresses:
-            reason = refusal_reason(address)
+            reason = None if is_allowed(address, self.allowed) else refusal_reason(address)
             if reason:
                 raise BlockedAddressError(
                     f"refused to connect to a {reason} address", host=host, address=address

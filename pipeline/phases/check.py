@@ -18,10 +18,12 @@ from parsers.types import DocumentKind, ParseOutcome, RawDocument
 from pipeline.app import App
 from pipeline.check_rules import CheckedResponse, CheckVerdict, judge
 from pipeline.db.connect import DictConnection
-from pipeline.http.fetcher import FetchResult
+from pipeline.http.fetcher import FetchResult, ResultStream
+from pipeline.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
 from pipeline.lifecycle import record_events
 from pipeline.phases.common import PhaseReport, run_phase
-from pipeline.platforms import host_of, platform_of
+from pipeline.phases.page_requests import paced, sort_by_robots
+from pipeline.platforms import platform_of
 from pipeline.rawstore import RawArchive
 
 BATCH = 100
@@ -50,13 +52,6 @@ UPDATE core.postings SET last_checked_at = now(), check_outcome = %(outcome)s,
 WHERE id = %(id)s
 """
 
-_ATTEMPT = """
-INSERT INTO crawl.fetch_attempts (run_id, board_id, posting_id, url, host, http_status, outcome,
-    byte_length, elapsed_ms, raw_sha256, error)
-VALUES (%(run_id)s, %(board_id)s, %(posting_id)s, %(url)s, %(host)s, %(status)s, %(outcome)s,
-    %(bytes)s, %(elapsed)s, %(raw)s, %(error)s)
-"""
-
 
 def check_postings(
     app: App,
@@ -74,7 +69,11 @@ def check_postings(
         outcomes: Counter[str] = Counter()
         reasons: Counter[str] = Counter()
         done: list[int] = []
-        with app.archive() as archive, app.fetcher() as fetcher, app.db.connect() as conn:
+        with (
+            app.archive() as archive,
+            Transports(app, run_id) as transports,
+            app.db.connect() as conn,
+        ):
             while limit is None or len(done) < limit:
                 todo = conn.execute(
                     _TODO,
@@ -88,32 +87,55 @@ def check_postings(
                 conn.commit()
                 if not todo:
                     break
-                requests = [platform.check_request(row) for row in todo]
-                for result in fetcher.fetch_all(requests):
-                    row = result.request.tag
-                    done.append(row["id"])
-                    raw = _keep_body(archive, source_name, result)
-                    parsed = _parse(parser, result) if result.ok else None
-                    verdict = judge(
-                        CheckedResponse(
-                            result.request.url,
-                            result.final_url,
-                            result.status,
-                            result.body,
-                            result.redirects,
-                            result.error,
-                        ),
-                        external_id=row["external_id"],
-                        title=row["title"],
-                        parsed=parsed,
-                        closed_flag=platform.closed_flag,
-                    )
-                    closed = _record(conn, run_id, row, result, verdict, raw)
+                done.extend(row["id"] for row in todo)
+                requests = [paced(source, platform, platform.check_request(row)) for row in todo]
+                sorted_ = sort_by_robots(requests, source, platform, transports)
+                # robots.txt forbidding (or not yet answering) proves nothing about a posting.
+                if sorted_.deferred:
+                    outcomes["deferred"] += sorted_.deferred
+                if sorted_.disallowed:
+                    outcomes["disallowed"] += len(sorted_.disallowed)
+                stream = ResultStream()
+                transports.submit(stream, sorted_.allowed)
+                while stream.pending:
+                    result = stream.next()
+                    assert result is not None
+                    if result.deferred:
+                        outcomes["deferred"] += 1  # our own limiter: checked on a later run
+                        continue
+                    verdict = _judge(archive, source_name, parser, platform, result)
+                    closed = _record(conn, run_id, result, verdict)
                     outcomes["closed" if closed else verdict.outcome] += 1
                     reasons[verdict.reason] += 1
         return {"checked": len(done), "outcomes": dict(outcomes), "reasons": dict(reasons)}
 
     return run_phase(app.db, "check", source_name, work, wait_s=wait_s)
+
+
+def _judge(
+    archive: RawArchive,
+    source_name: str,
+    parser: parsers.Parser,
+    platform: Any,
+    result: FetchResult,
+) -> CheckVerdict:
+    row = result.request.tag
+    raw = _keep_body(archive, source_name, result)
+    verdict = judge(
+        CheckedResponse(
+            result.request.url,
+            result.final_url,
+            result.status,
+            result.body,
+            result.redirects,
+            result.error,
+        ),
+        external_id=row["external_id"],
+        title=row["title"],
+        parsed=_parse(parser, result) if result.ok else None,
+        closed_flag=platform.closed_flag,
+    )
+    return CheckVerdict(verdict.outcome, verdict.reason, {**verdict.evidence, "raw_sha256": raw})
 
 
 def _keep_body(archive: RawArchive, source_name: str, result: FetchResult) -> str | None:
@@ -147,33 +169,23 @@ def _parse(parser: parsers.Parser, result: FetchResult) -> ParseOutcome | None:
     return None
 
 
-def _record(
-    conn: DictConnection,
-    run_id: int,
-    row: Mapping[str, Any],
-    result: FetchResult,
-    verdict: CheckVerdict,
-    raw: str | None,
-) -> bool:
-    """Write the check; True when it closed the posting."""
-    evidence = {**verdict.evidence, "reason": verdict.reason, "raw_sha256": raw, "run_id": run_id}
+def _record(conn: DictConnection, run_id: int, result: FetchResult, verdict: CheckVerdict) -> bool:
+    """Write the check and every request behind it; True when it closed the posting."""
+    row = result.request.tag
+    evidence = {**verdict.evidence, "reason": verdict.reason, "run_id": run_id}
     with conn.transaction():
-        conn.execute(
-            _ATTEMPT,
-            {
-                "run_id": run_id,
-                "board_id": row["board_id"],
-                "posting_id": row["id"],
-                "url": result.final_url,
-                "host": host_of(result.final_url),
-                "status": result.status,
-                "outcome": f"check_{verdict.outcome}",
-                "bytes": len(result.body),
-                "elapsed": result.elapsed_ms,
-                "raw": raw,
-                "error": result.error,
-            },
-        )
+        with conn.cursor() as cur:
+            cur.executemany(
+                INSERT_ATTEMPT,
+                attempt_rows(
+                    run_id,
+                    result,
+                    f"check_{verdict.outcome}",
+                    board_id=row["board_id"],
+                    posting_id=row["id"],
+                    raw=verdict.evidence.get("raw_sha256"),
+                ),
+            )
         if not verdict.conclusive:
             conn.execute(_NOTE, {"id": row["id"], "outcome": verdict.outcome})
             return False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -41,15 +42,22 @@ def run_phase(
     work: Callable[[int], Mapping[str, Any]],
     *,
     wait_s: float = 0.0,
+    exclusive: bool = True,
 ) -> PhaseReport:
     """Run `work(run_id)` under the (phase, source) advisory lock, recorded in crawl.runs.
 
     If another run holds the lock for longer than `wait_s`, this run is recorded
-    as skipped and says so, instead of overlapping it.
+    as skipped and says so, instead of overlapping it. Phases whose work items are
+    leased from a queue (discover) pass `exclusive=False`: concurrent runs are safe.
     """
     started = time.monotonic()
     try:
-        with advisory_lock(db, phase, source or "*", wait_s=wait_s):
+        lock = (
+            advisory_lock(db, phase, source or "*", wait_s=wait_s)
+            if exclusive
+            else contextlib.nullcontext()
+        )
+        with lock:
             run_id = start_run(db, phase, source)
             try:
                 stats = dict(work(run_id))

@@ -1,8 +1,11 @@
 """fetch: get each posting's own page where the listing is not enough.
 
 Postings that are new, or whose listing row changed, are marked `needed` by
-discover. Each page is validated (a block page is `blocked`, never content),
-stored raw, and becomes the posting's content for the parse phase.
+discover. Each page goes through the same per-host budget as listings (and the
+browser for `transport: browser` sources), robots.txt where the source obeys it,
+is validated (a block page is `blocked`, never content), stored raw, and becomes
+the posting's content for the parse phase. A page our own limiter could not place
+stays `needed` with nothing recorded against it.
 """
 
 from __future__ import annotations
@@ -12,9 +15,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from pipeline.app import App
-from pipeline.http.fetcher import FetchRequest, FetchResult
+from pipeline.config import SourceConfig
+from pipeline.db.connect import DictConnection
+from pipeline.http.fetcher import FetchRequest, FetchResult, ResultStream
+from pipeline.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
 from pipeline.phases.common import PhaseReport, run_phase
-from pipeline.platforms import host_of
+from pipeline.phases.page_requests import paced, sort_by_robots
+from pipeline.platforms import host_of, platform_of
 from pipeline.rawstore import RawArchive
 from pipeline.validation import validate_body
 
@@ -39,23 +46,21 @@ UPDATE core.postings SET detail_state = %(state)s, detail_attempts = detail_atte
 WHERE id = %(id)s
 """
 
-_ATTEMPT = """
-INSERT INTO crawl.fetch_attempts (run_id, board_id, posting_id, url, host, http_status, outcome,
-    byte_length, elapsed_ms, raw_sha256, error)
-VALUES (%(run_id)s, %(board_id)s, %(posting_id)s, %(url)s, %(host)s, %(status)s, %(outcome)s,
-    %(bytes)s, %(elapsed)s, %(raw)s, %(error)s)
-"""
-
 
 def fetch_details(
     app: App, source_name: str, *, limit: int | None = None, wait_s: float = 0.0
 ) -> PhaseReport:
     source = app.sources.get(source_name)
+    platform = platform_of(source)
 
     def work(run_id: int) -> Mapping[str, Any]:
         outcomes: Counter[str] = Counter()
         done: list[int] = []
-        with app.archive() as archive, app.fetcher() as fetcher, app.db.connect() as conn:
+        with (
+            app.archive() as archive,
+            Transports(app, run_id) as transports,
+            app.db.connect() as conn,
+        ):
             while limit is None or len(done) < limit:
                 batch_limit = BATCH if limit is None else min(BATCH, limit - len(done))
                 todo = conn.execute(
@@ -70,27 +75,70 @@ def fetch_details(
                 conn.commit()
                 if not todo:
                     break
-                requests = [FetchRequest(row["detail_url"], tag=row) for row in todo]
-                for result in fetcher.fetch_all(requests):
-                    row = result.request.tag
-                    done.append(row["id"])
-                    state, raw = _store(app, archive, source_name, source.validation, result)
+                done.extend(row["id"] for row in todo)
+                stream = ResultStream()
+                transports.submit(
+                    stream, _allowed(todo, source, platform, transports, conn, outcomes)
+                )
+                while stream.pending:
+                    result = stream.next()
+                    assert result is not None
+                    if result.deferred:
+                        # Our own limiter: the posting stays `needed`, nothing is recorded.
+                        outcomes["deferred"] += 1
+                        continue
+                    state, raw = _store(archive, source_name, source, result)
                     outcomes[state] += 1
-                    with conn.transaction():
-                        conn.execute(_DONE, {"state": state, "raw": raw, "id": row["id"]})
-                        conn.execute(_ATTEMPT, _attempt_row(run_id, row, result, state, raw))
+                    _record(conn, run_id, result, state, raw)
         return {"postings": len(done), "outcomes": dict(outcomes)}
 
     return run_phase(app.db, "fetch", source_name, work, wait_s=wait_s)
 
 
+def _allowed(
+    todo: list[dict[str, Any]],
+    source: SourceConfig,
+    platform: Any,
+    transports: Transports,
+    conn: DictConnection,
+    outcomes: Counter[str],
+) -> list[FetchRequest]:
+    """The requests robots.txt lets us send; disallowed pages are marked so, and pages
+    whose robots.txt must wait stay `needed`."""
+    requests = [paced(source, platform, FetchRequest(row["detail_url"], tag=row)) for row in todo]
+    sorted_ = sort_by_robots(requests, source, platform, transports)
+    if sorted_.deferred:
+        outcomes["deferred"] += sorted_.deferred
+    for request, _ in sorted_.disallowed:
+        outcomes["disallowed"] += 1
+        with conn.transaction():
+            conn.execute(_DONE, {"state": "disallowed", "raw": None, "id": request.tag["id"]})
+    return sorted_.allowed
+
+
+def _record(
+    conn: DictConnection, run_id: int, result: FetchResult, state: str, raw: str | None
+) -> None:
+    """The posting's detail state and every request behind it, together."""
+    row = result.request.tag
+    with conn.transaction():
+        conn.execute(_DONE, {"state": state, "raw": raw, "id": row["id"]})
+        with conn.cursor() as cur:
+            cur.executemany(
+                INSERT_ATTEMPT,
+                attempt_rows(
+                    run_id, result, state, board_id=row["board_id"], posting_id=row["id"], raw=raw
+                ),
+            )
+
+
 def _store(
-    app: App, archive: RawArchive, source_name: str, rules: Any, result: FetchResult
+    archive: RawArchive, source_name: str, source: SourceConfig, result: FetchResult
 ) -> tuple[str, str | None]:
     """The posting's new detail state, and its stored page when there is one."""
     if result.status is None:
         return "failed", None
-    verdict = validate_body(result, rules, frozenset({host_of(result.request.url)}))
+    verdict = validate_body(result, source.validation, frozenset({host_of(result.request.url)}))
     if not verdict.ok:
         return ("blocked" if verdict.outcome == "blocked" else "failed"), None
     raw = archive.save(
@@ -101,21 +149,3 @@ def _store(
         http_status=result.status,
     )
     return "fetched", raw.sha256
-
-
-def _attempt_row(
-    run_id: int, row: Mapping[str, Any], result: FetchResult, state: str, raw: str | None
-) -> dict[str, Any]:
-    return {
-        "run_id": run_id,
-        "board_id": row["board_id"],
-        "posting_id": row["id"],
-        "url": result.final_url,
-        "host": host_of(result.final_url),
-        "status": result.status,
-        "outcome": state,
-        "bytes": len(result.body),
-        "elapsed": result.elapsed_ms,
-        "raw": raw,
-        "error": result.error,
-    }

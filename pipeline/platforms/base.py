@@ -5,6 +5,15 @@ The phases stay platform-agnostic: they ask the adapter for the first request,
 the next page's request, and a posting's detail URL. A platform whose API is one
 GET per board needs only a listing URL template; paging quirks (offset paging,
 POST bodies, capped totals) are code in the platform's own adapter module.
+
+Crawl-engine hooks (all optional, with defaults that fit a JSON API):
+- `pacing`: the default per-host budget (sources.yaml `pacing` overrides it);
+- `pacing_key(url)`: whose budget a request spends (the host; Workday: the data
+  center, since its rate limit counts per data center, not per company);
+- `conditional`: send If-None-Match / If-Modified-Since on the first page;
+- `count_probe`: no validators, but the first page states the total: stop after
+  it when the total equals the last full pass (a full pass is forced daily);
+- `volatile`: what to strip before hashing bodies and listing rows.
 """
 
 from __future__ import annotations
@@ -19,6 +28,8 @@ from urllib.parse import urlsplit
 from parsers.types import ParseOutcome, Posting
 from pipeline.config import AtsSource, HtmlSiteSource, SourceConfig
 from pipeline.http.fetcher import FetchRequest
+from pipeline.pacing import Budget
+from pipeline.volatile import DEFAULT_RULES, VolatileRules
 
 
 @dataclass(frozen=True)
@@ -43,6 +54,22 @@ class Platform:
     robots: str = "ignore"  # APIs are not governed by robots.txt; websites override with "obey"
     conditional: bool = True  # send If-None-Match / If-Modified-Since on the first page
     max_pages: int = 1
+    # About two requests a second with a small burst: what ATS APIs tolerate from one
+    # client without complaint (measure a vendor and override in its adapter).
+    pacing: Budget = Budget(2.0, 4)
+    count_probe: bool = False
+    volatile: VolatileRules = DEFAULT_RULES
+
+    # ---- pacing
+
+    def pacing_key(self, url: str) -> str:
+        """Whose rate budget a request to `url` spends: its host by default."""
+        return host_of(url)
+
+    def budget_for(self, source: SourceConfig) -> Budget:
+        if source.pacing is not None:
+            return Budget(source.pacing.rate_per_s, source.pacing.burst)
+        return self.pacing
 
     # ---- boards
 

@@ -95,7 +95,15 @@ def plan_slices(facets: list[Mapping[str, Any]]) -> tuple[tuple[str, str], ...] 
 class Workday(HostPerBoard):
     name = "workday"
     conditional = False  # POST searches: no validators to send
+    # ...but the first page states the total: when it equals the last full pass (read
+    # within a day), the board is taken as unchanged after one page.
+    count_probe = True
     max_pages = MAX_PAGES
+
+    def pacing_key(self, url: str) -> str:
+        """Workday rate-limits per data center, not per company: wd5 is one budget."""
+        match = re.search(r"\.(wd\d+)\.myworkdayjobs\.com", url)
+        return f"{match.group(1)}.myworkdayjobs.com" if match else super().pacing_key(url)
 
     def listing_url(self, api_base: str | None, token: str) -> str:  # type: ignore[override]
         tenant, dc, site = parse_token(token)

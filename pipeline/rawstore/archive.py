@@ -31,6 +31,7 @@ class RawRef:
 class RecoveryReport:
     ready: int
     lost: int
+    lost_sha256: tuple[str, ...] = ()
 
 
 _CLAIM = """
@@ -152,7 +153,8 @@ class RawArchive:
     def recover_pending(self, older_than_s: float = 300) -> RecoveryReport:
         """Resolve uploads a crash left `pending` (older than `older_than_s`, so live
         uploads of other workers are not judged mid-flight)."""
-        ready = lost = 0
+        ready = 0
+        lost: list[str] = []
         conn = self._connection()
         rows = conn.execute(
             """SELECT sha256, object_key, byte_length FROM crawl.raw_objects
@@ -162,9 +164,9 @@ class RawArchive:
         for row in rows:
             outcome = self._verify(row["object_key"], row["byte_length"], row["sha256"])
             if isinstance(outcome, str):
-                lost += 1
+                lost.append(row["sha256"])
                 conn.execute(_MARK, {"state": "lost", "reason": outcome, "sha256": row["sha256"]})
             else:
                 ready += 1
                 conn.execute(_MARK, {"state": "ready", "reason": None, "sha256": row["sha256"]})
-        return RecoveryReport(ready=ready, lost=lost)
+        return RecoveryReport(ready=ready, lost=len(lost), lost_sha256=tuple(lost))

@@ -6,7 +6,9 @@ from sandbox.formats import (
     bamboohr,
     greenhouse,
     html_site,
+    js_site,
     lever,
+    paged_api,
     personio,
     recruitee,
     scenarios,
@@ -31,5 +33,7 @@ FORMATS: list[Format] = [
     bamboohr.FORMAT,
     html_site.FORMAT,
     vn_sites.FORMAT,
-    scenarios.FORMAT,
+    js_site.FORMAT,  # a listing rendered by JavaScript (the browser path)
+    paged_api.FORMAT,  # a paged JSON API without validators (the count probe)
+    scenarios.FORMAT,  # canned answers of a posting's own page (lifecycle checks)
 ]

@@ -130,7 +130,9 @@ def test_a_tenant_over_the_ceiling_is_read_whole(
     sources = tmp_path / "sources.yaml"
     sources.write_text(
         "version: 1\nsources:\n  workday:\n    platform: workday\n"
-        f"    api_base: {sandbox.url}/workday\n    boards: [bigco.wd3/Global]\n",
+        f"    api_base: {sandbox.url}/workday\n    boards: [bigco.wd3/Global]\n"
+        # Loopback: lift Workday's default budget (2 requests/s) for a 100-page read.
+        "    pacing: {rate_per_s: 500, burst: 100}\n",
         encoding="utf-8",
     )
     app = App.create(settings=make_settings(databases, tmp_path, sources_file=sources))

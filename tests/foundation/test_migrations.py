@@ -17,6 +17,7 @@ EXPECTED_TABLES = {
     "crawl.scans",
     "crawl.raw_objects",
     "crawl.fetch_attempts",
+    "crawl.robots",
     "core.postings",
     "core.parse_results",
     "core.posting_events",

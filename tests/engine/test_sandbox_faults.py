@@ -1,0 +1,88 @@
+"""The sandbox's fault switches answer the way the engine tests rely on."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx
+import pytest
+
+from tests.engine.conftest import set_fault, set_robots
+
+LISTING = "/greenhouse/v1/boards/{}/jobs?content=true"
+
+
+@pytest.fixture
+def client(sandbox):
+    with httpx.Client(base_url=sandbox.url, timeout=10) as c:
+        yield c
+
+
+def test_a_fault_can_wear_off_after_n_requests(client, sandbox) -> None:
+    set_fault(sandbox, "greenhouse", "t", status=429, retry_after="5", times=2)
+    answers = [client.get(LISTING.format("t")) for _ in range(3)]
+    assert [a.status_code for a in answers] == [429, 429, 200]
+    assert answers[0].headers["retry-after"] == "5"
+
+
+def test_validators_can_be_switched_off_or_narrowed(client, sandbox) -> None:
+    plain = client.get(LISTING.format("v"))
+    assert plain.headers["etag"]
+    assert (
+        client.get(
+            LISTING.format("v"), headers={"If-None-Match": plain.headers["etag"]}
+        ).status_code
+        == 304
+    )
+    set_fault(sandbox, "greenhouse", "v", validators="none")
+    bare = client.get(LISTING.format("v"), headers={"If-None-Match": plain.headers["etag"]})
+    assert bare.status_code == 200
+    assert "etag" not in bare.headers
+    assert "last-modified" not in bare.headers
+
+
+def test_slow_redirecting_shuffled_and_restamped_boards(client, sandbox) -> None:
+    set_fault(sandbox, "greenhouse", "slow", delay_s=0.5)
+    started = time.monotonic()
+    assert client.get(LISTING.format("slow")).status_code == 200
+    assert time.monotonic() - started >= 0.5
+
+    set_fault(sandbox, "greenhouse", "r", redirect="http://10.0.0.1/internal")
+    moved = client.get(LISTING.format("r"))
+    assert (moved.status_code, moved.headers["location"]) == (302, "http://10.0.0.1/internal")
+
+    plain = client.get(LISTING.format("s")).json()
+    set_fault(sandbox, "greenhouse", "s", shuffle=True, restamp=True)
+    variants = [client.get(LISTING.format("s")).json() for _ in range(3)]
+    ids = sorted(j["id"] for j in plain["jobs"])
+    assert all(sorted(j["id"] for j in v["jobs"]) == ids for v in variants)
+    assert len({v["request_id"] for v in variants}) == 3
+    assert all(v["jobs"][0]["posted_ago"].startswith("Posted ") for v in variants)
+
+
+def test_the_request_log_and_robots_switch(client, sandbox) -> None:
+    set_robots(sandbox, "User-agent: *\nDisallow: /x/\n", status=503)
+    assert client.get("/robots.txt").status_code == 503
+    client.get(LISTING.format("logged"), headers={"User-Agent": "probe/1"})
+    entries = json.loads(client.get("/_sandbox/log").content)["requests"]
+    assert [(e["path"], e["status"]) for e in entries] == [
+        ("/robots.txt", 503),
+        (LISTING.format("logged"), 200),
+    ]
+    assert entries[1]["headers"]["user-agent"] == "probe/1"
+    assert entries[1]["token"] == "logged"
+
+
+def test_many_boards_change_at_once(client, sandbox) -> None:
+    before = client.get(LISTING.format("m1")).json()
+    client.post("/_sandbox/advance-many", json={"platform": "greenhouse", "tokens": ["m1", "m2"]})
+    assert sandbox.state.revision("greenhouse", "m1") == 1
+    assert sandbox.state.revision("greenhouse", "m2") == 1
+    assert client.get(LISTING.format("m1")).json() != before
+    assert (
+        client.post(
+            "/_sandbox/fault", params={"platform": "g", "token": "t"}, json={"colour": 1}
+        ).status_code
+        == 400
+    )
