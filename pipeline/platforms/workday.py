@@ -100,6 +100,29 @@ class Workday(HostPerBoard):
     count_probe = True
     max_pages = MAX_PAGES
 
+    # ---- direct checks
+
+    def check_request(self, posting: Mapping[str, Any]) -> FetchRequest:
+        """Ask the CXS detail API, not the hosted page: it says when a posting is closed."""
+        url = str(posting["url"])
+        match = re.match(r"^(?P<origin>.*?)/(?P<site>[^/]+)(?P<path>/job/.+)$", url)
+        tenant = re.search(r"([^/.]+)\.wd\d+", url)
+        if not match or not tenant:
+            return super().check_request(posting)
+        api = f"{match['origin']}/wday/cxs/{tenant.group(1)}/{match['site']}{match['path']}"
+        return FetchRequest(api, headers={"Accept": "application/json"}, tag=posting)
+
+    def closed_flag(self, response: Any) -> str | None:
+        """Workday's own "this posting is closed": 403 with errorCode S22 on the detail API."""
+        if response.status != 403:
+            return None
+        try:
+            data = json.loads(response.body)
+        except ValueError:
+            return None
+        code = data.get("errorCode") if isinstance(data, dict) else None
+        return "S22" if code == "S22" else None
+
     def pacing_key(self, url: str) -> str:
         """Workday rate-limits per data center, not per company: wd5 is one budget."""
         match = re.search(r"\.(wd\d+)\.myworkdayjobs\.com", url)

@@ -139,8 +139,14 @@ def _find(request: Request) -> tuple[str, Job | None]:
 def detail(request: Request) -> Reply:
     company, job = _find(request)
     if job is None:
+        # Workday's closed-posting answer on the detail API: 403 with errorCode S22.
         return json_error(
-            404, {"httpStatus": 404, "message": "The page you are looking for doesn't exist."}
+            403,
+            {
+                "errorCode": "S22",
+                "httpStatus": 403,
+                "message": "The job posting is no longer available.",
+            },
         )
     locations = job_locations(job)
     site = request.match["site"]

@@ -351,3 +351,29 @@ def test_title_rules_filter_postings_without_deleting_them(app, sandbox, tmp_pat
     with gh.serving_db.connect() as conn:
         published = {r["external_id"] for r in conn.execute("SELECT external_id FROM serving.jobs")}
     assert not published & {r["external_id"] for r in filtered}
+
+
+def test_workday_closed_flag_on_the_detail_api_closes_the_posting(app, sandbox) -> None:
+    """Workday answers a closed posting's detail API with 403 errorCode S22: the
+    platform's own closed flag is conclusive, where a plain 403 would be ambiguous."""
+    from sandbox.formats.workday import req_id
+    from sandbox.world import build_board
+
+    tenant = "harbor.wd5"  # the sandbox keys a Workday board by tenant and data center
+    discover(app, "workday", force=True)
+    before = {req_id(j) for j in sandbox.state.board("workday", tenant).jobs}
+    after = {req_id(j) for j in build_board(sandbox.state.seed, "workday", tenant, 1).jobs}
+    (gone,) = before - after
+    advance(sandbox, tenant, platform="workday")  # the employer removes it
+    with app.db.connect() as conn:
+        # Discovery has seen it absent from two complete scans.
+        conn.execute(
+            "UPDATE core.postings SET status = 'missing', missing_count = 2 WHERE external_id = %s",
+            (gone,),
+        )
+    stats = check_postings(app, "workday").stats
+    assert stats["reasons"] == {"platform_closed_flag": 1}
+    row = postings(app)[gone]
+    assert (row["status"], row["close_reason"]) == ("expired", "platform_closed_flag")
+    assert row["close_evidence"]["flag"] == "S22"
+    assert "/wday/cxs/harbor/HarborCareers/job/" in row["close_evidence"]["url"]
