@@ -1,8 +1,9 @@
 """`make demo`: the whole path on the embedded default against the sandbox job web.
 
 Starts (or reuses) the private PostgreSQL and the sandbox, runs discover ->
-fetch -> parse for every sandbox source, syncs serving, and prints what
-happened. A second run finds everything unchanged and publishes nothing.
+fetch -> parse -> check for every sandbox source, syncs serving, and prints what
+happened: one line per source, the time of each phase, postings by status and a
+sample search. A second run finds everything unchanged and publishes nothing.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -24,12 +27,13 @@ from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
 from pipeline.phases.sync import sync_serving
 from pipeline.settings import REPO_ROOT, load_settings
-from pipeline.status import gather_status, render_status
+from pipeline.status import gather_status
 from sandbox.daemon import ensure_sandbox
 from serving_sync.reconcile import search
 
 SAMPLE_QUERY = "engineer"
 DEMO_BOARD = ("greenhouse", "harbor-labs")
+PHASES = ("discover", "fetch", "parse", "check")
 
 
 def demo_app() -> App:
@@ -45,36 +49,65 @@ def demo_app() -> App:
     return App.create(settings=settings)
 
 
-def _line(phase: str, source: str, report: PhaseReport, text: str) -> str:
-    return f"  {phase:<9} {source:<12} {report.elapsed_s:6.2f}s  {text}"
+def _counts(values: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} {key}" for key, n in sorted(values.items()) if n) or "-"
 
 
-def _discover_text(stats: dict[str, Any]) -> str:
-    outcomes = (
-        ", ".join(f"{n} {o}" for o, n in sorted(stats.get("outcomes", {}).items())) or "nothing due"
+@dataclass(frozen=True)
+class SourceRun:
+    name: str
+    reports: Mapping[str, PhaseReport]
+
+    def stats(self, phase: str) -> dict[str, Any]:
+        return dict(self.reports[phase].stats)
+
+    def line(self) -> str:
+        found, fetched = self.stats("discover"), self.stats("fetch")
+        parsed, checked = self.stats("parse"), self.stats("check")
+        postings = {
+            "new": found.get("postings_new", 0),
+            "changed": found.get("postings_changed", 0),
+            "now missing": found.get("postings_missing", 0),
+            "reopened": found.get("postings_reopened", 0),
+        }
+        seconds = sum(r.elapsed_s for r in self.reports.values())
+        return (
+            f"  {self.name:<16} {found.get('boards', 0):>3} boards ({_counts(found.get('outcomes', {}))}); "
+            f"postings: {_counts(postings)}; detail pages: {fetched.get('postings', 0)}; "
+            f"parsed: {_counts(parsed.get('quality', {}))}; "
+            f"checked: {_counts(checked.get('outcomes', {}))}  [{seconds:.2f}s]"
+        )
+
+    def news(self) -> int:
+        found = self.stats("discover")
+        return (
+            found.get("postings_new", 0)
+            + found.get("postings_changed", 0)
+            + found.get("postings_missing", 0)
+            + self.stats("parse").get("postings", 0)
+            + self.stats("check").get("outcomes", {}).get("closed", 0)
+        )
+
+
+def _run_source(app: App, name: str) -> SourceRun:
+    return SourceRun(
+        name,
+        {
+            "discover": discover(app, name, force=True),
+            "fetch": fetch_details(app, name),
+            "parse": parse_source(app, name),
+            "check": check_postings(app, name),
+        },
     )
-    return (
-        f"{stats.get('boards', 0)} boards polled ({outcomes}); {stats.get('postings_seen', 0)} postings found "
-        f"({stats.get('postings_new', 0)} new, {stats.get('postings_changed', 0)} changed, "
-        f"{stats.get('postings_missing', 0)} now missing, {stats.get('postings_reopened', 0)} reopened)"
-    )
 
 
-def _fetch_text(stats: dict[str, Any]) -> str:
-    outcomes = ", ".join(f"{n} {o}" for o, n in sorted(stats.get("outcomes", {}).items()))
-    return f"{stats.get('postings', 0)} detail pages" + (f" ({outcomes})" if outcomes else "")
-
-
-def _parse_text(stats: dict[str, Any]) -> str:
-    q = Counter(stats.get("quality", {}))
-    return f"{stats.get('postings', 0)} parsed: {q['accepted']} accepted, {q['partial']} partial, {q['rejected']} rejected"
-
-
-def _check_text(stats: dict[str, Any]) -> str:
-    outcomes = ", ".join(f"{n} {o}" for o, n in sorted(stats.get("outcomes", {}).items()))
-    return f"{stats.get('checked', 0)} missing postings checked" + (
-        f" ({outcomes})" if outcomes else ""
-    )
+def _advance(app: App) -> None:
+    platform, token = DEMO_BOARD
+    httpx.post(
+        f"{app.settings.sandbox_url}/_sandbox/advance",
+        params={"platform": platform, "token": token},
+    ).raise_for_status()
+    print(f"changed sandbox board {platform}/{token}: one posting closed, one edited, one opened")
 
 
 def run_demo(*, advance: bool = False) -> int:
@@ -87,43 +120,28 @@ def run_demo(*, advance: bool = False) -> int:
         f"(schema {setup.revision}), raw objects in {app.settings.effective_raw_store_url}"
     )
     if advance:
-        platform, token = DEMO_BOARD
-        httpx.post(
-            f"{app.settings.sandbox_url}/_sandbox/advance",
-            params={"platform": platform, "token": token},
-        ).raise_for_status()
-        print(
-            f"changed sandbox board {platform}/{token}: one posting closed, one edited, one opened"
-        )
-    print()
-    totals: Counter[str] = Counter()
-    for name in app.source_names():
-        found = discover(app, name, force=True)
-        print(_line("discover", name, found, _discover_text(dict(found.stats))))
-        fetched = fetch_details(app, name)
-        print(_line("fetch", name, fetched, _fetch_text(dict(fetched.stats))))
-        parsed = parse_source(app, name)
-        print(_line("parse", name, parsed, _parse_text(dict(parsed.stats))))
-        checked = check_postings(app, name)
-        print(_line("check", name, checked, _check_text(dict(checked.stats))))
-        totals["new"] += found.stats.get("postings_new", 0) + found.stats.get("postings_changed", 0)
-        totals["parsed"] += parsed.stats.get("postings", 0)
-        totals["closed"] += checked.stats.get("outcomes", {}).get("closed", 0)
+        _advance(app)
+    print(
+        "\nper source: boards polled (outcomes); postings; detail pages; parse quality; direct checks"
+    )
+    runs = [_run_source(app, name) for name in app.source_names()]
+    for run in runs:
+        print(run.line())
     synced = sync_serving(app)
     s = synced.stats
-    print(
-        _line(
-            "sync",
-            "serving",
-            synced,
-            f"{s['source_rows']} open postings: {s['inserted']} published, {s['updated']} updated, "
-            f"{s['removed']} removed, {s['unchanged']} unchanged",
-        )
+    phase_times = "  ".join(
+        f"{phase} {sum(r.reports[phase].elapsed_s for r in runs):.2f}s" for phase in PHASES
     )
-    print()
-    print(render_status(gather_status(app.db)))
-    changed = s["inserted"] + s["updated"] + s["removed"]
-    if not totals["new"] and not totals["parsed"] and not totals["closed"] and not changed:
+    print(f"\nphase times: {phase_times}  sync {synced.elapsed_s:.2f}s")
+    print(
+        f"serving: {s['source_rows']} open postings: {s['inserted']} published, "
+        f"{s['updated']} updated, {s['removed']} removed, {s['unchanged']} unchanged"
+    )
+    statuses: Counter[str] = Counter()
+    for info in gather_status(app.db)["sources"].values():
+        statuses.update(info["postings"])
+    print(f"postings by status: {_counts(statuses)}  (details: jobharbor status)")
+    if not any(run.news() for run in runs) and not (s["inserted"] + s["updated"] + s["removed"]):
         print("nothing new: every board unchanged, nothing parsed, nothing published")
     print(f'\nsearch "{SAMPLE_QUERY}" in the serving schema:')
     for row in search(app.serving_db, SAMPLE_QUERY, 5):
