@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from parsers.common import outcome_from_postings
 from parsers.jsonld import find_job_postings, jsonld_to_posting
-from parsers.signals import page_signal
+from parsers.signals import looks_blocked, page_signal
 from parsers.types import Issue, PageSignal, ParseOutcome, Posting, RawDocument
 
 PageReader = Callable[[RawDocument], Posting | None]
@@ -26,9 +26,10 @@ _SIGNAL_ISSUES = {
 }
 
 
-def signal_rejection(doc: RawDocument) -> ParseOutcome | None:
-    """A rejection carrying the page's signal, or None for a normal page."""
-    signal = page_signal(doc.body, doc.url, doc.status)
+def signal_rejection(doc: RawDocument, description: str | None = None) -> ParseOutcome | None:
+    """A rejection carrying the page's signal, or None for a normal page. Pass the
+    posting's own description once it is read: its words are not the page's verdict."""
+    signal = page_signal(doc.body, doc.url, doc.status, description)
     if signal is PageSignal.NORMAL:
         return None
     return ParseOutcome.rejected(_SIGNAL_ISSUES[signal], signal=signal)
@@ -51,9 +52,8 @@ def parse_hosted_page(
     """One posting from a hosted job page: the platform's reader, else JSON-LD."""
     if not doc.body.strip():
         return ParseOutcome.rejected(Issue("empty_body", "the page is empty"))
-    rejection = signal_rejection(doc)
-    if rejection is not None:
-        return rejection
+    if looks_blocked(doc.body):
+        return signal_rejection(doc)  # a challenge page: nothing on it is the posting's
     external_id = id_from_url(doc.url, id_pattern)
     posting = reader(doc) if reader is not None else None
     issues: list[Issue] = []
@@ -61,6 +61,9 @@ def parse_hosted_page(
         nodes, issues = find_job_postings(doc.body)
         if nodes:
             posting = jsonld_to_posting(nodes[0], doc.url, external_id=external_id)
+    rejection = signal_rejection(doc, posting.description_text if posting else None)
+    if rejection is not None:
+        return rejection
     if posting is None:
         issues.append(
             Issue("no_posting", f"no {platform} posting in this HTML page (no JSON-LD either)")

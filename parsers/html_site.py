@@ -197,9 +197,8 @@ def parse_listing(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseO
 
 
 def parse_detail(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseOutcome:
-    rejection = signal_rejection(doc)
-    if rejection is not None:
-        return rejection
+    if looks_blocked(doc.body):
+        return signal_rejection(doc)
     url = _clean_url(spec, doc.url)
     external_id = _external_id(spec, url) or ""
     values = {name: _first(sel, css) for name, css in spec.detail_fields.items()}
@@ -212,6 +211,10 @@ def parse_detail(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseOu
         if nodes:
             from_jsonld = jsonld_to_posting(nodes[0], url, external_id=external_id or None)
             posting = merge_postings(from_jsonld, from_selectors)
+    # A closed or error page says so outside the posting's own description.
+    rejection = signal_rejection(doc, posting.description_text)
+    if rejection is not None:
+        return rejection
     if not nodes and not posting.description_text:
         # A heading alone could be any page ("502 Bad Gateway"): a posting needs
         # its JSON-LD or its description.

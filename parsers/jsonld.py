@@ -284,8 +284,11 @@ def parse_jsonld(doc: RawDocument) -> ParseOutcome:
         return ParseOutcome.rejected(
             Issue("blocked", "the page is a bot-challenge page"), signal=PageSignal.BLOCKED
         )
+    nodes, issues = find_job_postings(doc.body)
     if doc.kind is DocumentKind.DETAIL:
-        signal = page_signal(doc.body, doc.url, doc.status)
+        description = nodes[0].get("description") if nodes else None
+        text = html_to_text(html.unescape(description)) if isinstance(description, str) else None
+        signal = page_signal(doc.body, doc.url, doc.status, text)
         if signal in (PageSignal.CLOSED, PageSignal.NOT_FOUND):
             return ParseOutcome.rejected(
                 Issue(
@@ -293,7 +296,6 @@ def parse_jsonld(doc: RawDocument) -> ParseOutcome:
                 ),
                 signal=signal,
             )
-    nodes, issues = find_job_postings(doc.body)
     if not nodes:
         issues.append(Issue("no_jobposting", "no schema.org JobPosting JSON-LD on the page"))
         return ParseOutcome.rejected(*issues)

@@ -52,17 +52,21 @@ def looks_blocked(body: bytes) -> bool:
 # A hosted job page that says its posting is gone. Phrases are specific on purpose:
 # wrongly closing a live job is the worst error, so a vague "closed" never counts.
 _APOS = r"(?:'|’|&#39;|&#x27;|&apos;)"
+# Each phrase speaks of *this* posting, as a closed page's banner does. Descriptions
+# say "until the position is filled" or "no longer accepting applications from
+# agencies": bare forms like those never count, and the posting's own description is
+# taken out of the page before matching (see closed_phrase).
+_THIS = r"(?:this|the) (?:job|position|posting|role|vacancy|opening|listing)"
 _CLOSED_PHRASES = re.compile(
-    r"job you are looking for is no longer open|"
-    r"(?:job|position|posting|role|vacancy|opening) (?:is|has been) (?:no longer (?:open|available|active)|filled|closed)|"
-    r"(?:job|position|posting|listing) (?:has )?(?:expired|been removed)|"
-    r"no longer accepting applications|"
-    r"this job (?:is )?no longer (?:exists|available|open)|"
-    r"tin tuyển dụng (?:này )?đã (?:hết hạn|đóng|ngừng)|"
+    r"(?:job|page) you (?:are|were|re) looking for is no longer (?:open|available)|"
+    rf"{_THIS} (?:is|has been) no longer (?:open|available|active|accepting applications)|"
+    rf"{_THIS} has (?:been filled|been closed|expired|been removed)|"
+    rf"no longer accepting applications for {_THIS}|"
+    rf"{_THIS} is (?:closed|filled|expired)(?: and| or|\.|,|!|$)|"
+    r"tin tuyển dụng (?:này )?đã (?:hết hạn|đóng|ngừng nhận hồ sơ)|"
     r"việc làm (?:này )?đã hết hạn|"
-    r"đã hết hạn (?:nộp|ứng tuyển|nhận)|"
-    r"(?:đã )?ngừng nhận hồ sơ|"
-    r"không còn (?:tuyển dụng|nhận hồ sơ)|"
+    r"đã hết hạn nộp hồ sơ|"
+    r"tin tuyển dụng (?:này )?không còn (?:tồn tại|hiệu lực)|"
     r"vị trí (?:này )?đã được tuyển|"
     r"diese stelle ist (?:nicht mehr verfügbar|bereits besetzt)|stellenanzeige ist abgelaufen|"
     r"cette offre (?:n" + _APOS + r"est plus disponible|a expiré)|le poste a été pourvu|"
@@ -97,12 +101,25 @@ def visible_text(body: bytes, limit: int = 400_000) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", text)).lower()
 
 
-def closed_phrase(body: bytes) -> str | None:
-    """The phrase by which a page says its posting is closed, or None."""
+def _without(text: str, description: str | None) -> str:
+    """The page text with the posting's own description taken out: what a description
+    says ("until the position is filled") is never the page's verdict on the posting."""
+    if not description:
+        return text
+    for line in description.lower().splitlines():
+        line = " ".join(line.split())
+        if len(line) >= 12:
+            text = text.replace(line, " ")
+    return text
+
+
+def closed_phrase(body: bytes, description: str | None = None) -> str | None:
+    """The phrase by which a page says its posting is closed, or None. `description`
+    is the posting's own text, when the page shows one: it is not searched."""
     text = visible_text(body)
     if not any(k in text for k in _CLOSED_HINTS):
         return None
-    match = _CLOSED_PHRASES.search(" ".join(text.split()))
+    match = _CLOSED_PHRASES.search(_without(" ".join(text.split()), description))
     return match.group(0) if match else None
 
 
@@ -118,17 +135,20 @@ _NOT_FOUND_HINTS = (
 _JSON_NOT_FOUND = re.compile(r"could not find|not found|does not exist|no such", re.I)
 
 
-def page_signal(body: bytes, url: str = "", status: int | None = None) -> PageSignal:
+def page_signal(
+    body: bytes, url: str = "", status: int | None = None, description: str | None = None
+) -> PageSignal:
     """What an HTML page says about its posting: blocked, closed, not found, or normal.
 
     Greenhouse sends a closed posting's page to the board with `?error=true`; other
-    sites say it in words (English and Vietnamese); a 404/410 is not found.
+    sites say it in words (English and Vietnamese, outside the posting's own
+    `description`); a 404/410 is not found.
     """
     if looks_blocked(body):
         return PageSignal.BLOCKED
     if re.search(r"[?&]error=true\b", url):
         return PageSignal.CLOSED
-    if closed_phrase(body):
+    if closed_phrase(body, description):
         return PageSignal.CLOSED
     text = body[:400_000].decode("utf-8", "replace").lower()
     if status in (404, 410):

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from parsers.signals import closed_phrase, looks_blocked
-from parsers.types import PageSignal, ParseOutcome
+from parsers.types import PageSignal, ParseOutcome, Posting
 
 NOT_FOUND = "not_found"
 EXPIRED = "expired"
@@ -52,12 +52,63 @@ class CheckedResponse:
 ClosedFlag = Callable[[CheckedResponse], str | None]
 
 
+# Second-level suffixes under which a site's own name is the third label.
+_SHARED_SUFFIXES = frozenset(
+    [
+        "co.uk",
+        "org.uk",
+        "ac.uk",
+        "com.au",
+        "net.au",
+        "co.jp",
+        "co.nz",
+        "co.in",
+        "com.br",
+        "com.mx",
+        "com.sg",
+        "com.vn",
+        "net.vn",
+        "edu.vn",
+        "gov.vn",
+        "com.cn",
+        "com.tw",
+        "com.hk",
+        "co.kr",
+        "co.za",
+        "com.tr",
+    ]
+)
+
+
+def site_of(url: str) -> str:
+    """The registrable name a URL belongs to (jobs.acme.co.uk -> acme.co.uk): a redirect
+    within one site (boards. -> job-boards.greenhouse.io) stays the employer's own answer."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    labels = host.split(".")
+    keep = 3 if ".".join(labels[-2:]) in _SHARED_SUFFIXES else 2
+    return ".".join(labels[-keep:])
+
+
+def _redirected_elsewhere(response: CheckedResponse) -> bool:
+    return bool(response.redirects) and site_of(response.final_url) != site_of(
+        response.requested_url
+    )
+
+
+def _shown_description(
+    parsed: ParseOutcome | None, external_id: str, title: str | None
+) -> str | None:
+    posting = _shown_posting(parsed, external_id, title)
+    return posting.description_text if posting else None
+
+
 def _redirected_up(response: CheckedResponse, external_id: str) -> bool:
     """Sent from the posting to its board (or the tenant's error page): the posting is gone."""
     if not response.redirects:
         return False
     start, end = urlsplit(response.requested_url), urlsplit(response.final_url)
-    if start.netloc.lower() != end.netloc.lower() or external_id in response.final_url:
+    same_site = site_of(response.final_url) == site_of(response.requested_url)
+    if not same_site or external_id in response.final_url:
         return False
     if parse_qs(end.query).get("error") == ["true"]:
         return True
@@ -80,6 +131,12 @@ def judge(
     }
     if response.status is None:
         return CheckVerdict(AMBIGUOUS, "no_response", {**evidence, "error": response.error})
+    if _redirected_elsewhere(response):
+        # Another site's answer (a migrated careers domain, a login provider) says
+        # nothing about this posting, whatever it says.
+        return CheckVerdict(
+            AMBIGUOUS, "redirected_elsewhere", {**evidence, "redirects": list(response.redirects)}
+        )
     if response.status in (404, 410):
         return CheckVerdict(NOT_FOUND, f"http_{response.status}", evidence)
     flag = closed_flag(response) if closed_flag else None
@@ -93,7 +150,8 @@ def judge(
         )
     if looks_blocked(response.body):
         return CheckVerdict(AMBIGUOUS, "blocked", evidence)
-    phrase = closed_phrase(response.body)
+    # A closed page's banner, not the posting's own words ("until the position is filled").
+    phrase = closed_phrase(response.body, _shown_description(parsed, external_id, title))
     if phrase:
         return CheckVerdict(EXPIRED, "page_says_closed", {**evidence, "phrase": phrase})
     if parsed is not None and parsed.signal is PageSignal.CLOSED:
@@ -104,12 +162,18 @@ def judge(
 
 
 def _shows_posting(parsed: ParseOutcome | None, external_id: str, title: str | None) -> bool:
+    return _shown_posting(parsed, external_id, title) is not None
+
+
+def _shown_posting(
+    parsed: ParseOutcome | None, external_id: str, title: str | None
+) -> Posting | None:
     if parsed is None or not parsed.postings:
-        return False
+        return None
     wanted = re.sub(r"\W+", " ", (title or "").lower()).strip()
     for posting in parsed.postings:
         if posting.external_id == external_id:
-            return True
+            return posting
         if wanted and re.sub(r"\W+", " ", posting.title.lower()).strip() == wanted:
-            return True
-    return False
+            return posting
+    return None
