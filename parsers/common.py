@@ -132,11 +132,14 @@ def outcome_from_postings(
     total: int | None = None,
     next_page_url: str | None = None,
     listing: bool = False,
+    dropped: int = 0,
 ) -> ParseOutcome:
     """Assess each (path, posting); drop rejected ones with their issues kept.
 
     A listing whose every item is unusable is rejected as a whole, so a garbled
-    page can never pass for a valid (and much smaller) listing.
+    page can never pass for a valid (and much smaller) listing. `dropped` counts
+    items the caller could not even turn into candidates; rejected candidates add
+    to it, and the outcome reports the sum.
     """
     all_issues = list(issues or ())
     kept: list[Posting] = []
@@ -147,8 +150,11 @@ def outcome_from_postings(
         if quality is not Quality.REJECTED:
             kept.append(posting)
             qualities.append(quality)
+    dropped += len(candidates) - len(kept)
     if (candidates or all_issues) and not kept:
-        return ParseOutcome(quality=Quality.REJECTED, issues=tuple(all_issues), total=total)
+        return ParseOutcome(
+            quality=Quality.REJECTED, issues=tuple(all_issues), total=total, dropped=dropped
+        )
     quality = combine_quality(qualities) if kept else Quality.ACCEPTED
     if all_issues and quality is Quality.ACCEPTED:
         quality = Quality.PARTIAL
@@ -158,6 +164,7 @@ def outcome_from_postings(
         issues=tuple(all_issues),
         total=total,
         next_page_url=next_page_url,
+        dropped=dropped,
     )
 
 

@@ -172,16 +172,19 @@ def parse_listing(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseO
         return ParseOutcome.rejected(
             Issue("no_items", f"no element matches the item selector {spec.item!r}")
         )
+    unusable = 0
     for index, card in enumerate(cards):
         path = f"{spec.item}[{index}]"
         href = _first(card, spec.link)
         if not href:
             issues.append(Issue("missing_link", "job card has no detail link", path))
+            unusable += 1
             continue
         url = _clean_url(spec, urljoin(doc.url, href))
         external_id = _external_id(spec, url)
         if not external_id:
             issues.append(Issue("bad_link", f"detail URL does not match id_pattern: {url}", path))
+            unusable += 1
             continue
         values = {name: _first(card, css) for name, css in spec.listing_fields.items()}
         posting = _posting_from_fields(spec, values, url, external_id, doc.fetched_at)
@@ -193,6 +196,7 @@ def parse_listing(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseO
         total=_count(_first(sel, spec.total)),
         next_page_url=urljoin(doc.url, next_href) if next_href else None,
         listing=True,
+        dropped=unusable,
     )
 
 

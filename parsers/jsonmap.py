@@ -356,11 +356,13 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
     ctx = Context(doc=doc, root=data, single=single)
     candidates: list[tuple[str, Posting]] = []
     issues: list[Issue] = []
+    not_objects = 0
     where = mapping.single if single else mapping.listing
     for index, item in enumerate(items):
         path = f"$.{where}[{index}]" if where else f"$[{index}]"
         if not isinstance(item, dict):
             issues.append(Issue("bad_item", "an item is not an object", path))
+            not_objects += 1
             continue
         draft = draft_item(c, item, data)
         if parser.adapt is not None:
@@ -377,6 +379,7 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
         total=total if isinstance(total, int) and not isinstance(total, bool) else None,
         next_page_url=next_url,
         listing=not single and not mapping.listing_has_description,
+        dropped=not_objects,
     )
     return replace(outcome, paging=paging) if paging else outcome
 

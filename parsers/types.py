@@ -139,6 +139,9 @@ class ParseOutcome:
     # What a platform adapter needs from this page to plan the next request
     # (offsets, facet counts); opaque to everything else.
     paging: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    # Items the page lists that did not become postings (rows without id, title or
+    # link): a listing that dropped any cannot prove a posting's absence.
+    dropped: int = 0
 
     @classmethod
     def rejected(cls, *issues: Issue, signal: PageSignal = PageSignal.NORMAL) -> ParseOutcome:

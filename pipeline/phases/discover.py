@@ -129,6 +129,7 @@ class Poll:
     posting_raws: dict[str, str] = field(default_factory=dict)
     issues: list[Issue] = field(default_factory=list)
     total: int | None = None
+    dropped: int = 0  # listed items that did not become postings (see ParseOutcome.dropped)
     # The adapter's own request for the page in flight: its tag carries the adapter's
     # paging state (Workday's cursor and facet slices); the engine tags what it sends
     # with this Poll instead.
@@ -435,6 +436,7 @@ class _Worker:
             self._finish(poll, poll.read(outcome, error))
             return
         poll.total = ctx.platform.listing_total(poll.total, parsed, len(poll.raws))
+        poll.dropped += parsed.dropped
         if first_page and _probe_says_unchanged(ctx, board, parsed):
             self._finish(poll, poll.read("unchanged", total=parsed.total, probe=True))
             return
@@ -478,7 +480,10 @@ class _Worker:
         # A repeat of the last complete listing (304, or unchanged) is one more scan
         # without the postings it lacked: those boards take the per-board path.
         absences = (
-            outcome in CONFIRMS_MEMBERSHIP and not read.probe and board["pending_absences"] > 0
+            outcome in CONFIRMS_MEMBERSHIP
+            and read.complete
+            and not read.probe
+            and board["pending_absences"] > 0
         )
         if outcome in POSTINGS_WRITTEN or rewrite or absences:
             self._record_postings(poll, read, outcome)
@@ -616,7 +621,7 @@ class _Worker:
     def _confirm_absences(self, board: Mapping[str, Any], read: ListingRead, scan_id: int) -> None:
         """A 304 (or an unchanged listing) repeats the last complete read: what was there
         is still there, and what was absent is still absent (one more complete scan)."""
-        if read.outcome not in CONFIRMS_MEMBERSHIP and read.outcome != "not_modified":
+        if read.outcome not in CONFIRMS_MEMBERSHIP or not read.complete:
             return
         same_scope = board["scope_hash"] in (None, read.scope_hash)
         self.stats.postings_missing += lifecycle.apply_not_modified(
@@ -727,8 +732,16 @@ def _parse_page(ctx: SourceContext, result: FetchResult) -> ParseOutcome:
 def _complete_read(poll: Poll, *, truncated: bool) -> ListingRead:
     items = tuple(poll.postings.values())
     total = poll.total
-    complete = not truncated and (total is None or total == len(items))
-    if not complete and not truncated:
+    # Complete means every listed item was read: the listing's own total matches, and
+    # no row was dropped as unusable (a listing without a total cannot show a gap).
+    complete = not truncated and poll.dropped == 0 and (total is None or total == len(items))
+    if poll.dropped:
+        poll.issues.append(
+            Issue(
+                "dropped_items", f"{poll.dropped} listed items were unusable: absences do not count"
+            )
+        )
+    elif not complete and not truncated:
         poll.issues.append(
             Issue("total_mismatch", f"listing reports {total} items but {len(items)} were read")
         )
@@ -774,6 +787,7 @@ def _board_values(
         state, outcome, read.http_status, now, jitter=random.random(), retry_in_s=read.retry_in_s
     )
     parsed = read.has_listing and read.listing_hash is not None
+    full = read.has_listing and read.complete and not read.truncated
     return {
         "id": board["id"],
         "due_at": nxt.due_at,
@@ -783,12 +797,13 @@ def _board_values(
         "reason": nxt.state_reason,
         "failures": nxt.consecutive_failures,
         "not_found": nxt.consecutive_404s,
-        # Validators only from a full, good listing: an empty or failed answer must
-        # not be cached as "the board as it is".
-        "etag": read.etag if read.has_listing else board["etag"],
-        "last_modified": read.last_modified if read.has_listing else board["last_modified"],
-        "body_hash": read.body_hash if read.has_listing else board["body_hash"],
-        "listing_hash": read.listing_hash if parsed else board["listing_hash"],
+        # Validators and hashes only from a complete, good listing: an empty, failed or
+        # partial answer must never be cached as "the board as it is", or a later 304
+        # (or an identical body) would replay it as a complete scan.
+        "etag": read.etag if full else board["etag"],
+        "last_modified": read.last_modified if full else board["last_modified"],
+        "body_hash": read.body_hash if full else board["body_hash"],
+        "listing_hash": read.listing_hash if parsed and full else board["listing_hash"],
         "item_count": _item_count(read) if parsed else board["item_count"],
         "changed": outcome == "changed",
         "full_pass": parsed and read.complete,

@@ -119,7 +119,9 @@ def test_platform_closed_flag_is_conclusive() -> None:
 def test_closed_phrases_count_only_in_visible_text() -> None:
     bundle = b'<script>window.i18n = {"closed": "No longer accepting applications"}</script><h1>Data Analyst</h1>'
     assert closed_phrase(bundle) is None
-    assert closed_phrase(b"<p>This position has been filled.</p>") == "this position has been filled"
+    assert (
+        closed_phrase(b"<p>This position has been filled.</p>") == "this position has been filled"
+    )
     assert closed_phrase(
         b"<p>Tin tuy\xe1\xbb\x83n d\xe1\xbb\xa5ng \xc4\x91\xc3\xa3 h\xe1\xba\xbft h\xe1\xba\xa1n</p>"
     )

@@ -377,3 +377,59 @@ def test_workday_closed_flag_on_the_detail_api_closes_the_posting(app, sandbox) 
     assert (row["status"], row["close_reason"]) == ("expired", "platform_closed_flag")
     assert row["close_evidence"]["flag"] == "S22"
     assert "/wday/cxs/harbor/HarborCareers/job/" in row["close_evidence"]["url"]
+
+
+def _board_row(app: App, key: str = BOARD) -> dict[str, Any]:
+    with app.db.connect() as conn:
+        return conn.execute("SELECT * FROM crawl.boards WHERE board_key = %s", (key,)).fetchone()
+
+
+def _listing_body(sandbox, drop: str, extra: list[dict[str, Any]], total: bool) -> str:
+    from sandbox.formats.greenhouse import job_object
+
+    board = sandbox.state.board("greenhouse", BOARD)
+    jobs = [
+        job_object(board, job, f"{sandbox.url}/greenhouse/boards", content=True)
+        for job in board.jobs
+        if str(job.job_id) != drop
+    ] + extra
+    return json.dumps({"jobs": jobs, **({"meta": {"total": len(jobs)}} if total else {})})
+
+
+def test_a_listing_that_dropped_an_unusable_row_proves_no_absence(app, sandbox, tmp_path) -> None:
+    """Without a stated total, a row the parser could not use (no title) would look like
+    a posting that vanished: such a listing is not complete."""
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    target = next(iter(postings(gh)))
+    broken = {"id": 1, "title": "", "absolute_url": f"{sandbox.url}/greenhouse/boards/x/jobs/1"}
+    fault(sandbox, {"status": 200, "body": _listing_body(sandbox, target, [broken], total=False)})
+    for _ in range(3):
+        poll(gh)
+    assert (postings(gh)[target]["status"], postings(gh)[target]["missing_count"]) == ("active", 0)
+    with gh.db.connect() as conn:
+        scan = conn.execute(
+            "SELECT complete, issues FROM crawl.scans ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+    assert scan["complete"] is False
+    assert "dropped_items" in {i["code"] for i in scan["issues"]}
+
+
+def test_an_incomplete_read_never_becomes_the_boards_validators(app, sandbox, tmp_path) -> None:
+    """A partial answer's ETag and hashes are not kept: a later 304 or identical body
+    would otherwise replay the partial listing as a complete scan."""
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    complete = _board_row(gh)
+    target = next(iter(postings(gh)))
+    short = json.loads(_listing_body(sandbox, target, [], total=True))
+    short["meta"]["total"] += 1  # the listing says one more than it shows: partial
+    fault(sandbox, {"status": 200, "body": json.dumps(short), "content_type": "application/json"})
+    poll(gh)
+    after = _board_row(gh)
+    assert (after["etag"], after["body_hash"], after["listing_hash"]) == (
+        complete["etag"],
+        complete["body_hash"],
+        complete["listing_hash"],
+    )
+    assert postings(gh)[target]["missing_count"] == 0
