@@ -29,7 +29,7 @@ BATCH = 100
 MAX_ATTEMPTS = 3
 
 _TODO = """
-SELECT id, board_id, detail_url, detail_attempts
+SELECT id, external_id, board_id, detail_url, detail_attempts, row_hash
 FROM core.postings
 WHERE source_id = %(source)s AND status IN ('active', 'missing') AND detail_url IS NOT NULL
   AND NOT (id = ANY(%(done)s))
@@ -40,10 +40,12 @@ ORDER BY id
 LIMIT %(limit)s
 """
 
+# Only if the posting is still the one we fetched for: if discover saw its row change
+# meanwhile (a new detail URL, `needed` again), this older page must not overwrite that.
 _DONE = """
 UPDATE core.postings SET detail_state = %(state)s, detail_attempts = detail_attempts + 1,
     content_raw_sha256 = COALESCE(%(raw)s, content_raw_sha256), updated_at = now()
-WHERE id = %(id)s
+WHERE id = %(id)s AND row_hash IS NOT DISTINCT FROM %(row_hash)s AND detail_url = %(url)s
 """
 
 
@@ -112,7 +114,7 @@ def _allowed(
     for request, _ in sorted_.disallowed:
         outcomes["disallowed"] += 1
         with conn.transaction():
-            conn.execute(_DONE, {"state": "disallowed", "raw": None, "id": request.tag["id"]})
+            conn.execute(_DONE, _done(request.tag, "disallowed", None))
     return sorted_.allowed
 
 
@@ -122,7 +124,7 @@ def _record(
     """The posting's detail state and every request behind it, together."""
     row = result.request.tag
     with conn.transaction():
-        conn.execute(_DONE, {"state": state, "raw": raw, "id": row["id"]})
+        conn.execute(_DONE, _done(row, state, raw))
         with conn.cursor() as cur:
             cur.executemany(
                 INSERT_ATTEMPT,
@@ -132,11 +134,24 @@ def _record(
             )
 
 
+def _done(row: Mapping[str, Any], state: str, raw: str | None) -> dict[str, Any]:
+    return {
+        "state": state,
+        "raw": raw,
+        "id": row["id"],
+        "row_hash": row["row_hash"],
+        "url": row["detail_url"],
+    }
+
+
 def _store(
     archive: RawArchive, source_name: str, source: SourceConfig, result: FetchResult
 ) -> tuple[str, str | None]:
     """The posting's new detail state, and its stored page when there is one."""
     if result.status is None:
+        return "failed", None
+    if result.redirects and str(result.request.tag["external_id"]) not in result.final_url:
+        # Sent to another page (a similar job, a search): not this posting's content.
         return "failed", None
     verdict = validate_body(result, source.validation, frozenset({host_of(result.request.url)}))
     if not verdict.ok:
