@@ -93,24 +93,27 @@ def sync_dag() -> DAG:
     with DAG(
         dag_id="jobharbor_serving_sync",
         description="publish open postings to the serving schema (one transactional diff)",
-        schedule=None,
-        start_date=START,
-        catchup=False,
-        is_paused_upon_creation=True,
-        max_active_runs=1,
-        default_args=DEFAULT_ARGS,
         tags=["jobharbor", "serving"],
         params={
-            "dry_run": Param(False, type="boolean", description="report the diff, change nothing")
+            "dry_run": Param(False, type="boolean", description="report the diff, change nothing"),
+            "allow_mass_removal": Param(
+                False,
+                type="boolean",
+                description="apply a diff that removes most (or all) published rows",
+            ),
         },
-        doc_md=__doc__,
+        **COMMON,
     ) as dag:
 
         @task(task_id="sync", pool_slots=POOL_SLOTS)
         def sync(params: dict | None = None) -> dict:
             from pipeline.airflow_tasks import run_sync
 
-            return run_sync(dry_run=bool((params or {}).get("dry_run")))
+            params = params or {}
+            return run_sync(
+                dry_run=bool(params.get("dry_run")),
+                allow_mass_removal=bool(params.get("allow_mass_removal")),
+            )
 
         sync()
     return dag

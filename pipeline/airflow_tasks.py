@@ -20,11 +20,15 @@ POOL_SLOTS = 3
 
 
 def _connection_uri(conn_id: str) -> str | None:
-    try:
-        from airflow.sdk import BaseHook
+    """The connection's URI, or None when it is not defined (the environment decides).
+    Any other failure (a secrets backend down) propagates: silently falling back could
+    point a task at another database."""
+    from airflow.exceptions import AirflowNotFoundException
+    from airflow.sdk import BaseHook
 
+    try:
         return BaseHook.get_connection(conn_id).get_uri()
-    except Exception:  # no such connection (the usual case): the environment decides
+    except AirflowNotFoundException:
         return None
 
 
@@ -78,13 +82,13 @@ def run_check(source: str) -> dict[str, Any]:
     return _finish(check_postings(_app(), source))
 
 
-def run_sync(dry_run: bool = False) -> dict[str, Any]:
+def run_sync(dry_run: bool = False, allow_mass_removal: bool = False) -> dict[str, Any]:
     from pipeline.db.setup import setup_databases
     from pipeline.phases.sync import sync_serving
 
     app = _app()
     setup_databases(app.db, app.serving_db)
-    return _finish(sync_serving(app, dry_run=dry_run))
+    return _finish(sync_serving(app, dry_run=dry_run, allow_mass_removal=allow_mass_removal))
 
 
 def fail_run(reason: str) -> None:

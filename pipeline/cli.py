@@ -173,7 +173,9 @@ def cmd_sync(args: argparse.Namespace) -> int:
     from pipeline.phases.sync import sync_serving
 
     app = _app(args)
-    report = sync_serving(app, dry_run=args.dry_run, wait_s=args.wait)
+    report = sync_serving(
+        app, dry_run=args.dry_run, wait_s=args.wait, allow_mass_removal=args.allow_mass_removal
+    )
     _print_report(report)
     return 0 if report.status != "failed" else 1
 
@@ -423,6 +425,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--dry-run", action="store_true", help="compute and report the diff, change nothing"
     )
     sync.add_argument("--wait", type=float, default=0.0, help="seconds to wait for a running sync")
+    sync.add_argument(
+        "--allow-mass-removal",
+        action="store_true",
+        help="apply a diff that removes most (or all) published rows; refused otherwise",
+    )
     run = add("run", cmd_run, "discover, fetch, parse and check each source, then sync")
     phase_options(run, limit=False)
     run.add_argument(

@@ -259,3 +259,44 @@ def refresh_pending_absences(conn: DictConnection, board_id: int) -> None:
 
 
 EMPTY_SCANS_BEFORE_SUSPECT = 3
+
+
+_ORPHANS = """
+WITH orphans AS (
+    SELECT p.id, CASE WHEN b.state = 'retired' THEN 'board_retired' ELSE 'board_disabled' END AS reason,
+           b.board_key, b.state_reason
+    FROM core.postings AS p
+    JOIN crawl.boards AS b ON b.id = p.board_id
+    WHERE p.status = 'active' AND (b.state = 'retired' OR NOT b.enabled)
+      AND (%(source)s::text IS NULL OR p.source_id = %(source)s)
+    FOR UPDATE OF p
+)
+UPDATE core.postings AS p
+SET status = 'missing', missing_count = GREATEST(p.missing_count, %(after)s),
+    status_changed_at = now(), updated_at = now()
+FROM orphans AS o
+WHERE p.id = o.id
+RETURNING p.id, o.reason, o.board_key, o.state_reason
+"""
+
+
+def strand_orphans(conn: DictConnection, source_id: str | None, *, run_id: int) -> int:
+    """Active postings of boards that are retired (the listing answers 404) or no longer
+    configured are never scanned again, so no scan can ever show them gone or present:
+    they become `missing`, and the direct check decides each one on its own evidence."""
+    rows = conn.execute(_ORPHANS, {"source": source_id, "after": MISSING_AFTER_SCANS}).fetchall()
+    return record_events(
+        conn,
+        (
+            {
+                "posting_id": row["id"],
+                "from_status": "active",
+                "to_status": "missing",
+                "reason": row["reason"],
+                "evidence": {"board": row["board_key"], "board_state_reason": row["state_reason"]},
+                "run_id": run_id,
+                "scan_id": None,
+            }
+            for row in rows
+        ),
+    )

@@ -49,6 +49,8 @@ SELECT p.id, p.source_id AS source, p.external_id, p.status, r.title, r.company,
        COALESCE(o.openings_12m, 1) AS openings_12m, p.duplicate_group
 FROM core.postings AS p
 JOIN core.parse_results AS r ON r.posting_id = p.id AND r.is_current
+-- A disabled source is no longer followed: its postings are not vouched for in serving.
+JOIN ref.sources AS s ON s.id = p.source_id AND s.enabled
 LEFT JOIN openings AS o ON o.repost_key = p.repost_key
 WHERE p.status = ANY(%s)
 ORDER BY p.id
@@ -182,7 +184,35 @@ def _verify(conn: DictConnection) -> None:
         raise FatalError("serving verification failed; rolled back", **row)
 
 
-def reconcile(source_db: Database, serving_db: Database, *, dry_run: bool = False) -> SyncReport:
+# Removing more than this share of what is published (and more than a handful of rows),
+# or everything, is far likelier a misconfiguration (the wrong source database, an
+# empty cluster) than the market: refused unless asked for explicitly.
+MASS_REMOVAL_SHARE = 0.5
+MASS_REMOVAL_MIN_ROWS = 50
+
+
+def check_removal(counts: Mapping[str, int], source_rows: int) -> str | None:
+    """Why this diff removes too much to apply unasked, or None."""
+    removed = counts["removed"]
+    published = removed + counts["updated"] + counts["unchanged"]
+    if not removed:
+        return None
+    if source_rows == 0:
+        return (
+            f"the source has no open postings: the sync would remove all {removed} published rows"
+        )
+    if removed > MASS_REMOVAL_MIN_ROWS and removed / published > MASS_REMOVAL_SHARE:
+        return f"the sync would remove {removed} of {published} published rows ({removed / published:.0%})"
+    return None
+
+
+def reconcile(
+    source_db: Database,
+    serving_db: Database,
+    *,
+    dry_run: bool = False,
+    allow_mass_removal: bool = False,
+) -> SyncReport:
     started = time.monotonic()
     schema.upgrade(serving_db)
     rows = read_snapshot(source_db)
@@ -192,6 +222,12 @@ def reconcile(source_db: Database, serving_db: Database, *, dry_run: bool = Fals
                 conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_SYNC_LOCK,))
                 _stage(conn, rows)
                 counts = _diff_counts(conn)
+                too_much = check_removal(counts, len(rows))
+                if too_much and not allow_mass_removal and not dry_run:
+                    raise FatalError(
+                        f"{too_much}; refusing (check which databases this run uses, or pass "
+                        "--allow-mass-removal if this is intended)"
+                    )
                 _apply(conn)
                 _verify(conn)
                 report = SyncReport(

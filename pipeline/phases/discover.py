@@ -218,11 +218,14 @@ def discover(
     where = ClaimFilter(source_name, lane, datetime.now(UTC) if force else None)
 
     def work(run_id: int) -> Mapping[str, Any]:
+        with app.db.connect() as conn, conn.transaction():
+            orphans = lifecycle.strand_orphans(conn, source_name, run_id=run_id)
         worker = _Worker(app, run_id, where, lease_s=lease_s)
         try:
             stats = worker.run(limit=limit, max_seconds=max_seconds)
         finally:
             worker.close()
+        stats.postings_missing += orphans
         result = stats.as_dict()
         if lane:
             result["lane"] = lane

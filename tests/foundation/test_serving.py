@@ -135,3 +135,36 @@ def test_web_role_reads_but_cannot_write(app) -> None:
         conn.execute("SET default_transaction_read_only = off")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("DELETE FROM serving.jobs")
+
+
+def test_a_sync_that_would_empty_serving_is_refused_unless_asked(app) -> None:
+    """An empty source (the wrong database, a fresh cluster) must not wipe the site."""
+    from pipeline.errors import FatalError
+
+    collect(app)
+    published_rows = sync_serving(app).stats["inserted"]
+    with app.db.connect() as conn:
+        conn.execute("UPDATE core.postings SET status = 'expired'")
+    preview = reconcile(app.db, app.serving_db, dry_run=True)
+    assert preview.removed == published_rows  # a preview still shows it
+    with pytest.raises(
+        FatalError, match=f"would remove all {published_rows} published rows; refusing"
+    ):
+        reconcile(app.db, app.serving_db)
+    assert len(published(app)) == published_rows
+    with app.serving_db.connect() as conn:
+        last = conn.execute(
+            "SELECT status, error FROM serving.sync_runs ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+    assert last["status"] == "failed"
+    assert "refusing" in last["error"]
+    assert reconcile(app.db, app.serving_db, allow_mass_removal=True).removed == published_rows
+    assert published(app) == {}
+
+
+def test_removing_most_of_a_large_serving_table_is_refused(app) -> None:
+    from serving_sync.reconcile import check_removal
+
+    assert check_removal({"removed": 60, "updated": 0, "unchanged": 40}, 40) is not None
+    assert check_removal({"removed": 60, "updated": 0, "unchanged": 100}, 100) is None
+    assert check_removal({"removed": 10, "updated": 0, "unchanged": 5}, 5) is None  # a handful

@@ -433,3 +433,52 @@ def test_an_incomplete_read_never_becomes_the_boards_validators(app, sandbox, tm
         complete["listing_hash"],
     )
     assert postings(gh)[target]["missing_count"] == 0
+
+
+def test_a_retired_boards_postings_go_to_the_direct_check(app, sandbox, tmp_path) -> None:
+    """Three 404s retire a board; its postings can no longer be seen or missed by any
+    scan, so they become `missing` and the check decides each one."""
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    fault(sandbox, {"status": 404, "body": "Job board not found"})
+    for _ in range(3):
+        poll(gh)
+    assert _board_row(gh)["state"] == "retired"
+    poll(gh)  # the next run finds the orphans
+    rows = postings(gh)
+    assert {r["status"] for r in rows.values()} == {"missing"}
+    assert events(gh, next(iter(rows)))[-1] == ("active", "missing", "board_retired")
+
+
+def test_a_board_removed_from_sources_yaml_hands_its_postings_to_the_check(
+    app, sandbox, tmp_path
+) -> None:
+    both = gh_app(app, sandbox, tmp_path, boards=f"{BOARD}, acme-robotics")
+    poll(both)
+    only_one = gh_app(app, sandbox, tmp_path, boards="acme-robotics")  # northwind removed
+    poll(only_one)
+    with only_one.db.connect() as conn:
+        rows = conn.execute(
+            """SELECT b.board_key, p.status, count(*) AS n FROM core.postings p
+               JOIN crawl.boards b ON b.id = p.board_id GROUP BY 1, 2"""
+        ).fetchall()
+    assert {(r["board_key"], r["status"]) for r in rows} == {
+        (BOARD, "missing"),
+        ("acme-robotics", "active"),
+    }
+
+
+def test_a_disabled_source_is_not_published(app, sandbox, tmp_path) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    parse_source(gh, "greenhouse")
+    assert sync_serving(gh).stats["inserted"] > 0
+    disabled = gh_app(app, sandbox, tmp_path, extra="    enabled: false\n")
+    report = sync_serving(disabled, allow_mass_removal=True).stats  # it empties serving
+    with disabled.serving_db.connect() as conn:
+        left = conn.execute(
+            "SELECT count(*) AS n FROM serving.jobs WHERE source = 'greenhouse'"
+        ).fetchone()
+    assert left["n"] == 0
+    assert report["removed"] > 0
+    assert {r["status"] for r in postings(disabled).values()} == {"active"}  # statuses untouched
