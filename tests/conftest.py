@@ -86,7 +86,10 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
         yield PgServer(external)
         return
     root = tmp_path_factory.mktemp("pgcluster")
-    cluster: EmbeddedCluster = ensure_cluster(root, databases=(), durable=False)
+    # Throwaway: no fsync, and loopback trusted for the few minutes the suite runs.
+    cluster: EmbeddedCluster = ensure_cluster(
+        root, databases=(), durable=False, password_auth=False
+    )
     try:
         yield PgServer(cluster.url("postgres"))
     finally:

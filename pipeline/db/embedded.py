@@ -12,6 +12,7 @@ import contextlib
 import fcntl
 import os
 import pwd
+import secrets
 import shutil
 import socket
 import stat
@@ -21,8 +22,10 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import psycopg
+from psycopg import sql
 
 from pipeline.errors import FatalError
 
@@ -36,9 +39,11 @@ class EmbeddedCluster:
     root: Path
     port: int
     host: str = "127.0.0.1"
+    password: str | None = None  # None: a throwaway test cluster that trusts loopback
 
     def url(self, database: str) -> str:
-        return f"postgresql://{SUPERUSER}@{self.host}:{self.port}/{database}"
+        secret = f":{quote(self.password, safe='')}" if self.password else ""
+        return f"postgresql://{SUPERUSER}{secret}@{self.host}:{self.port}/{database}"
 
 
 def find_bin_dir() -> Path:
@@ -147,10 +152,13 @@ def ensure_cluster(
     port: int | None = None,
     databases: tuple[str, ...] = DATABASES,
     durable: bool = True,
+    password_auth: bool = True,
 ) -> EmbeddedCluster:
     """Initialize (once), start (if stopped) and return the cluster under `root`.
 
-    `durable=False` turns off fsync for throwaway test clusters; never for data.
+    The superuser logs in over TCP with a generated password kept in `root/password`
+    (0600): other local users cannot connect as postgres. `password_auth=False` (and
+    `durable=False`, no fsync) are for throwaway test clusters only.
     """
     root = root.resolve()
     pgdata = root / "data"
@@ -172,19 +180,57 @@ def ensure_cluster(
                 str(pgdata),
                 "-U",
                 SUPERUSER,
-                "--auth=trust",
+                "--auth=trust",  # pg_hba is tightened below, once the password is set
                 "--encoding=UTF8",
                 "--locale=C.UTF-8",
             )
         if port is None:
             port = int(port_file.read_text()) if port_file.exists() else _free_port()
         port_file.write_text(str(port))
-        cluster = EmbeddedCluster(root=root, port=port)
+        password = _password(root) if password_auth else None
+        cluster = EmbeddedCluster(root=root, port=port, password=password)
         if not _is_running(cluster):
             _start(bin_dir, user, pgdata, root, port, durable)
+        if password is not None:
+            _require_password(cluster, pgdata)
         _wait_ready(cluster)
         _ensure_databases(cluster, databases)
     return cluster
+
+
+def _password(root: Path) -> str:
+    """The superuser's password: generated once, readable by its owner only."""
+    path = root / "password"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(24))
+    return path.read_text().strip()
+
+
+_HBA = """# Written by jobharbor: password (SCRAM) logins over loopback TCP only.
+local   all   all                  scram-sha-256
+host    all   all   127.0.0.1/32   scram-sha-256
+host    all   all   ::1/128        scram-sha-256
+"""
+
+
+def _require_password(cluster: EmbeddedCluster, pgdata: Path) -> None:
+    """Set the password and make every login need one (also for clusters created by
+    versions that trusted loopback). Idempotent."""
+    hba = pgdata / "pg_hba.conf"
+    if hba.read_text() == _HBA:
+        return
+    trusting = EmbeddedCluster(cluster.root, cluster.port, cluster.host, password=None)
+    _wait_ready(trusting)
+    with psycopg.connect(trusting.url("postgres"), autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("ALTER ROLE {} PASSWORD {}").format(
+                sql.Identifier(SUPERUSER), sql.Literal(cluster.password)
+            )
+        )
+        hba.write_text(_HBA)
+        conn.execute("SELECT pg_reload_conf()")
 
 
 def _start(
