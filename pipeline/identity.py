@@ -110,10 +110,11 @@ class IdentityReport:
 
 _CURRENT = """
 SELECT p.id, p.source_id, p.board_id, p.duplicate_group, p.grouped_content_hash, b.board_key,
-       r.company, r.title, r.location, r.location_text, r.posted_at, r.posted_precision,
-       r.content_hash, r.description_text
+       s.platform, r.company, r.title, r.location, r.location_text, r.posted_at,
+       r.posted_precision, r.content_hash, r.description_text
 FROM core.postings AS p
 JOIN crawl.boards AS b ON b.id = p.board_id
+JOIN ref.sources AS s ON s.id = p.source_id
 JOIN core.parse_results AS r ON r.posting_id = p.id AND r.is_current
 WHERE p.id = ANY(%s)
 """
@@ -128,13 +129,22 @@ LIMIT 200
 """
 
 
+def _employer(row: Mapping[str, Any]) -> str | None:
+    """The parsed company; without one, an ATS board names its employer (one tenant),
+    but a job site's board is a search scope of many employers: unknown stays unknown."""
+    if row["company"]:
+        return str(row["company"])
+    if row["platform"] == "html_site":
+        return None
+    return f"{row['source_id']}:{row['board_key']}"
+
+
 def refresh_identity(conn: DictConnection, posting_ids: Iterable[int]) -> IdentityReport:
     """Recompute keys and duplicate groups for these postings (whose content changed)."""
     rows = conn.execute(_CURRENT, (list(posting_ids),)).fetchall()
     keyed = grouped = 0
     for row in rows:
-        # Without a stated employer, the board (one employer's ATS tenant) names it.
-        employer = row["company"] or f"{row['source_id']}:{row['board_key']}"
+        employer = _employer(row)
         location = (
             row["location"]
             if isinstance(row["location"], dict)

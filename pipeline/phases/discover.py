@@ -395,7 +395,8 @@ class _Worker:
                 # Nothing was sent: the board goes back in the queue as if never claimed.
                 self._requeue({poll.board["id"]: max(RETRY_SOON_S, result.deferred_s or 0.0)})
                 return
-            self._finish(poll, poll.read("deferred", result.error, retry_in_s=result.deferred_s))
+            # Pages already read stand: they may add postings, never retire any.
+            self._finish(poll, _complete_read(poll, truncated=True))
             return
         poll.attempts.append(result)
         self.stats.requests += 1

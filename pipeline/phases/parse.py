@@ -32,7 +32,11 @@ BATCH = 500
 
 _TODO = """
 SELECT p.id, p.external_id, p.board_id, p.content_raw_sha256 AS raw_sha256,
-       p.listing_raw_sha256, p.detail_state
+       p.listing_raw_sha256, p.detail_state,
+       -- The content is the posting's own page when it points at another object than
+       -- the listing (whatever the detail state is now: `needed` again, `failed`, ...).
+       (p.detail_url IS NOT NULL AND p.content_raw_sha256 IS DISTINCT FROM p.listing_raw_sha256)
+           AS is_detail
 FROM core.postings AS p
 WHERE p.source_id = %(source)s AND p.content_raw_sha256 IS NOT NULL
   AND (%(all)s OR p.status IN ('active', 'missing'))
@@ -100,6 +104,39 @@ class Documents:
         self._cache.clear()
 
 
+# A posting whose content went back to an object already parsed with this version
+# (an edit reverted: A -> B -> A) has that result; it only needs to be current again.
+_STALE_CURRENT = """
+SELECT DISTINCT ON (p.id) p.id AS posting_id, r.id AS result_id
+FROM core.postings AS p
+JOIN core.parse_results AS r
+  ON r.posting_id = p.id AND r.raw_sha256 = p.content_raw_sha256
+ AND r.parser_name = %(name)s AND r.parser_version = %(version)s
+WHERE p.source_id = %(source)s AND NOT r.is_current AND r.quality <> 'rejected'
+ORDER BY p.id, r.id DESC
+"""
+
+
+def _restore_current(conn: DictConnection, source: str, parser: Parser) -> list[int]:
+    """Make the existing result for each posting's present content current again."""
+    with conn.transaction():
+        stale = conn.execute(
+            _STALE_CURRENT, {"source": source, "name": parser.name, "version": parser.version}
+        ).fetchall()
+        if stale:
+            postings = [row["posting_id"] for row in stale]
+            conn.execute(
+                "UPDATE core.parse_results SET is_current = false WHERE posting_id = ANY(%s) AND is_current",
+                (postings,),
+            )
+            conn.execute(
+                "UPDATE core.parse_results SET is_current = true WHERE id = ANY(%s)",
+                ([row["result_id"] for row in stale],),
+            )
+            refresh_identity(conn, postings)
+    return [row["posting_id"] for row in stale]
+
+
 def parse_source(
     app: App,
     source_name: str,
@@ -120,6 +157,7 @@ def parse_source(
         done: list[int] = []
         raw_lost = grouped = 0
         with app.archive() as archive, app.db.connect() as conn:
+            restored = _restore_current(conn, source_name, parser)
             documents = Documents(archive, parser)
             while limit is None or len(done) < limit:
                 params = {
@@ -157,6 +195,7 @@ def parse_source(
             "quality": dict(qualities),
             "raw_lost": raw_lost,
             "duplicates_grouped": grouped,
+            "restored_current": len(restored),
         }
 
     return run_phase(app.db, "parse", source_name, work, wait_s=wait_s)
@@ -167,7 +206,7 @@ def _posting_for(
 ) -> tuple[Posting | None, Quality, list[Issue]] | None:
     """The posting's parse (merged with its listing row when its content is its own
     page), its quality and issues; None when a raw object it needs is lost."""
-    is_detail = row["detail_state"] == "fetched"
+    is_detail = bool(row["is_detail"])
     kind = DocumentKind.DETAIL if is_detail else DocumentKind.LISTING
     outcome = documents.outcome(row["raw_sha256"], kind)
     if outcome is None:
@@ -202,7 +241,7 @@ def _listing_row(documents: Documents, row: Mapping[str, Any]) -> Posting | None
 
 def _requeue_lost(conn: DictConnection, row: Mapping[str, Any]) -> None:
     """A raw object is gone or corrupt: fetch it again rather than guess."""
-    if row["detail_state"] == "fetched":
+    if row["is_detail"]:
         conn.execute(
             "UPDATE core.postings SET detail_state = 'needed', content_raw_sha256 = NULL WHERE id = %s",
             (row["id"],),

@@ -72,3 +72,31 @@ def test_a_detail_page_redirected_to_another_posting_is_not_stored(app, sandbox)
         ).fetchone()
     assert outcomes.get("failed", 0) >= 1
     assert (row["detail_state"], row["content_raw_sha256"]) == ("failed", None)
+
+
+def test_a_page_our_limiter_defers_mid_listing_keeps_the_pages_read(app, sandbox, tmp_path) -> None:
+    """Page 2 cannot get a slot in time: page 1's postings stand (they may add, never
+    retire), and the scan says it is truncated."""
+    from pipeline.app import App
+    from pipeline.catalog import sync_catalog
+    from pipeline.settings import REPO_ROOT
+
+    slow = tmp_path / "slow.yaml"
+    slow.write_text(
+        (REPO_ROOT / "sandbox" / "sources.yaml")
+        .read_text()
+        .replace(
+            "pacing: {rate_per_s: 20, burst: 10}", "pacing: {rate_per_s: 0.01, burst: 2}"
+        )  # robots.txt + page 1
+    )
+    paced = App.create(
+        settings=app.settings.model_copy(update={"sources_file": slow, "pacing_max_wait_s": 0.5})
+    )
+    sync_catalog(paced)
+    stats = discover(paced, "vieclam", force=True, limit=1).stats
+    with paced.db.connect() as conn:
+        scan = conn.execute(
+            "SELECT truncated, complete, pages FROM crawl.scans ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+    assert stats["postings_new"] == 10  # the whole first page
+    assert (scan["truncated"], scan["complete"], scan["pages"]) == (True, False, 1)

@@ -482,3 +482,73 @@ def test_a_disabled_source_is_not_published(app, sandbox, tmp_path) -> None:
     assert left["n"] == 0
     assert report["removed"] > 0
     assert {r["status"] for r in postings(disabled).values()} == {"active"}  # statuses untouched
+
+
+def test_an_edit_that_is_reverted_makes_the_earlier_result_current_again(
+    app, sandbox, tmp_path
+) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    parse_source(gh, "greenhouse")
+
+    def current_titles() -> dict[str, tuple[str, str]]:
+        with gh.db.connect() as conn:
+            rows = conn.execute(
+                """SELECT p.external_id, r.description_text, r.raw_sha256 FROM core.postings p
+                   JOIN core.parse_results r ON r.posting_id = p.id AND r.is_current"""
+            ).fetchall()
+        return {r["external_id"]: (r["description_text"], r["raw_sha256"]) for r in rows}
+
+    original = current_titles()
+    advance(sandbox)  # one posting edited (and one removed, one added)
+    poll(gh)
+    parse_source(gh, "greenhouse")
+    edited = {k for k, v in current_titles().items() if k in original and v != original[k]}
+    assert len(edited) == 1
+    httpx.post(f"{sandbox.url}/_sandbox/reset").raise_for_status()  # the edit is reverted
+    poll(gh)
+    stats = parse_source(gh, "greenhouse").stats
+    assert stats["restored_current"] == 1
+    (key,) = edited
+    assert current_titles()[key] == original[key]
+
+
+def test_a_job_site_posting_without_a_company_gets_no_role_key(app, sandbox) -> None:
+    from pipeline.identity import refresh_identity
+
+    discover(app, "vieclam", force=True)
+    from pipeline.phases.fetch import fetch_details
+
+    fetch_details(app, "vieclam")
+    parse_source(app, "vieclam")
+    with app.db.connect() as conn:
+        posting = conn.execute(
+            "SELECT id FROM core.postings WHERE source_id = 'vieclam' AND repost_key IS NOT NULL LIMIT 1"
+        ).fetchone()
+        conn.execute(
+            "UPDATE core.parse_results SET company = NULL WHERE posting_id = %s AND is_current",
+            (posting["id"],),
+        )
+        refresh_identity(conn, [posting["id"]])
+        key = conn.execute(
+            "SELECT repost_key FROM core.postings WHERE id = %s", (posting["id"],)
+        ).fetchone()
+    assert key["repost_key"] is None  # a job site's board is many employers: no guessed employer
+
+
+def test_a_detail_page_awaiting_a_refetch_still_parses_as_a_detail_page(app, sandbox) -> None:
+    from pipeline.phases.fetch import fetch_details
+
+    discover(app, "vieclam", force=True)
+    fetch_details(app, "vieclam")
+    parse_source(app, "vieclam")
+    with app.db.connect() as conn:
+        posting = conn.execute(
+            "SELECT id FROM core.postings WHERE source_id = 'vieclam' LIMIT 1"
+        ).fetchone()
+        # Its row changed (a refetch is due) and its results are gone (a new parser version).
+        conn.execute(
+            "UPDATE core.postings SET detail_state = 'needed' WHERE id = %s", (posting["id"],)
+        )
+        conn.execute("DELETE FROM core.parse_results WHERE posting_id = %s", (posting["id"],))
+    assert parse_source(app, "vieclam").stats["quality"] == {"accepted": 1}
