@@ -44,7 +44,6 @@ LOGIN = "/scenarios-login"
 
 @dataclass(frozen=True)
 class ChaosConfig:
-    boards: int = 24  # spread over every source in the sources file
     cycles: int = 10  # with faults
     calm_cycles: int = 3  # without
     fault_rate: float = 0.5  # share of boards given a fault in a chaos cycle
@@ -336,14 +335,30 @@ def _judge_cooldowns(entries: list[Any], config: ChaosConfig, report: ChaosRepor
         (e for e in entries if not e.path.startswith("/_sandbox/")), key=lambda e: e.at
     )
     report.requests = len(entries)
-    ends = [e.at + config.retry_after_s for e in entries if e.status in (429, 503)]
-    report.cooldowns = len(ends)
-    starts = [e.at + config.in_flight_grace_s for e in entries if e.status in (429, 503)]
+    asked = [e for e in entries if e.status in (429, 503)]
+    report.cooldowns = len(asked)
     for entry in entries:
-        inside = any(s <= entry.at < end for s, end in zip(starts, ends, strict=True))
-        if inside:
-            report.violations.append({"path": entry.path, "at": entry.at})
+        cause = next(
+            (
+                c
+                for c in asked
+                if c.at + config.in_flight_grace_s <= entry.at < c.at + config.retry_after_s
+            ),
+            None,
+        )
+        if cause is not None:
+            report.violations.append(
+                {
+                    "path": entry.path,
+                    "after_ms": round((entry.at - cause.at) * 1000, 1),
+                    "cooldown_from": cause.path,
+                    "status": cause.status,
+                }
+            )
+    ends = [c.at + config.retry_after_s for c in asked]
     for end in ends:
+        if any(c.at <= end < e for c, e in zip(asked, ends, strict=True) if e != end):
+            continue  # inside a later cooldown: not its end
         after = next((e.at for e in entries if e.at >= end), None)
-        if after is not None and not any(s <= end < e2 for s, e2 in zip(starts, ends, strict=True)):
+        if after is not None:
             report.resume_after_cooldown_ms.append((after - end) * 1000)
