@@ -12,18 +12,22 @@ What it measures (the closing note of issue 9; the fault suite of issue 15 grows
 
 The world is the sandbox's: boards change between cycles (`advance`: one posting
 closes, one changes, one opens), so real closes happen too and are counted apart.
-Use `run_chaos(app, sandbox, ChaosConfig(...))`; `bench/chaos_lifecycle.py` is the
-command-line wrapper (its own PostgreSQL and sandbox).
+Use `run_chaos(app, InProcess(sandbox) or OverHttp(url), ChaosConfig(...))`;
+`bench/chaos_lifecycle.py` is the command-line wrapper (its own PostgreSQL, and the
+sandbox in its own process so request arrival times are not skewed by our GIL).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
+
+import httpx
 
 from pipeline.app import App
 from pipeline.phases.check import check_postings
@@ -32,7 +36,7 @@ from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
 from sandbox.faults import Fault
 from sandbox.server import ROUTES, RunningSandbox
-from sandbox.world import Job, job_uuid
+from sandbox.world import Job, build_board, job_uuid
 
 CLOSED = ("not_found", "expired")
 CLOUDFLARE = (
@@ -90,6 +94,75 @@ def _posting_fault(kind: str, config: ChaosConfig) -> dict[str, Any]:
 
 LISTING_FAULTS = ("429", "503", "empty", "partial", "block", "timeout", "login")
 POSTING_FAULTS = ("401", "403", "429", "500", "soft-404", "timeout", "login")
+
+
+@dataclass(frozen=True)
+class LoggedRequest:
+    at: float  # the sandbox's monotonic clock at arrival
+    path: str
+    status: int | None
+
+
+class SandboxControl(Protocol):
+    """What the run needs from the sandbox: change the world, set faults, read the
+    world and the request log."""
+
+    def advance(self, platform: str, token: str) -> None: ...
+    def set_fault(self, platform: str, token: str, spec: dict[str, Any] | None) -> None: ...
+    def jobs(self, platform: str, token: str) -> tuple[Job, ...]: ...
+    def requests(self, since: float = 0.0) -> list[LoggedRequest]: ...
+
+
+@dataclass(frozen=True)
+class InProcess:
+    """A sandbox started in this process (the tests' fixture)."""
+
+    sandbox: RunningSandbox
+
+    def advance(self, platform: str, token: str) -> None:
+        self.sandbox.state.advance(platform, token)
+
+    def set_fault(self, platform: str, token: str, spec: dict[str, Any] | None) -> None:
+        fault = Fault.from_dict(spec) if spec else None
+        self.sandbox.state.set_fault(platform, token, fault)
+
+    def jobs(self, platform: str, token: str) -> tuple[Job, ...]:
+        return self.sandbox.state.board(platform, token).jobs
+
+    def requests(self, since: float = 0.0) -> list[LoggedRequest]:
+        return [
+            LoggedRequest(e.at, e.path, e.status) for e in self.sandbox.state.requests(since=since)
+        ]
+
+
+class OverHttp:
+    """A sandbox in another process, through its admin API (`/_sandbox/...`)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.client = httpx.Client(base_url=url, timeout=60)
+        self.seed = int(self.client.get("/_sandbox/state").json()["seed"])
+        self.revisions: dict[tuple[str, str], int] = {}
+
+    def advance(self, platform: str, token: str) -> None:
+        answer = self.client.post(
+            "/_sandbox/advance", params={"platform": platform, "token": token}
+        )
+        self.revisions[(platform, token)] = int(answer.raise_for_status().json()["revision"])
+
+    def set_fault(self, platform: str, token: str, spec: dict[str, Any] | None) -> None:
+        body = json.dumps(spec) if spec else b""
+        self.client.post(
+            "/_sandbox/fault", params={"platform": platform, "token": token}, content=body
+        ).raise_for_status()
+
+    def jobs(self, platform: str, token: str) -> tuple[Job, ...]:
+        revision = self.revisions.get((platform, token), 0)
+        return build_board(self.seed, platform, token, revision).jobs
+
+    def requests(self, since: float = 0.0) -> list[LoggedRequest]:
+        answer = self.client.get("/_sandbox/log", params={"since": since}).raise_for_status()
+        return [LoggedRequest(e["at"], e["path"], e["status"]) for e in answer.json()["requests"]]
 
 
 @dataclass(frozen=True)
@@ -165,7 +238,7 @@ class ChaosReport:
 # ---------------------------------------------------------------- the run
 
 
-def run_chaos(app: App, sandbox: RunningSandbox, config: ChaosConfig) -> ChaosReport:
+def run_chaos(app: App, sandbox: SandboxControl, config: ChaosConfig) -> ChaosReport:
     """M chaos cycles then K calm ones over every enabled board; see the module doc."""
     rng = random.Random(config.seed)
     boards = enabled_boards(app)
@@ -182,7 +255,7 @@ def run_chaos(app: App, sandbox: RunningSandbox, config: ChaosConfig) -> ChaosRe
         report.cycles += 1
     report.reopened = _count_reopened(app)
     report.stuck = stuck_missing(app, sandbox, boards)
-    _judge_cooldowns(sandbox.state.requests(since=log_start), config, report)
+    _judge_cooldowns(sandbox.requests(since=log_start), config, report)
     return report
 
 
@@ -196,22 +269,22 @@ def enabled_boards(app: App) -> list[SandboxBoard]:
     ]
 
 
-def _log_end(sandbox: RunningSandbox) -> float:
-    entries = sandbox.state.requests()
+def _log_end(sandbox: SandboxControl) -> float:
+    entries = sandbox.requests()
     return entries[-1].at if entries else 0.0
 
 
 def _change_world(
-    sandbox: RunningSandbox, boards: list[SandboxBoard], rng: random.Random, rate: float
+    sandbox: SandboxControl, boards: list[SandboxBoard], rng: random.Random, rate: float
 ) -> int:
     changed = [b for b in boards if rng.random() < rate]
     for board in changed:  # one posting closes, one changes, one opens
-        sandbox.state.advance(board.platform, board.token)
+        sandbox.advance(board.platform, board.token)
     return len(changed)
 
 
 def _plan(
-    boards: list[SandboxBoard], sandbox: RunningSandbox, rng: random.Random, config: ChaosConfig
+    boards: list[SandboxBoard], sandbox: SandboxControl, rng: random.Random, config: ChaosConfig
 ) -> dict[SandboxBoard, tuple[str, dict[str, Any]]]:
     """One fault per chosen board: on its listing or on its postings' pages."""
     plan = {}
@@ -220,7 +293,7 @@ def _plan(
             continue
         if rng.random() < 0.5:
             kind = rng.choice(LISTING_FAULTS)
-            jobs = sandbox.state.board(board.platform, board.token).jobs
+            jobs = sandbox.jobs(board.platform, board.token)
             plan[board] = (f"listing:{kind}", _listing_fault(kind, config, jobs, rng))
         else:
             kind = rng.choice(POSTING_FAULTS)
@@ -230,7 +303,7 @@ def _plan(
 
 def _cycle(
     app: App,
-    sandbox: RunningSandbox,
+    sandbox: SandboxControl,
     boards: list[SandboxBoard],
     plan: Mapping[SandboxBoard, tuple[str, dict[str, Any]]],
 ) -> list[int]:
@@ -252,21 +325,21 @@ def _cycle(
 
 
 def _set_faults(
-    sandbox: RunningSandbox,
+    sandbox: SandboxControl,
     plan: Mapping[SandboxBoard, tuple[str, dict[str, Any]]],
     scope: str,
     clear: Iterable[SandboxBoard] = (),
 ) -> None:
     for board in clear:
-        sandbox.state.set_fault(board.platform, board.token, None)
+        sandbox.set_fault(board.platform, board.token, None)
     for board, (_, spec) in plan.items():
         if spec["on"] == scope:
-            sandbox.state.set_fault(board.platform, board.token, Fault.from_dict(spec))
+            sandbox.set_fault(board.platform, board.token, spec)
 
 
-def listed_keys(sandbox: RunningSandbox, board: SandboxBoard) -> set[str]:
+def listed_keys(sandbox: SandboxControl, board: SandboxBoard) -> set[str]:
     """Every id the sandbox world's board lists now, as any platform would name it."""
-    jobs = sandbox.state.board(board.platform, board.token).jobs
+    jobs = sandbox.jobs(board.platform, board.token)
     return set().union(*(job_keys(job) for job in jobs)) if jobs else set()
 
 
@@ -279,7 +352,7 @@ WHERE e.run_id = ANY(%s) AND e.to_status = ANY(%s)
 
 def _judge_closes(
     app: App,
-    sandbox: RunningSandbox,
+    sandbox: SandboxControl,
     boards: list[SandboxBoard],
     check_runs: list[int],
     report: ChaosReport,
@@ -305,7 +378,7 @@ def _judge_closes(
 
 
 def stuck_missing(
-    app: App, sandbox: RunningSandbox, boards: list[SandboxBoard]
+    app: App, sandbox: SandboxControl, boards: list[SandboxBoard]
 ) -> list[dict[str, Any]]:
     """Postings `missing` although their (enabled) board lists them."""
     with app.db.connect() as conn:
