@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -51,6 +51,9 @@ class ChaosConfig:
     cycles: int = 10  # with faults
     calm_cycles: int = 3  # without
     fault_rate: float = 0.5  # share of boards given a fault in a chaos cycle
+    # A partial listing (live postings omitted, the total matching) stays on its board
+    # this many cycles: long enough for them to go `missing` and meet the direct check.
+    sticky_cycles: int = 3
     change_rate: float = 0.2  # share of boards the employer changes per cycle
     retry_after_s: int = 1  # Retry-After on 429 / 503 (a 503 without one cools 30 s)
     timeout_s: float = 0.5  # the app's HTTP timeout; "timeout" faults answer later
@@ -238,6 +241,9 @@ class ChaosReport:
 # ---------------------------------------------------------------- the run
 
 
+Plan = dict[SandboxBoard, list[tuple[str, dict[str, Any]]]]
+
+
 def run_chaos(app: App, sandbox: SandboxControl, config: ChaosConfig) -> ChaosReport:
     """M chaos cycles then K calm ones over every enabled board; see the module doc."""
     rng = random.Random(config.seed)
@@ -245,11 +251,12 @@ def run_chaos(app: App, sandbox: SandboxControl, config: ChaosConfig) -> ChaosRe
     report = ChaosReport(boards=len(boards))
     report.platforms = tuple(sorted({b.platform for b in boards}))
     log_start = _log_end(sandbox)
+    sticky: dict[SandboxBoard, tuple[dict[str, Any], int]] = {}
     for cycle in range(config.cycles + config.calm_cycles):
         if cycle:
             report.changes += _change_world(sandbox, boards, rng, config.change_rate)
-        plan = _plan(boards, sandbox, rng, config) if cycle < config.cycles else {}
-        report.faults.update(kind for kind, _ in plan.values())
+        plan = _plan(boards, sandbox, rng, config, sticky) if cycle < config.cycles else {}
+        report.faults.update(kind for faults in plan.values() for kind, _ in faults)
         check_runs = _cycle(app, sandbox, boards, plan)
         _judge_closes(app, sandbox, boards, check_runs, report)
         report.cycles += 1
@@ -284,20 +291,33 @@ def _change_world(
 
 
 def _plan(
-    boards: list[SandboxBoard], sandbox: SandboxControl, rng: random.Random, config: ChaosConfig
-) -> dict[SandboxBoard, tuple[str, dict[str, Any]]]:
-    """One fault per chosen board: on its listing or on its postings' pages."""
-    plan = {}
+    boards: list[SandboxBoard],
+    sandbox: SandboxControl,
+    rng: random.Random,
+    config: ChaosConfig,
+    sticky: dict[SandboxBoard, tuple[dict[str, Any], int]],
+) -> Plan:
+    """Faults per board for one cycle: at most one on its listing (a partial listing
+    sticks for `sticky_cycles`), at most one on its postings' pages."""
+    plan: Plan = {}
     for board in boards:
-        if rng.random() >= config.fault_rate:
-            continue
-        if rng.random() < 0.5:
+        faults = []
+        if board in sticky:
+            spec, left = sticky.pop(board)
+            faults.append(("listing:partial", spec))
+            if left > 1:
+                sticky[board] = (spec, left - 1)
+        elif rng.random() < config.fault_rate / 2:
             kind = rng.choice(LISTING_FAULTS)
-            jobs = sandbox.jobs(board.platform, board.token)
-            plan[board] = (f"listing:{kind}", _listing_fault(kind, config, jobs, rng))
-        else:
+            spec = _listing_fault(kind, config, sandbox.jobs(board.platform, board.token), rng)
+            faults.append((f"listing:{kind}", spec))
+            if kind == "partial" and config.sticky_cycles > 1:
+                sticky[board] = (spec, config.sticky_cycles - 1)
+        if rng.random() < config.fault_rate / 2:
             kind = rng.choice(POSTING_FAULTS)
-            plan[board] = (f"postings:{kind}", _posting_fault(kind, config))
+            faults.append((f"postings:{kind}", _posting_fault(kind, config)))
+        if faults:
+            plan[board] = faults
     return plan
 
 
@@ -305,7 +325,7 @@ def _cycle(
     app: App,
     sandbox: SandboxControl,
     boards: list[SandboxBoard],
-    plan: Mapping[SandboxBoard, tuple[str, dict[str, Any]]],
+    plan: Plan,
 ) -> list[int]:
     """discover (listing faults on), then fetch, parse and check (posting faults on).
     Returns the check runs' ids."""
@@ -325,16 +345,14 @@ def _cycle(
 
 
 def _set_faults(
-    sandbox: SandboxControl,
-    plan: Mapping[SandboxBoard, tuple[str, dict[str, Any]]],
-    scope: str,
-    clear: Iterable[SandboxBoard] = (),
+    sandbox: SandboxControl, plan: Plan, scope: str, clear: Iterable[SandboxBoard] = ()
 ) -> None:
     for board in clear:
         sandbox.set_fault(board.platform, board.token, None)
-    for board, (_, spec) in plan.items():
-        if spec["on"] == scope:
-            sandbox.set_fault(board.platform, board.token, spec)
+    for board, faults in plan.items():
+        for _, spec in faults:
+            if spec["on"] == scope:
+                sandbox.set_fault(board.platform, board.token, spec)
 
 
 def listed_keys(sandbox: SandboxControl, board: SandboxBoard) -> set[str]:
