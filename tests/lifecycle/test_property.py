@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.app import App
@@ -176,11 +176,12 @@ def test_no_posting_closes_without_conclusive_evidence(
 # Invariants: no posting ever closes (the platform still lists it); after a complete,
 # non-probe scan of the board, every posting that listing held is `active`.
 #
-# Runtime: one source per platform (11) x PLATFORM_EXAMPLES examples x up to 6 steps, each
+# Runtime: one source per platform (11) x (2 explicit + PLATFORM_EXAMPLES) examples x up to
+# 6 steps, each
 # a real discover or check (0.1-1 s: timeouts wait 0.5 s, a 429 cools the host 1 s). No
 # shrinking (a failure prints its unshrunk sequence): shrinking these would take minutes.
 
-PLATFORM_EXAMPLES = 3
+PLATFORM_EXAMPLES = 2
 LISTING_FAULTS = {
     "failed": {"status": 500, "body": "down", "on": "listing"},
     "blocked": {"status": 200, "body": CLOUDFLARE, "content_type": "text/html", "on": "listing"},
@@ -342,6 +343,27 @@ def _platform_case(name: str):
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
 )
 @given(sequence=platform_steps)
+# Always, on every platform: live postings omitted twice (missing), checked live, listed
+# again; and a board removed (its postings stranded and checked) then re-added unchanged.
+@example(
+    sequence=[
+        ("listing", frozenset({0, 1})),
+        ("listing", frozenset({0, 1})),
+        ("check", "live"),
+        ("check", "timeout"),
+        ("listing", frozenset()),
+    ]
+)
+@example(
+    sequence=[
+        ("remove", None),
+        ("listing", frozenset()),
+        ("check", "live"),
+        ("readd", None),
+        ("listing", frozenset()),
+        ("listing", frozenset()),
+    ]
+)
 def test_no_listed_posting_closes_or_stays_missing_on_any_platform(
     app, sandbox, tmp_path: Path, name: str, sequence
 ) -> None:
