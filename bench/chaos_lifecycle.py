@@ -36,7 +36,7 @@ from pipeline.db.connect import Database  # noqa: E402
 from pipeline.db.embedded import ensure_cluster, stop_cluster  # noqa: E402
 from pipeline.settings import Settings  # noqa: E402
 from serving_sync import schema as serving_schema  # noqa: E402
-from tests.chaos.lifecycle import ChaosConfig, OverHttp, run_chaos  # noqa: E402
+from tests.chaos.lifecycle import ChaosConfig, ChaosReport, OverHttp, run_chaos  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,25 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.monotonic()
         report = run_chaos(app, OverHttp(sandbox_url), config)
         summary = report.summary()
-        print(
-            f"{summary['boards']} boards, {summary['platforms']} sandbox platforms, "
-            f"{summary['cycles']} cycles in {time.monotonic() - started:.0f}s"
-        )
-        print(f"faults injected: {dict(sorted(report.faults.items()))}")
-        print(
-            f"world changes: {report.changes}; closes {report.closes} "
-            f"(rightful {report.rightful_closes}); reopened {report.reopened}"
-        )
-        print(
-            f"requests {report.requests}; cooldowns asked {report.cooldowns}; first request "
-            f"after a cooldown ended, ms (min, max): {summary['first_request_after_cooldown_ms']}"
-        )
-        for wrong in report.wrongful:
-            print(f"WRONGFUL CLOSE {wrong}")
-        for stuck in report.stuck:
-            print(f"STUCK MISSING {stuck}")
-        for violation in report.violations[:20]:
-            print(f"COOLDOWN VIOLATION {violation}")
+        _print_figures(report, summary, time.monotonic() - started)
         print(json.dumps(summary))
         return 0
     finally:
@@ -101,6 +83,28 @@ def main(argv: list[str] | None = None) -> int:
             sandbox.wait(timeout=10)
         stop_cluster(work / "pg")
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _print_figures(report: ChaosReport, summary: dict[str, Any], elapsed_s: float) -> None:
+    print(
+        f"{summary['boards']} boards, {summary['platforms']} sandbox platforms, "
+        f"{summary['cycles']} cycles in {elapsed_s:.0f}s"
+    )
+    print(f"faults injected: {dict(sorted(report.faults.items()))}")
+    print(
+        f"world changes: {report.changes}; closes {report.closes} "
+        f"(rightful {report.rightful_closes}); reopened {report.reopened}"
+    )
+    print(
+        f"requests {report.requests}; cooldowns asked {report.cooldowns}; first request "
+        f"after a cooldown ended, ms (min, max): {summary['first_request_after_cooldown_ms']}"
+    )
+    for wrong in report.wrongful:
+        print(f"WRONGFUL CLOSE {wrong}")
+    for stuck in report.stuck:
+        print(f"STUCK MISSING {stuck}")
+    for violation in report.violations[:20]:
+        print(f"COOLDOWN VIOLATION {violation}")
 
 
 def _start_sandbox(work: Path) -> tuple[subprocess.Popen[bytes], str]:

@@ -385,52 +385,45 @@ def test_no_listed_posting_closes_or_stays_missing_on_any_platform(
             sync_catalog(test_app)
             continue
         if kind == "check":
-            _set_fault(
-                sandbox,
-                board.platform,
-                board.token,
-                {**POSTING_FAULTS[arg], "on": "postings"} if POSTING_FAULTS[arg] else None,
-            )
-            check_postings(test_app, name, recheck_after_s=0)
-            _set_fault(sandbox, board.platform, board.token, None)
+            _check_step(test_app, sandbox, board, name, arg)
         else:
-            omit = (
-                {board.job_ids[i] for i in arg if i < len(board.job_ids)}
-                if kind == "listing"
-                else set()
-            )
-            spec = (
-                {"omit": sorted(omit), "on": "listing"}
-                if kind == "listing"
-                else LISTING_FAULTS[arg]
-            )
-            _set_fault(
-                sandbox,
-                board.platform,
-                board.token,
-                spec if spec.get("omit") or kind == "fault" else None,
-            )
-            report = discover(test_app, name, force=True)
-            _set_fault(sandbox, board.platform, board.token, None)
-            scan = _last_scan(test_app, report.run_id) if present else None
-            if (
-                scan
-                and scan["outcome"] in ("changed", "unchanged", "not_modified")
-                and scan["complete"]
-                and not scan["truncated"]
-                and not scan["probe"]
-            ):
-                rows = _status_rows(test_app)
-                listed = {
-                    board.external_ids[i] for i, job in enumerate(board.job_ids) if job not in omit
-                }
-                stuck = {
-                    ext: rows[ext]["status"] for ext in listed if rows[ext]["status"] != "active"
-                }
-                assert not stuck, (name, sequence, kind, arg, stuck)
+            stuck = _listing_step(test_app, sandbox, board, name, kind, arg, present=present)
+            assert not stuck, (name, sequence, kind, arg, stuck)
         closed = {
             ext: (r["status"], r["close_reason"])
             for ext, r in _status_rows(test_app).items()
             if r["status"] not in ("active", "missing")
         }
         assert not closed, (name, sequence, kind, arg, closed)
+
+
+def _check_step(test_app: App, sandbox, board: _Board, name: str, fault: str) -> None:
+    spec = POSTING_FAULTS[fault]
+    _set_fault(sandbox, board.platform, board.token, {**spec, "on": "postings"} if spec else None)
+    check_postings(test_app, name, recheck_after_s=0)
+    _set_fault(sandbox, board.platform, board.token, None)
+
+
+def _listing_step(
+    test_app: App, sandbox, board: _Board, name: str, kind: str, arg, *, present: bool
+) -> dict[str, str]:
+    """One discover with the listing as the step says; after a complete, non-probe scan
+    of the board, the postings it listed that are not `active` (must be none)."""
+    omit = {board.job_ids[i] for i in arg if i < len(board.job_ids)} if kind == "listing" else set()
+    spec = {"omit": sorted(omit), "on": "listing"} if omit else LISTING_FAULTS.get(arg)
+    _set_fault(sandbox, board.platform, board.token, spec if kind == "fault" or omit else None)
+    report = discover(test_app, name, force=True)
+    _set_fault(sandbox, board.platform, board.token, None)
+    scan = _last_scan(test_app, report.run_id) if present else None
+    complete = (
+        scan is not None
+        and scan["outcome"] in ("changed", "unchanged", "not_modified")
+        and scan["complete"]
+        and not scan["truncated"]
+        and not scan["probe"]
+    )
+    if not complete:
+        return {}
+    rows = _status_rows(test_app)
+    listed = {board.external_ids[i] for i, job in enumerate(board.job_ids) if job not in omit}
+    return {ext: rows[ext]["status"] for ext in listed if rows[ext]["status"] != "active"}
