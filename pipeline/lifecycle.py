@@ -4,6 +4,11 @@ Absence is not evidence: only complete scans count, a posting must be absent
 from two consecutive complete scans to become `missing`, and closing needs a
 direct check of the posting itself (the check phase). A posting seen again in
 any scan returns to `active`.
+
+`missing_count = 0` on an open posting means "in its board's last complete
+listing": a 304 (or an unchanged listing) repeats that listing, so it confirms
+exactly those postings, and reopens the `missing` ones among them (a board that
+left sources.yaml and came back unchanged).
 """
 
 from __future__ import annotations
@@ -34,9 +39,15 @@ def record_events(conn: DictConnection, events: Iterable[Mapping[str, Any]]) -> 
 
 
 def reopen(
-    conn: DictConnection, postings: list[Mapping[str, Any]], *, run_id: int, scan_id: int
+    conn: DictConnection,
+    postings: list[Mapping[str, Any]],
+    *,
+    run_id: int,
+    scan_id: int,
+    via: str = "listing",
 ) -> int:
-    """Postings not active but seen again in a listing: active again, recorded."""
+    """Postings not active but seen again in a listing (`via` a fresh one, or a 304 /
+    unchanged body repeating the last complete one): active again, recorded."""
     reopened = [p for p in postings if p["status"] != "active"]
     if not reopened:
         return 0
@@ -54,7 +65,7 @@ def reopen(
                 "from_status": p["status"],
                 "to_status": "active",
                 "reason": "seen_again",
-                "evidence": {"scan_id": scan_id},
+                "evidence": {"scan_id": scan_id, "via": via},
                 "run_id": run_id,
                 "scan_id": scan_id,
             }
@@ -180,9 +191,12 @@ def _apply_listing(conn: DictConnection, facts: ScanFacts) -> LifecycleCounts:
         return LifecycleCounts(reopened, 0, filtered)
     on_board = [r for r in rows if r["board_id"] == facts.board_id and r["status"] in OPEN_STATUSES]
     if facts.board_scope_hash and facts.board_scope_hash != facts.scan_scope_hash:
+        # Active ones start the new baseline; a missing one absent from it is not listed.
         conn.execute(
-            "UPDATE core.postings SET missing_count = 0 WHERE id = ANY(%s)",
-            ([r["id"] for r in on_board],),
+            """UPDATE core.postings SET missing_count = CASE WHEN status = 'active' THEN 0
+                   WHEN external_id = ANY(%s) THEN 0 ELSE GREATEST(missing_count, 1) END
+               WHERE id = ANY(%s)""",
+            (list(facts.present), [r["id"] for r in on_board]),
         )
         return LifecycleCounts(reopened, 0, filtered, new_baseline=True)
     absent = [r for r in on_board if r["external_id"] not in facts.present]
@@ -230,10 +244,17 @@ def apply_not_modified(
     how many became `missing`."""
     conn.execute(
         """UPDATE core.postings SET last_seen_at = now(), last_seen_scan_id = %s
-           WHERE board_id = %s AND status = 'active' AND missing_count = 0""",
-        (scan_id, board_id),
+           WHERE board_id = %s AND status = ANY(%s) AND missing_count = 0""",
+        (scan_id, board_id, list(OPEN_STATUSES)),
     )
+    listed_missing = conn.execute(
+        """SELECT id, external_id, status, missing_count, board_id FROM core.postings
+           WHERE board_id = %s AND status = 'missing' AND missing_count = 0""",
+        (board_id,),
+    ).fetchall()
+    reopen(conn, listed_missing, run_id=run_id, scan_id=scan_id, via="not_modified")
     if not count_absences:
+        refresh_pending_absences(conn, board_id)
         return 0
     absent = conn.execute(
         """SELECT id, external_id, status, missing_count, board_id FROM core.postings
@@ -245,15 +266,19 @@ def apply_not_modified(
     return missing
 
 
+# Postings a repeat of the board's last complete listing must move: active ones absent
+# from it (one more absence) and missing ones in it (reopened).
+_PENDING = """(SELECT count(*) FROM core.postings AS p
+    WHERE p.board_id = crawl.boards.id AND ((p.status = 'active' AND p.missing_count > 0)
+        OR (p.status = 'missing' AND p.missing_count = 0)))"""
+
+
 def refresh_pending_absences(conn: DictConnection, board_id: int) -> None:
-    """How many active postings of the board were absent from its last complete scan.
-    Discover reads it from the claimed board to know, for free, whether a 304 must
-    count absences (the per-board path) or can be recorded in a batch."""
+    """How many postings of the board a repeat of its last complete listing must move
+    (see `_PENDING`). Discover reads it from the claimed board to know, for free,
+    whether a 304 must take the per-board path or can be recorded in a batch."""
     conn.execute(
-        """UPDATE crawl.boards SET pending_absences = (
-               SELECT count(*) FROM core.postings
-               WHERE board_id = %(board)s AND status = 'active' AND missing_count > 0)
-           WHERE id = %(board)s""",
+        f"UPDATE crawl.boards SET pending_absences = {_PENDING} WHERE id = %(board)s",
         {"board": board_id},
     )
 
@@ -272,19 +297,26 @@ WITH orphans AS (
     FOR UPDATE OF p
 )
 UPDATE core.postings AS p
-SET status = 'missing', missing_count = GREATEST(p.missing_count, %(after)s),
-    status_changed_at = now(), updated_at = now()
+SET status = 'missing', status_changed_at = now(), updated_at = now()
 FROM orphans AS o
 WHERE p.id = o.id
-RETURNING p.id, o.reason, o.board_key, o.state_reason
+RETURNING p.id, p.board_id, o.reason, o.board_key, o.state_reason
 """
 
 
 def strand_orphans(conn: DictConnection, source_id: str | None, *, run_id: int) -> int:
     """Active postings of boards that are retired (the listing answers 404) or no longer
     configured are never scanned again, so no scan can ever show them gone or present:
-    they become `missing`, and the direct check decides each one on its own evidence."""
-    rows = conn.execute(_ORPHANS, {"source": source_id, "after": MISSING_AFTER_SCANS}).fetchall()
+    they become `missing`, and the direct check decides each one on its own evidence
+    (or the board, configured again, lists them again)."""
+    # missing_count is left alone: it still says whether each posting was in the board's
+    # last complete listing, so a board that comes back answering 304 reopens them.
+    rows = conn.execute(_ORPHANS, {"source": source_id}).fetchall()
+    boards = sorted({row["board_id"] for row in rows})
+    if boards:
+        conn.execute(
+            f"UPDATE crawl.boards SET pending_absences = {_PENDING} WHERE id = ANY(%s)", (boards,)
+        )
     return record_events(
         conn,
         (

@@ -1,7 +1,9 @@
 """`jobharbor status`: what an operator needs to see per source, in one screen.
 
 Boards by state (and suspect ones), postings by status, scans by outcome in the
-last 24 hours, and when each phase last succeeded.
+last 24 hours, when each phase last succeeded, and for count-probed boards
+(Workday) how old their last full pass is: between full passes a swap that keeps
+the count (one posting removed, another added) is not seen.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pipeline.db.connect import Database, DictConnection
+from pipeline.platforms import PLATFORMS
 
 PHASES = ("discover", "fetch", "parse", "check")
 
@@ -39,6 +42,26 @@ _LAST = """SELECT source_id, phase AS key, max(finished_at) AS at FROM crawl.run
            GROUP BY 1, 2"""
 
 
+_FULL_PASS = """SELECT b.source_id, b.board_key, b.last_full_pass_at,
+                      extract(epoch FROM now() - b.last_full_pass_at)::bigint AS age_s
+               FROM crawl.boards b JOIN ref.sources s ON s.id = b.source_id
+               WHERE b.enabled AND s.platform = ANY(%(platforms)s)
+                 AND (%(source)s::text IS NULL OR b.source_id = %(source)s)
+               ORDER BY b.source_id, b.board_key"""
+
+
+def _full_passes(conn: DictConnection, source: str | None) -> dict[str, dict[str, Any]]:
+    """Per count-probed board: when it was last read in full, and how long ago."""
+    probed = sorted(name for name, platform in PLATFORMS.items() if platform.count_probe)
+    out: dict[str, dict[str, Any]] = {}
+    for row in conn.execute(_FULL_PASS, {"platforms": probed, "source": source}):
+        out.setdefault(row["source_id"], {})[row["board_key"]] = {
+            "last_full_pass_at": _iso(row["last_full_pass_at"]),
+            "age_s": row["age_s"],
+        }
+    return out
+
+
 def gather_status(db: Database, source: str | None = None) -> dict[str, Any]:
     with db.connect() as conn:
         sources = [
@@ -52,6 +75,7 @@ def gather_status(db: Database, source: str | None = None) -> dict[str, Any]:
         suspect = _grouped(conn, _SUSPECT, source)
         postings = _grouped(conn, _POSTINGS, source)
         scans = _grouped(conn, _SCANS, source)
+        full_passes = _full_passes(conn, source)
         last: dict[str | None, dict[str, datetime]] = {}
         for row in conn.execute(_LAST, {"source": source}):
             last.setdefault(row["source_id"], {})[row["key"]] = row["at"]
@@ -67,6 +91,8 @@ def gather_status(db: Database, source: str | None = None) -> dict[str, Any]:
             "scans_24h": scans.get(name, {}),
             "last_success": {phase: _iso(last.get(name, {}).get(phase)) for phase in PHASES},
         }
+        if name in full_passes:
+            report["sources"][name]["full_pass"] = full_passes[name]
     return report
 
 
@@ -104,5 +130,9 @@ def render_status(report: Mapping[str, Any], now: datetime | None = None) -> str
             f"  scans (24h)  {_counts(info['scans_24h'])}",
         ]
         lines += [f"  last {phase:<8} {_ago(info['last_success'][phase], now)}" for phase in PHASES]
+        lines += [
+            f"  full pass    {board} {_ago(full['last_full_pass_at'], now)}"
+            for board, full in info.get("full_pass", {}).items()
+        ]
     lines.append(f"serving sync   last success {_ago(report['sync']['last_success'], now)}")
     return "\n".join(lines)

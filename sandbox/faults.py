@@ -14,6 +14,11 @@ around the board's format handler. Tokens starting with "gone-" always answer
     {"restamp": true}                            same jobs, new nonces, clocks, "N days ago"
     {"redirect": "http://10.0.0.1/"}             302 to anywhere, e.g. a private address
     {"times": 1, ...}                            apply to the next N requests only
+    {"omit": [job_id, ...]}                      leave these jobs out of the board's listings
+                                                 (totals match; their own pages stay live)
+    {"on": "postings", ...}                      apply only to the board's per-posting URLs
+                                                 (pages, detail APIs); "listing": only to the
+                                                 rest; "all" (the default): to both
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 from sandbox.routing import Reply, not_found
 
 VALIDATOR_MODES = ("both", "etag", "last_modified", "none")
+SCOPES = ("all", "listing", "postings")
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,8 @@ class Fault:
     restamp: bool = False
     redirect: str | None = None
     times: int | None = None  # None: until cleared
+    omit: tuple[int, ...] = ()  # job ids left out of listings (a partial listing, total matching)
+    on: str = "all"  # which of the board's routes the fault applies to (see SCOPES)
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Fault:
@@ -57,7 +65,13 @@ class Fault:
             raise ValueError(f"validators must be one of {', '.join(VALIDATOR_MODES)}")
         if fault.times is not None and int(fault.times) < 1:
             raise ValueError("times must be at least 1")
-        return replace(fault, delay_s=float(fault.delay_s), body=str(fault.body))
+        if fault.on not in SCOPES:
+            raise ValueError(f"on must be one of {', '.join(SCOPES)}")
+        omit = tuple(int(job_id) for job_id in fault.omit)
+        return replace(fault, delay_s=float(fault.delay_s), body=str(fault.body), omit=omit)
+
+    def applies_to(self, *, posting_route: bool) -> bool:
+        return self.on == "all" or (self.on == "postings") == posting_route
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ class Request:
     base_url: str  # http://host:port of this sandbox
     state: SandboxState
     platform: str | None = None
+    omit: frozenset[int] = frozenset()  # job ids this (listing) reply leaves out (faults.omit)
 
     def arg(self, name: str, default: str = "") -> str:
         return self.query.get(name, [default])[0]
@@ -52,10 +53,18 @@ class Request:
     def board(self, *, vietnamese: bool = False) -> Board:
         assert self.platform is not None
         assert self.token is not None
-        return self.state.board(self.platform, self.token, vietnamese=vietnamese)
+        board = self.state.board(self.platform, self.token, vietnamese=vietnamese)
+        if not self.omit:
+            return board
+        return replace(board, jobs=tuple(j for j in board.jobs if j.job_id not in self.omit))
 
 
 Handler = Callable[[Request], Reply]
+
+
+# Groups that name one posting in a route's pattern: such routes are a posting's own
+# page or detail API; the others are listings (and board pages).
+POSTING_GROUPS = frozenset({"id", "job_id", "slug", "path", "code"})
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,10 @@ class Route:
     pattern: re.Pattern[str]
     handler: Handler
     platform: str | None = None  # board-scoped routes: faults and revisions apply
+
+
+def is_posting_route(route: Route) -> bool:
+    return bool(POSTING_GROUPS & set(route.pattern.groupindex))
 
 
 @dataclass

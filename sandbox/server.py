@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -32,7 +32,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from sandbox import faults
 from sandbox.formats import FORMATS
-from sandbox.routing import Format, Reply, Request, Route, not_found
+from sandbox.routing import Format, Reply, Request, Route, is_posting_route, not_found
 from sandbox.world import EPOCH, Board, build_board
 
 DEFAULT_SEED = 7
@@ -93,11 +93,16 @@ class SandboxState:
         with self.lock:
             return self.faults.get((platform, token))
 
-    def use_fault(self, platform: str, token: str) -> faults.Fault | None:
-        """The board's fault for this request; a fault with `times` wears off."""
+    def use_fault(
+        self, platform: str, token: str, *, posting_route: bool = False
+    ) -> faults.Fault | None:
+        """The board's fault for this request; a fault with `times` wears off (only by
+        the requests it applies to)."""
         key = (platform, token)
         with self.lock:
             fault = self.faults.get(key)
+            if fault is not None and not fault.applies_to(posting_route=posting_route):
+                return None
             if fault is not None and fault.times is not None:
                 used = self.fault_uses.get(key, 0) + 1
                 self.fault_uses[key] = used
@@ -281,7 +286,12 @@ class SandboxHandler(BaseHTTPRequestHandler):
         fault = None
         try:
             if route.platform is not None:
-                fault = self.server.state.use_fault(route.platform, request.token or "")
+                posting_route = is_posting_route(route)
+                fault = self.server.state.use_fault(
+                    route.platform, request.token or "", posting_route=posting_route
+                )
+                if fault is not None and fault.omit and not posting_route:
+                    request = replace(request, omit=frozenset(fault.omit))
                 if fault is not None and fault.delay_s:
                     time.sleep(fault.delay_s)
                 replaced = faults.before_handler(request.token, fault)

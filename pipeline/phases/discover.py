@@ -683,6 +683,8 @@ def _probe_says_unchanged(
     (read within the last day), is taken as "nothing changed" after one page."""
     if not ctx.platform.count_probe or first_page.total is None:
         return False
+    if board["pending_absences"] > 0:
+        return False  # postings wait on a complete listing (an absence to count, a reopen)
     last_full = board["last_full_pass_at"]
     if last_full is None or datetime.now(UTC) - last_full > timedelta(seconds=FULL_PASS_EVERY_S):
         return False

@@ -1,0 +1,455 @@
+"""A chaos run of the lifecycle: sandbox boards of every platform, random faults for
+M cycles, then K calm cycles, through the real discover, fetch, parse and check.
+
+What it measures (the closing note of issue 9; the fault suite of issue 15 grows it):
+
+- `wrongful_closes`: postings closed by a direct check while the sandbox world still
+  had them (judged in the cycle of the close, before the world moves on);
+- `stuck_missing`: postings `missing` at the end although the board lists them (the
+  calm cycles gave every board complete listings);
+- `cooldown_violations`: requests the sandbox received to a host inside a cooldown it
+  had asked for (a 429/503 with Retry-After), from the sandbox's own request log.
+
+The world is the sandbox's: boards change between cycles (`advance`: one posting
+closes, one changes, one opens), so real closes happen too and are counted apart.
+Use `run_chaos(app, InProcess(sandbox) or OverHttp(url), ChaosConfig(...))`;
+`bench/chaos_lifecycle.py` is the command-line wrapper (its own PostgreSQL, and the
+sandbox in its own process so request arrival times are not skewed by our GIL).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import httpx
+
+from pipeline.app import App
+from pipeline.phases.check import check_postings
+from pipeline.phases.discover import discover
+from pipeline.phases.fetch import fetch_details
+from pipeline.phases.parse import parse_source
+from sandbox.faults import Fault
+from sandbox.server import ROUTES, RunningSandbox
+from sandbox.world import Job, build_board, job_uuid
+
+CLOSED = ("not_found", "expired")
+CLOUDFLARE = (
+    "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>"
+    "<div id='cf-browser-verification'>Checking your browser</div>" + "x" * 200 + "</body></html>"
+)
+LOGIN = "/scenarios-login"
+
+
+@dataclass(frozen=True)
+class ChaosConfig:
+    cycles: int = 10  # with faults
+    calm_cycles: int = 3  # without
+    fault_rate: float = 0.5  # share of boards given a fault in a chaos cycle
+    # A partial listing (live postings omitted, the total matching) stays on its board
+    # this many cycles: long enough for them to go `missing` and meet the direct check.
+    sticky_cycles: int = 3
+    change_rate: float = 0.2  # share of boards the employer changes per cycle
+    retry_after_s: int = 1  # Retry-After on 429 / 503 (a 503 without one cools 30 s)
+    timeout_s: float = 0.5  # the app's HTTP timeout; "timeout" faults answer later
+    in_flight_grace_s: float = 0.25  # requests already sent when a 429 was answered
+    seed: int = 9
+
+
+# Faults on the listing (`on: listing`) and on the postings' own pages (`on: postings`).
+def _listing_fault(kind: str, config: ChaosConfig, jobs: tuple[Job, ...], rng: random.Random):
+    ra = str(config.retry_after_s)
+    specs: dict[str, dict[str, Any]] = {
+        "429": {"status": 429, "body": "slow down", "retry_after": ra},
+        "503": {"status": 503, "body": "maintenance", "retry_after": ra},
+        "empty": {"omit": [j.job_id for j in jobs]},
+        "partial": {"omit": [j.job_id for j in rng.sample(jobs, max(1, len(jobs) // 3))]},
+        "block": {"status": 200, "body": CLOUDFLARE, "content_type": "text/html"},
+        "timeout": {"delay_s": config.timeout_s * 2},
+        "login": {"redirect": LOGIN},
+    }
+    return {**specs[kind], "on": "listing"}
+
+
+def _posting_fault(kind: str, config: ChaosConfig) -> dict[str, Any]:
+    ra = str(config.retry_after_s)
+    specs: dict[str, dict[str, Any]] = {
+        "401": {"status": 401, "body": "<h1>Please sign in</h1>", "content_type": "text/html"},
+        "403": {"status": 403, "body": "<h1>Access denied</h1>", "content_type": "text/html"},
+        "429": {"status": 429, "body": "slow down", "retry_after": ra},
+        "500": {"status": 500, "body": "oops"},
+        "soft-404": {
+            "status": 200,
+            "content_type": "text/html",
+            "body": "<html><head><title>Search jobs</title></head><body><h1>Search jobs</h1>"
+            "<ul><li><a href='/jobs/1'>Other job</a></li></ul></body></html>",
+        },
+        "timeout": {"delay_s": config.timeout_s * 2},
+        "login": {"redirect": LOGIN},
+    }
+    return {**specs[kind], "on": "postings"}
+
+
+LISTING_FAULTS = ("429", "503", "empty", "partial", "block", "timeout", "login")
+POSTING_FAULTS = ("401", "403", "429", "500", "soft-404", "timeout", "login")
+
+
+@dataclass(frozen=True)
+class LoggedRequest:
+    at: float  # the sandbox's monotonic clock at arrival
+    path: str
+    status: int | None
+
+
+class SandboxControl(Protocol):
+    """What the run needs from the sandbox: change the world, set faults, read the
+    world and the request log."""
+
+    def advance(self, platform: str, token: str) -> None: ...
+    def set_fault(self, platform: str, token: str, spec: dict[str, Any] | None) -> None: ...
+    def jobs(self, platform: str, token: str) -> tuple[Job, ...]: ...
+    def requests(self, since: float = 0.0) -> list[LoggedRequest]: ...
+
+
+@dataclass(frozen=True)
+class InProcess:
+    """A sandbox started in this process (the tests' fixture)."""
+
+    sandbox: RunningSandbox
+
+    def advance(self, platform: str, token: str) -> None:
+        self.sandbox.state.advance(platform, token)
+
+    def set_fault(self, platform: str, token: str, spec: dict[str, Any] | None) -> None:
+        fault = Fault.from_dict(spec) if spec else None
+        self.sandbox.state.set_fault(platform, token, fault)
+
+    def jobs(self, platform: str, token: str) -> tuple[Job, ...]:
+        return self.sandbox.state.board(platform, token).jobs
+
+    def requests(self, since: float = 0.0) -> list[LoggedRequest]:
+        return [
+            LoggedRequest(e.at, e.path, e.status) for e in self.sandbox.state.requests(since=since)
+        ]
+
+
+class OverHttp:
+    """A sandbox in another process, through its admin API (`/_sandbox/...`)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.client = httpx.Client(base_url=url, timeout=60)
+        self.seed = int(self.client.get("/_sandbox/state").json()["seed"])
+        self.revisions: dict[tuple[str, str], int] = {}
+
+    def advance(self, platform: str, token: str) -> None:
+        answer = self.client.post(
+            "/_sandbox/advance", params={"platform": platform, "token": token}
+        )
+        self.revisions[(platform, token)] = int(answer.raise_for_status().json()["revision"])
+
+    def set_fault(self, platform: str, token: str, spec: dict[str, Any] | None) -> None:
+        body = json.dumps(spec) if spec else b""
+        self.client.post(
+            "/_sandbox/fault", params={"platform": platform, "token": token}, content=body
+        ).raise_for_status()
+
+    def jobs(self, platform: str, token: str) -> tuple[Job, ...]:
+        revision = self.revisions.get((platform, token), 0)
+        return build_board(self.seed, platform, token, revision).jobs
+
+    def requests(self, since: float = 0.0) -> list[LoggedRequest]:
+        answer = self.client.get("/_sandbox/log", params={"since": since}).raise_for_status()
+        return [LoggedRequest(e["at"], e["path"], e["status"]) for e in answer.json()["requests"]]
+
+
+@dataclass(frozen=True)
+class SandboxBoard:
+    """A crawl.boards row and the sandbox board (platform key, token) it reads."""
+
+    board_id: int
+    source_id: str
+    board_key: str
+    platform: str
+    token: str
+
+
+def sandbox_key(url: str) -> tuple[str, str]:
+    """The sandbox (platform, token) a listing URL reaches, from the sandbox's routes."""
+    path = urlsplit(url).path
+    for route in ROUTES:
+        match = route.pattern.fullmatch(path)
+        if match and route.platform and match.groupdict().get("token"):
+            return route.platform, match["token"]
+    raise ValueError(f"no sandbox board answers {url}")
+
+
+def job_keys(job: Job) -> set[str]:
+    """Every id a platform's listing can give this sandbox job (its external id is one)."""
+    from sandbox.formats.recruitee import offer_slug
+    from sandbox.formats.workable import shortcode
+    from sandbox.formats.workday import req_id
+
+    return {str(job.job_id), job_uuid(job), req_id(job), shortcode(job), offer_slug(job)}
+
+
+@dataclass
+class ChaosReport:
+    cycles: int = 0
+    boards: int = 0
+    platforms: tuple[str, ...] = ()
+    faults: Counter[str] = field(default_factory=Counter)
+    changes: int = 0
+    closes: int = 0
+    rightful_closes: int = 0
+    wrongful: list[dict[str, Any]] = field(default_factory=list)
+    reopened: int = 0
+    stuck: list[dict[str, Any]] = field(default_factory=list)
+    requests: int = 0
+    cooldowns: int = 0
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    resume_after_cooldown_ms: list[float] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        resume = sorted(self.resume_after_cooldown_ms)
+        return {
+            "boards": self.boards,
+            "platforms": len(self.platforms),
+            "cycles": self.cycles,
+            "faults": sum(self.faults.values()),
+            "closes": self.closes,
+            "rightful_closes": self.rightful_closes,
+            "reopened": self.reopened,
+            "requests": self.requests,
+            "cooldowns": self.cooldowns,
+            "first_request_after_cooldown_ms": [round(resume[0], 1), round(resume[-1], 1)]
+            if resume
+            else None,
+            "wrongful_closes": len(self.wrongful),
+            "wrongful_by_source": dict(Counter(w["source"] for w in self.wrongful)),
+            "stuck_missing": len(self.stuck),
+            "stuck_by_source": dict(Counter(s["source"] for s in self.stuck)),
+            "cooldown_violations": len(self.violations),
+        }
+
+
+# ---------------------------------------------------------------- the run
+
+
+Plan = dict[SandboxBoard, list[tuple[str, dict[str, Any]]]]
+
+
+def run_chaos(app: App, sandbox: SandboxControl, config: ChaosConfig) -> ChaosReport:
+    """M chaos cycles then K calm ones over every enabled board; see the module doc."""
+    rng = random.Random(config.seed)
+    boards = enabled_boards(app)
+    report = ChaosReport(boards=len(boards))
+    report.platforms = tuple(sorted({b.platform for b in boards}))
+    log_start = _log_end(sandbox)
+    sticky: dict[SandboxBoard, tuple[dict[str, Any], int]] = {}
+    for cycle in range(config.cycles + config.calm_cycles):
+        if cycle:
+            report.changes += _change_world(sandbox, boards, rng, config.change_rate)
+        plan = _plan(boards, sandbox, rng, config, sticky) if cycle < config.cycles else {}
+        report.faults.update(kind for faults in plan.values() for kind, _ in faults)
+        check_runs = _cycle(app, sandbox, boards, plan)
+        _judge_closes(app, sandbox, boards, check_runs, report)
+        report.cycles += 1
+    report.reopened = _count_reopened(app)
+    report.stuck = stuck_missing(app, sandbox, boards)
+    _judge_cooldowns(sandbox.requests(since=log_start), config, report)
+    return report
+
+
+def enabled_boards(app: App) -> list[SandboxBoard]:
+    with app.db.connect() as conn:
+        rows = conn.execute(
+            "SELECT id, source_id, board_key, url FROM crawl.boards WHERE enabled ORDER BY id"
+        ).fetchall()
+    return [
+        SandboxBoard(r["id"], r["source_id"], r["board_key"], *sandbox_key(r["url"])) for r in rows
+    ]
+
+
+def _log_end(sandbox: SandboxControl) -> float:
+    entries = sandbox.requests()
+    return entries[-1].at if entries else 0.0
+
+
+def _change_world(
+    sandbox: SandboxControl, boards: list[SandboxBoard], rng: random.Random, rate: float
+) -> int:
+    changed = [b for b in boards if rng.random() < rate]
+    for board in changed:  # one posting closes, one changes, one opens
+        sandbox.advance(board.platform, board.token)
+    return len(changed)
+
+
+def _plan(
+    boards: list[SandboxBoard],
+    sandbox: SandboxControl,
+    rng: random.Random,
+    config: ChaosConfig,
+    sticky: dict[SandboxBoard, tuple[dict[str, Any], int]],
+) -> Plan:
+    """Faults per board for one cycle: at most one on its listing (a partial listing
+    sticks for `sticky_cycles`), at most one on its postings' pages."""
+    plan: Plan = {}
+    for board in boards:
+        faults = []
+        if board in sticky:
+            spec, left = sticky.pop(board)
+            faults.append(("listing:partial", spec))
+            if left > 1:
+                sticky[board] = (spec, left - 1)
+        elif rng.random() < config.fault_rate / 2:
+            kind = rng.choice(LISTING_FAULTS)
+            spec = _listing_fault(kind, config, sandbox.jobs(board.platform, board.token), rng)
+            faults.append((f"listing:{kind}", spec))
+            if kind == "partial" and config.sticky_cycles > 1:
+                sticky[board] = (spec, config.sticky_cycles - 1)
+        if rng.random() < config.fault_rate / 2:
+            kind = rng.choice(POSTING_FAULTS)
+            faults.append((f"postings:{kind}", _posting_fault(kind, config)))
+        if faults:
+            plan[board] = faults
+    return plan
+
+
+def _cycle(
+    app: App,
+    sandbox: SandboxControl,
+    boards: list[SandboxBoard],
+    plan: Plan,
+) -> list[int]:
+    """discover (listing faults on), then fetch, parse and check (posting faults on).
+    Returns the check runs' ids."""
+    _set_faults(sandbox, plan, "listing")
+    discover(app, None, force=True)
+    _set_faults(sandbox, {}, "listing", boards)
+    _set_faults(sandbox, plan, "postings")
+    runs = []
+    for name in app.source_names():
+        fetch_details(app, name)
+        parse_source(app, name)
+        run_id = check_postings(app, name, recheck_after_s=0).run_id
+        if run_id is not None:
+            runs.append(run_id)
+    _set_faults(sandbox, {}, "postings", boards)
+    return runs
+
+
+def _set_faults(
+    sandbox: SandboxControl, plan: Plan, scope: str, clear: Iterable[SandboxBoard] = ()
+) -> None:
+    for board in clear:
+        sandbox.set_fault(board.platform, board.token, None)
+    for board, faults in plan.items():
+        for _, spec in faults:
+            if spec["on"] == scope:
+                sandbox.set_fault(board.platform, board.token, spec)
+
+
+def listed_keys(sandbox: SandboxControl, board: SandboxBoard) -> set[str]:
+    """Every id the sandbox world's board lists now, as any platform would name it."""
+    jobs = sandbox.jobs(board.platform, board.token)
+    return set().union(*(job_keys(job) for job in jobs)) if jobs else set()
+
+
+_CLOSES = """
+SELECT e.posting_id, e.to_status, e.reason, p.external_id, p.board_id, p.source_id
+FROM core.posting_events AS e JOIN core.postings AS p ON p.id = e.posting_id
+WHERE e.run_id = ANY(%s) AND e.to_status = ANY(%s)
+"""
+
+
+def _judge_closes(
+    app: App,
+    sandbox: SandboxControl,
+    boards: list[SandboxBoard],
+    check_runs: list[int],
+    report: ChaosReport,
+) -> None:
+    """Closes of this cycle against the world of this cycle (before it moves on)."""
+    by_id = {b.board_id: b for b in boards}
+    with app.db.connect() as conn:
+        rows = conn.execute(_CLOSES, (check_runs, list(CLOSED))).fetchall()
+    for row in rows:
+        report.closes += 1
+        board = by_id.get(row["board_id"])
+        if board is not None and row["external_id"] in listed_keys(sandbox, board):
+            report.wrongful.append(
+                {
+                    "source": row["source_id"],
+                    "external_id": row["external_id"],
+                    "reason": row["reason"],
+                    "cycle": report.cycles,
+                }
+            )
+        else:
+            report.rightful_closes += 1
+
+
+def stuck_missing(
+    app: App, sandbox: SandboxControl, boards: list[SandboxBoard]
+) -> list[dict[str, Any]]:
+    """Postings `missing` although their (enabled) board lists them."""
+    with app.db.connect() as conn:
+        rows = conn.execute(
+            "SELECT external_id, board_id, source_id FROM core.postings WHERE status = 'missing'"
+        ).fetchall()
+    by_id = {b.board_id: b for b in boards}
+    return [
+        {"source": r["source_id"], "external_id": r["external_id"]}
+        for r in rows
+        if r["board_id"] in by_id and r["external_id"] in listed_keys(sandbox, by_id[r["board_id"]])
+    ]
+
+
+def _count_reopened(app: App) -> int:
+    with app.db.connect() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM core.posting_events WHERE reason = 'seen_again'"
+        ).fetchone()
+    return int(row["n"])
+
+
+def _judge_cooldowns(entries: list[Any], config: ChaosConfig, report: ChaosReport) -> None:
+    """Every 429/503 we answered asked for `retry_after_s`: the sandbox (one host) must
+    receive nothing in [answer + in-flight grace, answer + Retry-After)."""
+    entries = sorted(
+        (e for e in entries if not e.path.startswith("/_sandbox/")), key=lambda e: e.at
+    )
+    report.requests = len(entries)
+    asked = [e for e in entries if e.status in (429, 503)]
+    report.cooldowns = len(asked)
+    for entry in entries:
+        cause = next(
+            (
+                c
+                for c in asked
+                if c.at + config.in_flight_grace_s <= entry.at < c.at + config.retry_after_s
+            ),
+            None,
+        )
+        if cause is not None:
+            report.violations.append(
+                {
+                    "path": entry.path,
+                    "after_ms": round((entry.at - cause.at) * 1000, 1),
+                    "cooldown_from": cause.path,
+                    "status": cause.status,
+                }
+            )
+    ends = [c.at + config.retry_after_s for c in asked]
+    for end in ends:
+        if any(c.at <= end < e for c, e in zip(asked, ends, strict=True) if e != end):
+            continue  # inside a later cooldown: not its end
+        after = next((e.at for e in entries if e.at >= end), None)
+        if after is not None:
+            report.resume_after_cooldown_ms.append((after - end) * 1000)
