@@ -127,7 +127,10 @@ class SkillCatalog:
             end += 1
         if any(start <= m.start and m.end <= end and m is not match for m in plain):
             return True
-        return _CONTEXT.search(text, max(start, match.start - 30), min(end, match.end + 30)) is not None
+        return (
+            _CONTEXT.search(text, max(start, match.start - 30), min(end, match.end + 30))
+            is not None
+        )
 
     def find(self, text: str) -> list[SkillMatch]:
         """Every skill mention in `text` (flat normalised text), in order."""
