@@ -143,4 +143,6 @@ def test_structural_problems_fail_the_answer_or_the_member() -> None:
         ' {"posting_id": "9"}, {"posting_id": "2"}]}',
         ["1", "2"],
     )
-    assert set(members) == {"2"} and set(errors) == {"1"} and stray == 1
+    assert set(members) == {"2"}
+    assert set(errors) == {"1"}
+    assert stray == 1
