@@ -241,7 +241,10 @@ def generate_content(request: Request) -> Reply:
     prompt_tokens = _tokens(system + prompt)
     step = state.next_step()
     status = int(step.get("status", 200))
+    schema = (body.get("generationConfig") or {}).get("responseJsonSchema") or {}
     entry = {
+        "schema_ids": _schema_ids(schema),
+        "reask": "previous answer" in prompt,
         "at": arrived,
         "model": model,
         "status": status,
@@ -254,7 +257,10 @@ def generate_content(request: Request) -> Reply:
         with state.lock:
             state.log.append(entry)
         return Reply(status, json.dumps(_error(status, model, step)).encode())
-    payload = _answer(step.get("mode", state.mode), model, postings, state.turn, prompt_tokens)
+    if "text" in step:  # a scripted candidate text, verbatim
+        payload = _success(model, step["text"], step.get("finish", "STOP"), prompt_tokens)
+    else:
+        payload = _answer(step.get("mode", state.mode), model, postings, state.turn, prompt_tokens)
     usage = payload["usageMetadata"]
     entry.update(
         candidates_tokens=usage["candidatesTokenCount"], thoughts_tokens=usage["thoughtsTokenCount"]
@@ -262,6 +268,13 @@ def generate_content(request: Request) -> Reply:
     with state.lock:
         state.log.append(entry)
     return Reply(200, json.dumps(payload, ensure_ascii=False).encode())
+
+
+def _schema_ids(schema: dict[str, Any]) -> list[str] | None:
+    try:
+        return schema["properties"]["postings"]["items"]["properties"]["posting_id"]["enum"]
+    except (KeyError, TypeError):
+        return None
 
 
 def _answer(
