@@ -365,9 +365,12 @@ def reserve(
 
 
 def reconcile(conn: DictConnection, spend_id: int, usage: Usage) -> None:
-    """The call's real cost (prompt + candidates + thoughts) replaces the estimate."""
+    """The call's real cost (prompt + candidates + thoughts) replaces the estimate, and
+    the request counts from when it ended: it held the budget from its reservation until
+    then, so whenever it reached the provider, no window there holds more than the limit."""
     conn.execute(
-        "UPDATE enrich.spend SET tokens_used = %s, reconciled_at = clock_timestamp() WHERE id = %s",
+        "UPDATE enrich.spend SET tokens_used = %s, reconciled_at = clock_timestamp(), "
+        "at = clock_timestamp() WHERE id = %s",
         (usage.total, spend_id),
     )
     conn.commit()
