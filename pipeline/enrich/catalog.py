@@ -29,7 +29,7 @@ _CONTEXT = re.compile(
     r"code|coding|backend|back-end|frontend|front-end|full-stack|fullstack|stack|frameworks?|"
     r"librar(y|ies)|SDK|tech|technolog(y|ies)|proficien(t|cy)|experience (with|in)|"
     r"knowledge of|skills?|services|microservices|tooling|"
-    r"lập trình|ngôn ngữ|công nghệ|kỹ năng|kinh nghiệm|thành thạo)\b",
+    r"lập trình|ngôn ngữ|công nghệ|kỹ năng|kinh nghiệm|thành thạo|kiến thức)\b",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[\n•·|]")

@@ -18,17 +18,18 @@ from pipeline.enrich.text import flat
 # Headings and phrases that switch a section between required and preferred skills.
 _PREFERRED = re.compile(
     r"nice[- ]to[- ]have|preferred|bonus|a plus|is a plus|are a plus|an advantage|"
-    r"is an asset|desirable|ideally|good to have|plus points?|ưu tiên|lợi thế|điểm cộng",
+    r"is an asset|desirable|ideally|good to have|plus points?|great addition|ưu tiên|lợi thế|điểm cộng",
     re.IGNORECASE,
 )
 _REQUIRED_HEAD = re.compile(
     r"requirements?|qualifications?|what you('ll)? (need|bring)|must[- ]have|you have|"
-    r"skills|tech stack|yêu cầu|kỹ năng|responsibilit|what you('ll)? do|mô tả công việc|the role",
+    r"skills|tech stack|at a minimum|yêu cầu|kỹ năng|responsibilit|what you('ll)? do|mô tả công việc|the role",
     re.IGNORECASE,
 )
 _OTHER_HEAD = re.compile(
     r"benefits|perks|what we offer|about us|about the company|who we are|quyền lợi|phúc lợi|"
-    r"chế độ|về chúng tôi|giới thiệu công ty|how to apply|equal opportunity",
+    r"chế độ|về chúng tôi|giới thiệu công ty|how to apply|equal opportunity|by applying|"
+    r"recruitment fraud|privacy notice|staying safe|our commitment|diversity",
     re.IGNORECASE,
 )
 _SPLIT = re.compile(r"(?<=[.!?;])\s+|\n")
@@ -46,7 +47,7 @@ def _segments(text: str) -> list[tuple[int, int, str]]:
         pos = end
         if not part.strip():
             continue
-        heading = part.rstrip().endswith(":") or len(part) <= 40
+        heading = part.rstrip().endswith(":") or len(part) <= 60
         if heading and _OTHER_HEAD.search(part):
             section = "other"
         elif heading and _PREFERRED.search(part):

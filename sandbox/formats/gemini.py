@@ -29,7 +29,7 @@ from sandbox.routing import Format, Reply, Request
 FORMAT = Format("gemini")
 _POSTING = re.compile(r'<posting id="([^"]+)">\n(.*?)\n</posting>', re.S)
 THOUGHTS = 3  # every answer "thinks" a little: budgets must count thoughts too
-VALUE_MODES = (
+VALUE_MODES = (  # as pipeline.enrich.adversarial.VALUE_MODES
     "hallucinated_excerpt",
     "unsupported_value",
     "out_of_range",
@@ -83,42 +83,10 @@ def _truthful(pid: str, text: str) -> dict[str, Any]:
     return baseline(text, load_catalog(), pid)
 
 
-def _first_word(text: str) -> str:
-    return text.split()[0] if text.split() else text
-
-
-def _unsupported_enum(text: str) -> tuple[str, str]:
-    from pipeline.enrich.lexicon import SENIORITY, supports
-
-    word = _first_word(text)
-    value = next(v for v in SENIORITY if not supports("seniority", v, word))
-    return word, value
-
-
 def _adversarial(mode: str, pid: str, text: str) -> dict[str, Any]:
-    answer = _truthful(pid, text)
-    word = _first_word(text)
-    if mode == "hallucinated_excerpt":
-        answer["experience_min"] = {
-            "evidence": "12+ years of experience in quantum sorcery",
-            "value": 12,
-        }
-    elif mode == "unsupported_value":
-        evidence, value = _unsupported_enum(text)
-        answer["seniority"] = {"evidence": evidence, "value": value}
-    elif mode == "out_of_range":
-        answer["experience_max"] = {"evidence": word, "value": 55}
-    elif mode == "min_gt_max":
-        answer["experience_min"] = {"evidence": word, "value": 9}
-        answer["experience_max"] = {"evidence": word, "value": 2}
-    elif mode == "enum_outside_schema":
-        answer["work_mode"] = {"evidence": word, "value": "on_the_moon"}
-    elif mode == "unsupported_skill":
-        answer["skills_required"] = [
-            *answer["skills_required"],
-            {"evidence": word, "value": "Kubernetes"},
-        ]
-    return answer
+    from pipeline.enrich.adversarial import adversarial_answer
+
+    return adversarial_answer(mode, pid, text)
 
 
 def _answers(mode: str, postings: list[tuple[str, str]], turn: int) -> list[dict[str, Any]]:
