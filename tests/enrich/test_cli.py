@@ -38,7 +38,8 @@ def test_enrich_prints_what_it_did_and_show_prints_each_excerpt(env, capsys) -> 
     shown = capsys.readouterr().out
     assert "experience_min   4" in shown
     assert '"4+ years"' in shown
-    assert "go " in shown and '"Go"' in shown
+    assert "go " in shown
+    assert '"Go"' in shown
     assert main(["enrich", "show", "999999"]) == 1
 
 
