@@ -65,7 +65,8 @@ def describe(stats: dict, status: str = "succeeded", elapsed_s: float = 0.0) -> 
     refused = ", ".join(f"{k} {v}" for k, v in rejected.items()) or "none"
     lines = [
         f"enrich: {status} in {elapsed_s:.2f}s",
-        f"  queued: {stats.get('enqueued', 0)} new or changed, {stats.get('already_done', 0)} already extracted (free)",
+        f"  eligible: {stats.get('eligible', 0)}; queued: {stats.get('enqueued', 0)} new or changed, "
+        f"{stats.get('already_done', 0)} back to an extracted version (free)",
         f"  sent: {stats.get('sent', 0)} requests for {stats.get('postings_sent', 0)} postings, {stats.get('tokens', 0)} tokens",
         f"  valid: {stats.get('valid', 0)} postings stored ({stats.get('with_rejections', 0)} with refused values)",
         f"  rejected values by reason: {refused}",

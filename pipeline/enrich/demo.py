@@ -34,8 +34,8 @@ def demo_enrichment(app: App) -> list[str]:
     refused = ", ".join(f"{k} {v}" for k, v in (s.get("rejected") or {}).items()) or "none"
     return [
         f"enrichment (sandbox Gemini endpoint, group size 3): {s.get('sent', 0)} requests, "
-        f"{s.get('valid', 0)} postings extracted, refused values: {refused} "
-        f"({s.get('already_done', 0)} unchanged, not sent again)",
+        f"{s.get('valid', 0)} postings extracted ({s.get('eligible', 0)} eligible, "
+        f"{s.get('enqueued', 0)} new or changed); refused values: {refused}",
         f"  extracted: {covered['n']} postings; experience stated in {covered['exp']}, "
         f"seniority in {covered['sen']}; top required skills: "
         + ", ".join(f"{r['skill']} {r['n']}" for r in top),

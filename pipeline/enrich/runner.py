@@ -39,6 +39,7 @@ log = logging.getLogger("jobharbor.enrich")
 
 @dataclass
 class PassStats:
+    eligible: int = 0
     enqueued: int = 0
     already_done: int = 0
     sent: int = 0  # requests sent to the provider
@@ -103,6 +104,7 @@ class Runner:
         with self.db.connect() as conn:
             if refresh:
                 counts = store.refresh_queue(conn, selection, self.config)
+                stats.eligible = counts["eligible"]
                 stats.enqueued, stats.already_done = counts["enqueued"], counts["already_done"]
             s = self.settings
             store.ensure_budget(
