@@ -1,4 +1,5 @@
-"""Which provider a pass uses (JOBHARBOR_LLM_PROVIDER): gemini (default), rules."""
+"""Which provider a pass uses (JOBHARBOR_LLM_PROVIDER): gemini (default), openai (an
+OpenAI-compatible server), rules (no model)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pipeline.enrich.provider import Provider
 from pipeline.enrich.settings import EnrichSettings
 from pipeline.errors import ConfigError
 
-PROVIDERS = ("gemini", "rules")
+PROVIDERS = ("gemini", "openai", "rules")
 
 
 def make_provider(settings: EnrichSettings, name: str | None = None) -> Provider:
@@ -15,6 +16,10 @@ def make_provider(settings: EnrichSettings, name: str | None = None) -> Provider
         from pipeline.enrich.gemini import GeminiProvider
 
         return GeminiProvider(settings)
+    if chosen == "openai":
+        from pipeline.enrich.openai_compat import OpenAICompatProvider
+
+        return OpenAICompatProvider(settings)
     if chosen == "rules":
         from pipeline.enrich.rules_provider import RulesProvider
 

@@ -171,7 +171,9 @@ class Runner:
     def _reserve(self, conn: store.DictConnection, tokens: int, stats: PassStats) -> int | None:
         """A reservation, waiting for the window to free up to budget_wait_s; None to stop."""
         if tokens > self.settings.tpm:
+            # One request may take a whole window's tokens, never more: it must fit at all.
             log.warning("one request (%d tokens estimated) exceeds the TPM budget", tokens)
+            tokens = self.settings.tpm
         deadline = time.monotonic() + self.settings.budget_wait_s
         while True:
             got = store.reserve(conn, self.provider.name, self.provider.model, tokens, self.worker)

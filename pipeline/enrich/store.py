@@ -157,7 +157,6 @@ def claim(
     """Lease up to `group_size` postings; one that must be asked alone (a re-ask, a
     member a group answer left out) is leased by itself."""
     where, params = _filters(selection)
-    where = where.replace("p.source_id", "q.source_id").replace("r.parsed_at", "q.enqueued_at")
     rows = conn.execute(_CANDIDATES.format(filters=where), {**params, "n": group_size}).fetchall()
     rows = rows[:1] if rows and rows[0]["alone"] else [r for r in rows if not r["alone"]]
     if rows:

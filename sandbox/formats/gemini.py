@@ -285,3 +285,89 @@ def admin_gemini_reset(request: Request) -> Reply:
     with state.lock:
         state.mode, state.script, state.log, state.turn = "truthful", [], [], 0
     return Reply(200, b'{"reset": true}')
+
+
+# ---------------------------------------------------------------- OpenAI-compatible
+
+_FINISH = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter"}
+
+
+@FORMAT.post(r"/v1/chat/completions")
+def chat_completions(request: Request) -> Reply:
+    """The same answerer behind the OpenAI chat-completions shape (vLLM, Ollama, ...)."""
+    state = stub(request)
+    arrived = time.monotonic()
+    body = json.loads(request.body or b"{}")
+    messages = body.get("messages") or []
+    system = " ".join(m.get("content", "") for m in messages if m.get("role") == "system")
+    prompt = " ".join(m.get("content", "") for m in messages if m.get("role") == "user")
+    postings = [(m.group(1), m.group(2)) for m in _POSTING.finditer(prompt)]
+    schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("schema") or {}
+    prompt_tokens = _tokens(system + prompt)
+    step = state.next_step()
+    status = int(step.get("status", 200))
+    entry = {
+        "schema_ids": _schema_ids(schema),
+        "reask": "previous answer" in prompt,
+        "at": arrived,
+        "model": body.get("model"),
+        "status": status,
+        "postings": [p for p, _ in postings],
+        "prompt_tokens": prompt_tokens,
+        "candidates_tokens": 0,
+        "thoughts_tokens": 0,
+    }
+    if status != 200:
+        with state.lock:
+            state.log.append(entry)
+        delay = str(step.get("retry_delay", "1s")).rstrip("s")
+        headers = (("Retry-After", str(int(float(delay)))),) if status == 429 else ()
+        error = {
+            "error": {
+                "message": f"sandbox {status}",
+                "type": "rate_limit_exceeded" if status == 429 else "server_error",
+            }
+        }
+        return Reply(status, json.dumps(error).encode(), headers=headers)
+    if "text" in step:
+        payload = _success(
+            str(body.get("model")), step["text"], step.get("finish", "STOP"), prompt_tokens
+        )
+    else:
+        payload = _answer(
+            step.get("mode", state.mode),
+            str(body.get("model")),
+            postings,
+            state.turn,
+            prompt_tokens,
+        )
+    return Reply(200, json.dumps(_as_chat(payload, entry, state), ensure_ascii=False).encode())
+
+
+def _as_chat(payload: dict[str, Any], entry: dict[str, Any], state: GeminiStub) -> dict[str, Any]:
+    candidate = payload["candidates"][0]
+    parts = (candidate.get("content") or {}).get("parts") or []
+    usage = payload["usageMetadata"]
+    entry.update(
+        candidates_tokens=usage["candidatesTokenCount"], thoughts_tokens=usage["thoughtsTokenCount"]
+    )
+    with state.lock:
+        state.log.append(entry)
+    return {
+        "id": payload["responseId"],
+        "object": "chat.completion",
+        "model": payload["modelVersion"],
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": parts[0]["text"] if parts else None},
+                "finish_reason": _FINISH.get(candidate["finishReason"], "stop"),
+            }
+        ],
+        "usage": {
+            "prompt_tokens": usage["promptTokenCount"],
+            "completion_tokens": usage["candidatesTokenCount"] + usage["thoughtsTokenCount"],
+            "total_tokens": usage["totalTokenCount"],
+            "completion_tokens_details": {"reasoning_tokens": usage["thoughtsTokenCount"]},
+        },
+    }
