@@ -90,3 +90,28 @@ def test_an_expired_lease_is_claimed_again(env) -> None:
         third = store.claim(conn, "c", 1, store.Selection(), lease_s=60)
     assert [r["posting_id"] for r in first] == [r["posting_id"] for r in second]
     assert third == []
+
+
+def test_a_worker_that_lost_its_lease_writes_nothing(env) -> None:
+    from pipeline.enrich.evidence import Checked
+    from pipeline.enrich.provider import Usage
+
+    seed_postings(env.db, [TEXT])
+    with env.db.connect() as conn:
+        store.refresh_queue(conn, store.Selection(), "config")
+        (row,) = store.claim(conn, "slow", 1, store.Selection(), lease_s=0)
+        (taken,) = store.claim(conn, "fast", 1, store.Selection(), lease_s=60)
+        item = {**row, "text_hash": "t", "result_key": "k"}
+        meta = {
+            "provider": "p",
+            "model": "m",
+            "prompt_version": "1",
+            "schema_version": "1",
+            "settings": {},
+        }
+        assert store.store_result(conn, "slow", item, meta, Checked(), Usage()) is False
+        assert store.store_result(
+            conn, "fast", {**taken, "text_hash": "t", "result_key": "k"}, meta, Checked(), Usage()
+        )
+        n = conn.execute("SELECT count(*) AS n FROM enrich.results").fetchone()["n"]
+    assert n == 1
