@@ -96,6 +96,9 @@ def answers_rules(cases: Iterable[Case]) -> dict[str, str]:
 
 
 def answers_provider(cases: Iterable[Case], provider_name: str) -> dict[str, str | None]:
+    """One request per posting, paced to the configured RPM (no queue, no database)."""
+    import time
+
     from pipeline.enrich.prompt import SYSTEM, build_prompt
     from pipeline.enrich.provider import Call, ProviderError
     from pipeline.enrich.providers import make_provider
@@ -104,8 +107,10 @@ def answers_provider(cases: Iterable[Case], provider_name: str) -> dict[str, str
 
     settings = load_enrich_settings()
     provider = make_provider(settings, provider_name)
+    spacing = settings.window_s / max(1, settings.rpm)
     out: dict[str, str | None] = {}
     for case in cases:
+        started = time.monotonic()
         postings = ((case.id, case.text),)
         call = Call(
             SYSTEM,
@@ -118,7 +123,8 @@ def answers_provider(cases: Iterable[Case], provider_name: str) -> dict[str, str
         try:
             out[case.id] = provider.generate(call).text
         except ProviderError:
-            out[case.id] = None
+            out[case.id] = None  # counted as an unreadable answer
+        time.sleep(max(0.0, spacing - (time.monotonic() - started)))
     return out
 
 

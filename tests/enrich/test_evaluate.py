@@ -58,3 +58,17 @@ def test_real_references_are_skipped_visibly_when_the_captures_are_absent(
     assert not any("real" in c.subsets for c in cases)
     assert skipped
     assert all("is absent" in s for s in skipped)
+
+
+def test_evaluate_through_the_gemini_endpoint_scores_the_same_checked_answers(
+    gemini, sandbox, monkeypatch
+) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "k")
+    monkeypatch.setenv("JOBHARBOR_LLM_BASE_URL", sandbox.url)
+    monkeypatch.setenv("JOBHARBOR_LLM_RPM", "100000")
+    truthful = evaluate("gemini")
+    assert truthful["unreadable_answers"] == 0
+    assert truthful["skills"] == evaluate("rules")["skills"]
+    gemini.answer("adversarial")
+    lying = evaluate("gemini")
+    assert lying["evidence_valid_rate"] < 1.0
