@@ -39,9 +39,15 @@ def result_key(text_digest: str, config: str) -> str:
 
 # ---------------------------------------------------------------- eligibility and the queue
 
+# The text travels only when it is needed: for content the queue has not seen (the
+# queue's text hash re-keys known content when only the configuration changed).
 _ELIGIBLE = """
 SELECT p.id AS posting_id, p.source_id, r.id AS parse_result_id,
-       r.title, r.location_text, r.description_text,
+       CASE WHEN %(all_text)s OR q.parse_result_id IS DISTINCT FROM r.id THEN r.title END AS title,
+       CASE WHEN %(all_text)s OR q.parse_result_id IS DISTINCT FROM r.id THEN r.location_text END
+         AS location_text,
+       CASE WHEN %(all_text)s OR q.parse_result_id IS DISTINCT FROM r.id THEN r.description_text END
+         AS description_text,
        q.parse_result_id AS queued_parse, q.text_hash AS queued_hash, q.result_key AS queued_key
 FROM core.postings p
 JOIN core.parse_results r ON r.posting_id = p.id AND r.is_current
@@ -99,9 +105,13 @@ def _filters(selection: Selection) -> tuple[str, dict[str, Any]]:
     return " ".join(clauses), params
 
 
-def eligible_rows(conn: DictConnection, selection: Selection) -> list[dict[str, Any]]:
+def eligible_rows(
+    conn: DictConnection, selection: Selection, *, all_text: bool = True
+) -> list[dict[str, Any]]:
     where, params = _filters(selection)
-    return conn.execute(_ELIGIBLE.format(filters=where), params).fetchall()
+    return conn.execute(
+        _ELIGIBLE.format(filters=where), {**params, "all_text": all_text}
+    ).fetchall()
 
 
 def keyed(row: dict[str, Any], config: str) -> dict[str, Any]:
@@ -115,11 +125,14 @@ def refresh_queue(conn: DictConnection, selection: Selection, config: str) -> di
     re-queues its posting, unchanged text is left alone (and never paid twice)."""
     counts = {"eligible": 0, "enqueued": 0, "already_done": 0}
     changed: list[dict[str, Any]] = []
-    for row in eligible_rows(conn, selection):
+    for row in eligible_rows(conn, selection, all_text=False):
         counts["eligible"] += 1
-        item = keyed(row, config)
-        if row["queued_key"] != item["result_key"] or row["queued_parse"] != row["parse_result_id"]:
-            changed.append(item)
+        if row["queued_parse"] == row["parse_result_id"]:
+            key = result_key(row["queued_hash"], config)
+            if key != row["queued_key"]:  # same text, another model / prompt / settings
+                changed.append({**row, "text_hash": row["queued_hash"], "result_key": key})
+            continue
+        changed.append(keyed(row, config))
     if changed:
         with conn.cursor() as cur:
             cur.executemany(_UPSERT, changed)

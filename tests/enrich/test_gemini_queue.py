@@ -274,3 +274,15 @@ def test_partial_parses_are_eligible_and_rejected_parses_closed_postings_are_not
     assert result(databases.db, partial) is not None
     assert result(databases.db, closed) is None
     assert result(databases.db, empty) is None
+
+
+def test_another_model_re_keys_unchanged_text_and_pays_once_more(
+    databases, gemini, llm_settings
+) -> None:
+    (pid,) = seed_postings(databases.db, [GOOD])
+    assert runner(databases, llm_settings).run().sent == 1
+    other = runner(databases, llm_settings, model="gemini-2.5-pro").run()
+    assert (other.enqueued, other.sent, other.valid) == (1, 1, 1)
+    assert result(databases.db, pid)["model"] == "gemini-2.5-pro"
+    assert [e["model"] for e in gemini.log()] == ["gemini-2.5-flash", "gemini-2.5-pro"]
+    assert runner(databases, llm_settings, model="gemini-2.5-pro").run().sent == 0
