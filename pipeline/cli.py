@@ -510,6 +510,14 @@ def build_parser() -> argparse.ArgumentParser:
     locate.add_argument("strings", nargs=argparse.REMAINDER)
     locate.set_defaults(func=cmd_locate)
 
+    # `enrich` has its own argument parser too (`jobharbor enrich --help`).
+    enrich = sub.add_parser(
+        "enrich",
+        help="extract requirements and skills (LLM, every value checked); show, evaluate, preview",
+        add_help=False,
+    )
+    enrich.add_argument("args", nargs=argparse.REMAINDER)
+
     demo = add(
         "demo",
         cmd_demo,
@@ -523,11 +531,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _enrich(argv: list[str]) -> int:
+    from pipeline.enrich.cli import main as enrich_main
+
+    logging.basicConfig(level=logging.WARNING)
+    try:
+        return enrich_main(argv)
+    except ConfigError as exc:
+        print("configuration error:", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["locate"]:
         # Its own parser, options included (`jobharbor locate --help`, `--remote-hint`).
         return cmd_locate(argparse.Namespace(strings=argv[1:]))
+    if argv[:1] == ["enrich"]:
+        return _enrich(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(

@@ -127,6 +127,9 @@ def run_demo(*, advance: bool = False) -> int:
     runs = [_run_source(app, name) for name in app.source_names()]
     for run in runs:
         print(run.line())
+    from pipeline.enrich.demo import demo_enrichment
+
+    print("\n" + "\n".join(demo_enrichment(app)))
     synced = sync_serving(app)
     s = synced.stats
     phase_times = "  ".join(

@@ -18,7 +18,7 @@ NAMING = {
 }
 metadata = sa.MetaData(naming_convention=NAMING)
 
-SCHEMAS = ("ref", "crawl", "core")
+SCHEMAS = ("ref", "crawl", "core", "enrich")
 
 BOARD_STATES = ("active", "backoff", "retired")
 SCAN_OUTCOMES = (
@@ -355,4 +355,95 @@ posting_events = sa.Table(
     _ts("at", False, True),
     sa.Index("ix_posting_events_posting_at", "posting_id", "at"),
     schema="core",
+)
+
+# ---------------------------------------------------------------- enrich (migration 0012)
+ENRICH_QUEUE_STATES = ("queued", "leased", "done", "failed")
+
+
+def _jsonb(name: str, default: str = "'[]'::jsonb") -> sa.Column:
+    return sa.Column(name, JSONB, nullable=False, server_default=sa.text(default))
+
+
+enrich_queue = sa.Table(
+    "queue",
+    metadata,
+    sa.Column("posting_id", sa.BigInteger, sa.ForeignKey("core.postings.id"), primary_key=True),
+    sa.Column("source_id", sa.Text, nullable=False),
+    sa.Column("parse_result_id", sa.BigInteger, nullable=False),
+    sa.Column("text_hash", sa.Text, nullable=False),
+    sa.Column("result_key", sa.Text, nullable=False),
+    sa.Column("state", sa.Text, nullable=False, server_default="queued"),
+    sa.Column("alone", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("reasks", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("reask_error", sa.Text),
+    _ts("next_try_at", False, True),
+    sa.Column("lease_owner", sa.Text),
+    _ts("lease_expires_at"),
+    sa.Column("last_error_class", sa.Text),
+    sa.Column("last_error", sa.Text),
+    _ts("enqueued_at", False, True),
+    _ts("updated_at", False, True),
+    sa.CheckConstraint(_in("state", ENRICH_QUEUE_STATES), name="state"),
+    sa.Index("ix_queue_state_next_try_at", "state", "next_try_at"),
+    schema="enrich",
+)
+
+enrich_results = sa.Table(
+    "results",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("posting_id", sa.BigInteger, sa.ForeignKey("core.postings.id"), nullable=False),
+    sa.Column("result_key", sa.Text, nullable=False),
+    sa.Column("text_hash", sa.Text, nullable=False),
+    sa.Column("provider", sa.Text, nullable=False),
+    sa.Column("model", sa.Text, nullable=False),
+    sa.Column("prompt_version", sa.Text, nullable=False),
+    sa.Column("schema_version", sa.Text, nullable=False),
+    _jsonb("settings", "'{}'::jsonb"),
+    _jsonb("fields", "'{}'::jsonb"),
+    _jsonb("skills_required"),
+    _jsonb("skills_preferred"),
+    _jsonb("unmapped"),
+    _jsonb("rejected"),
+    _jsonb("usage", "'{}'::jsonb"),
+    sa.Column("is_current", sa.Boolean, nullable=False, server_default=sa.false()),
+    _ts("created_at", False, True),
+    sa.UniqueConstraint("posting_id", "result_key"),
+    sa.Index(
+        "uq_results_one_current", "posting_id", unique=True, postgresql_where=sa.text("is_current")
+    ),
+    schema="enrich",
+)
+
+enrich_budgets = sa.Table(
+    "budgets",
+    metadata,
+    sa.Column("provider", sa.Text, primary_key=True),
+    sa.Column("model", sa.Text, primary_key=True),
+    sa.Column("rpm", sa.Integer, nullable=False),
+    sa.Column("tpm", sa.Integer, nullable=False),
+    sa.Column("rpd", sa.Integer, nullable=False),
+    sa.Column("window_s", sa.Float, nullable=False, server_default="60"),
+    _ts("cooldown_until"),
+    sa.Column("cooldown_reason", sa.Text),
+    _ts("updated_at", False, True),
+    schema="enrich",
+)
+
+enrich_spend = sa.Table(
+    "spend",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("provider", sa.Text, nullable=False),
+    sa.Column("model", sa.Text, nullable=False),
+    _ts("at", False, True),
+    sa.Column("requests", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("tokens_reserved", sa.Integer, nullable=False),
+    sa.Column("tokens_used", sa.Integer),
+    sa.Column("worker", sa.Text),
+    _ts("reconciled_at"),
+    sa.Index("ix_spend_provider_model_at", "provider", "model", "at"),
+    schema="enrich",
 )

@@ -4,6 +4,7 @@
 from sandbox.formats import (
     ashby,
     bamboohr,
+    gemini,
     greenhouse,
     html_site,
     js_site,
@@ -36,4 +37,5 @@ FORMATS: list[Format] = [
     js_site.FORMAT,  # a listing rendered by JavaScript (the browser path)
     paged_api.FORMAT,  # a paged JSON API without validators (the count probe)
     scenarios.FORMAT,  # canned answers of a posting's own page (lifecycle checks)
+    gemini.FORMAT,  # a model endpoint in the Gemini REST format (enrichment)
 ]

@@ -21,6 +21,10 @@ EXPECTED_TABLES = {
     "core.postings",
     "core.parse_results",
     "core.posting_events",
+    "enrich.queue",
+    "enrich.results",
+    "enrich.budgets",
+    "enrich.spend",
 }
 
 
@@ -28,7 +32,7 @@ def tables(db: Database) -> set[str]:
     with db.connect() as conn:
         rows = conn.execute(
             "SELECT table_schema || '.' || table_name AS t FROM information_schema.tables "
-            "WHERE table_schema = ANY(%s)",
+            "WHERE table_schema = ANY(%s) AND table_type = 'BASE TABLE'",
             (list(SCHEMAS),),
         ).fetchall()
     return {r["t"] for r in rows}

@@ -1,0 +1,33 @@
+"""What the `jobharbor_enrich` DAG's task calls (heavy imports happen here, in the task).
+
+The Gemini key comes from GEMINI_API_KEY / GOOGLE_API_KEY or, when defined, the
+Airflow connection `jobharbor_gemini` (its password); it is never logged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _gemini_key() -> str | None:
+    from airflow.exceptions import AirflowNotFoundException
+    from airflow.sdk import BaseHook
+
+    try:
+        connection = BaseHook.get_connection("jobharbor_gemini")
+    except AirflowNotFoundException:
+        return None
+    return connection.password or None
+
+
+def run_enrich(limit: int, max_requests: int, source: str | None = None) -> dict[str, Any]:
+    from pipeline.airflow_tasks import _app, _finish
+    from pipeline.enrich.settings import load_enrich_settings
+    from pipeline.phases.enrich import enrich
+
+    key = _gemini_key()
+    settings = load_enrich_settings(**({"api_key": key} if key else {}))
+    report = enrich(
+        _app(), source or None, limit=limit, max_requests=max_requests, settings=settings
+    )
+    return _finish(report)
