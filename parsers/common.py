@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import fields, replace
 
+from parsers.plausible import implausible_salary
 from parsers.types import Issue, ParseOutcome, Posting, Quality
 
 # Ordered: the first rule that matches wins ("Research Intern" is an intern). Word
@@ -114,6 +115,9 @@ def assess(posting: Posting, *, listing: bool = False) -> tuple[Quality, tuple[I
         issues.append(Issue("missing_description", "the posting has no description text"))
     if not posting.location_text and not posting.offices:
         issues.append(Issue("missing_location", "the posting states no location"))
+    salary_doubt = implausible_salary(posting.salary)
+    if salary_doubt:
+        issues.append(Issue("implausible_salary", salary_doubt))
     return (Quality.PARTIAL if issues else Quality.ACCEPTED), tuple(issues)
 
 

@@ -20,7 +20,13 @@ from typing import Any
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
 from parsers.jsonutil import load_json
 from parsers.signals import json_error_signal
-from parsers.text import clean_space, html_to_text, parse_posted, remote_from_text
+from parsers.text import (
+    clean_place,
+    clean_space,
+    html_to_text,
+    parse_posted,
+    remote_from_text,
+)
 from parsers.types import (
     Issue,
     PageSignal,
@@ -206,7 +212,7 @@ def _offices(compiled: _Compiled, item: Any, root: Any) -> list[RawOffice]:
                 continue
             parts = [_text(get(office, root)) if get else None for get in (city, region, country)]
             written = _text(_first(text, office, root)) if text else _text(office)
-            written = written or ", ".join(p for p in parts if p)
+            written = clean_place(written or ", ".join(p for p in parts if p))
             if written:
                 candidate = RawOffice(written, *parts)
                 if candidate not in out:
@@ -254,7 +260,7 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
     )
     title = _text(draft.get("title")) or ""
     url = _text(draft.get("url")) or ""
-    location_text = _text(draft.get("location_text"))
+    location_text = clean_place(_text(draft.get("location_text")))
     offices = tuple(draft.get("offices") or ())
     if location_text is None and offices:
         location_text = "; ".join(o.text for o in offices)
@@ -283,6 +289,7 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         job_type=draft.get("job_type") or job_type_for(title, employment_type),
         more_offices=int(draft.get("more_offices") or 0),
         detail_url=_text(draft.get("detail_url")),
+        legal_entity=_text(draft.get("legal_entity")),
         payload=item,
     )
 
