@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import urljoin
 
-from parsers.common import job_type_for, outcome_from_postings
+from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
 from parsers.registry import register
 from parsers.signals import looks_blocked, page_signal
 from parsers.text import (
@@ -347,4 +347,4 @@ def parse_jsonld(doc: RawDocument) -> ParseOutcome:
         (f"jsonld[{i}]", jsonld_to_posting(node, doc.url, canonical=canonical))
         for i, node in enumerate(nodes)
     ]
-    return outcome_from_postings(unique_ids(candidates), issues=issues)
+    return outcome_from_postings(dedupe_postings(unique_ids(candidates)), issues=issues)
