@@ -267,3 +267,21 @@ def test_real_workable_widget_still_parses(real_dir: Path) -> None:
     outcome = parse("workable", body, "https://apply.workable.com/api/v1/widget/accounts/zaelab")
     assert len(outcome.postings) == 1
     assert doc(body).body == body
+
+
+def test_a_board_brand_names_a_company_the_source_does_not() -> None:
+    from parsers.types import Posting
+    from pipeline.config import AtsSource
+    from pipeline.phases.parse import board_brands, with_brand
+
+    source = AtsSource(platform="lever", boards=[{"token": "acme", "name": "Acme"}, "other"])
+    brands = board_brands(source)
+    assert brands == {"acme": "Acme"}
+    entity = Posting(
+        "1", "https://x.io/j/1", "X", legal_entity="IL00 Subsidiary Technologies, Ltd."
+    )
+    picked = with_brand((entity, Quality.ACCEPTED, []), brands.get("acme"))
+    assert picked[0].company == "Acme"  # type: ignore[index]
+    named = Posting("2", "https://x.io/j/2", "Y", company="Acme Robotics")
+    assert with_brand((named, Quality.ACCEPTED, []), "Acme")[0].company == "Acme Robotics"  # type: ignore[index]
+    assert with_brand((entity, Quality.ACCEPTED, []), brands.get("other"))[0].company is None  # type: ignore[index]
