@@ -76,8 +76,13 @@ _EMPLOYMENT_JOB_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+# One search finds whether any rule could match: most titles match none, and then
+# the ordered rules are not run one by one.
+_ANY_JOB_TYPE = re.compile("|".join(f"(?:{p.pattern})" for _, p in _JOB_TYPE_RULES), re.I)
+
+
 def job_type_from_title(title: str | None) -> str | None:
-    if not title:
+    if not title or _ANY_JOB_TYPE.search(title) is None:
         return None
     for label, pattern in _JOB_TYPE_RULES:
         if pattern.search(title):

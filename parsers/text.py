@@ -6,6 +6,7 @@ import html
 import re
 import unicodedata
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 
 from lxml import etree
 
@@ -68,8 +69,22 @@ def clean_space(value: str | None) -> str | None:
     become None (unknown stays unknown)."""
     if value is None:
         return None
+    if value.isascii() and not _needs_cleaning(value):
+        return value or None  # the common case, without a regular expression
     value = _WS.sub(" ", drop_invisible(value)).strip() if value else value
     return value or None
+
+
+def _needs_cleaning(value: str) -> bool:
+    return (
+        "  " in value
+        or "\t" in value
+        or "\r" in value
+        or "\f" in value
+        or "\v" in value
+        or value[:1].isspace()
+        or value[-1:].isspace()
+    )
 
 
 _EMPTY_SEGMENTS = re.compile(r"\s*,(?:\s*,)+\s*")
@@ -138,6 +153,8 @@ def parse_datetime(value: str | int | float | None) -> tuple[datetime | None, st
         seconds = value / 1000 if value > 1e11 else value
         return datetime.fromtimestamp(seconds, tz=UTC), "exact"
     text = value.strip()
+    if not text[:1].isdigit():  # "Posted 3 Days Ago": no ISO date (and no exception)
+        return None, "unknown"
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
         return datetime.fromisoformat(text).replace(tzinfo=UTC), "day"
     try:
@@ -211,6 +228,7 @@ def parse_relative_date(text: str, fetched_at: datetime | None) -> tuple[datetim
     return _day(now - n * _EXACT_UNITS[unit]), "day"
 
 
+@lru_cache(maxsize=4096)  # pure; a listing repeats its "Posted 3 Days Ago" strings
 def parse_posted(
     value: str | int | float | None, fetched_at: datetime | None = None
 ) -> tuple[datetime | None, str]:
@@ -264,6 +282,7 @@ _REMOTE = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # pure; offices repeat across a board
 def remote_from_text(text: str | None) -> str:
     """yes / hybrid / unknown from a location or work-mode label. Never "no": an
     office address does not prove the job cannot be done remotely."""

@@ -12,6 +12,7 @@ Days Ago" stays unknown); the detail's `startDate` is the posting date.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from parsers import mappings
@@ -30,6 +31,7 @@ _REQ_ID = re.compile(r"_([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/?$")
 _SHARED_HOST = re.compile(r"^https?://(?:[a-z0-9-]+\.)?wd\d+\.myworkdaysite\.com$", re.I)
 
 
+@lru_cache(maxsize=256)  # once per listing page, not once per row
 def site_base(url: str) -> tuple[str, str] | None:
     """(public site base, CXS site base) from a CXS URL, e.g. for
     https://nvidia.wd5.myworkdayjobs.com/wday/cxs/nvidia/Ext/jobs ->
