@@ -400,6 +400,7 @@ REGION_ALIASES: tuple[tuple[str, str, str], ...] = (
     # Metro areas named after no single town: read as their state.
     ("research triangle park", "US", "NC"),
     ("research triangle", "US", "NC"),
+    ("rtp", "US", "NC"),
     ("the triangle", "US", "NC"),
     ("dallas fort worth", "US", "TX"),
     ("dallas ft worth", "US", "TX"),
