@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
+from parsers.entities import has_entity_code
 from parsers.registry import register
 from parsers.signals import looks_blocked, page_signal
 from parsers.text import (
@@ -265,11 +266,15 @@ def jsonld_to_posting(
     if isinstance(employment, list):
         employment = ", ".join(str(e) for e in employment)
     employment = clean_space(str(employment)) if employment else None
+    company, legal_entity = _text(node.get("hiringOrganization")), None
+    if company is not None and has_entity_code(company):
+        company, legal_entity = None, company  # an entity code is not a brand
     return Posting(
         external_id=external_id or _identifier(node) or url,
         url=url,
         title=title,
-        company=_text(node.get("hiringOrganization")),
+        company=company,
+        legal_entity=legal_entity,
         location_text="; ".join(o.text for o in offices) or None,
         offices=offices,
         description_html=description_html,

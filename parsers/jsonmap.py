@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
+from parsers.entities import has_entity_code
 from parsers.jsonutil import load_json
 from parsers.signals import json_error_signal
 from parsers.text import (
@@ -292,11 +293,12 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         " ".join([location_text or "", *(o.text for o in offices)])
     )
     salary = draft.get("salary")
+    company, legal_entity = split_entity(_text(draft.get("company")), draft.get("legal_entity"))
     return Posting(
         external_id=_text(draft.get("external_id")) or "",
         url=url,
         title=title,
-        company=_text(draft.get("company")),
+        company=company,
         department=_text(draft.get("department")),
         location_text=location_text,
         offices=offices,
@@ -311,9 +313,18 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         job_type=draft.get("job_type") or job_type_for(title, employment_type),
         more_offices=int(draft.get("more_offices") or 0),
         detail_url=_text(draft.get("detail_url")),
-        legal_entity=_text(draft.get("legal_entity")),
+        legal_entity=legal_entity,
         payload=item,
     )
+
+
+def split_entity(company: str | None, legal_entity: Any = None) -> tuple[str | None, str | None]:
+    """(company, legal entity): a company label with an internal entity code is the
+    entity, never a brand to show, whichever platform sent it."""
+    legal = _text(legal_entity)
+    if company is not None and has_entity_code(company):
+        return None, legal or company
+    return company, legal
 
 
 def _posted(value: Any, ctx: Context) -> tuple[Any, str]:

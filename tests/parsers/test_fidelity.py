@@ -285,3 +285,17 @@ def test_a_board_brand_names_a_company_the_source_does_not() -> None:
     named = Posting("2", "https://x.io/j/2", "Y", company="Acme Robotics")
     assert with_brand((named, Quality.ACCEPTED, []), "Acme")[0].company == "Acme Robotics"  # type: ignore[index]
     assert with_brand((entity, Quality.ACCEPTED, []), brands.get("other"))[0].company is None  # type: ignore[index]
+
+
+@pytest.mark.parametrize("platform", ["greenhouse", "jsonld"])
+def test_an_entity_code_is_never_a_company_on_any_platform(platform: str) -> None:
+    label = "US01 - Harbor Holdings_United States"
+    if platform == "greenhouse":
+        job = {"id": 1, "title": "X", "absolute_url": "https://x.io/jobs/1", "company_name": label}
+        (posting,) = parse("greenhouse", json.dumps({"jobs": [job]})).postings
+    else:
+        node = {"@type": "JobPosting", "title": "X", "description": "<p>x</p>"}
+        node["hiringOrganization"] = {"@type": "Organization", "name": label}
+        body = f"<script type='application/ld+json'>{json.dumps(node)}</script>"
+        (posting,) = parse("jsonld", body, PAGE, kind=DocumentKind.DETAIL).postings
+    assert (posting.company, posting.legal_entity) == (None, label)
