@@ -228,8 +228,17 @@ def parse_relative_date(text: str, fetched_at: datetime | None) -> tuple[datetim
     return _day(now - n * _EXACT_UNITS[unit]), "day"
 
 
-@lru_cache(maxsize=4096)  # pure; a listing repeats its "Posted 3 Days Ago" strings
 def parse_posted(
+    value: str | int | float | None, fetched_at: datetime | None = None
+) -> tuple[datetime | None, str]:
+    """See `_parse_posted`; values of any other type (a list, an object) are unknown."""
+    if value is None or type(value) in (str, int, float):
+        return _parse_posted(value, fetched_at)
+    return None, "unknown"
+
+
+@lru_cache(maxsize=4096)  # pure; a listing repeats its "Posted 3 Days Ago" strings
+def _parse_posted(
     value: str | int | float | None, fetched_at: datetime | None = None
 ) -> tuple[datetime | None, str]:
     """Any posted-date value a source gives -> (UTC datetime, precision).

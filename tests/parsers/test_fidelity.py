@@ -299,3 +299,13 @@ def test_an_entity_code_is_never_a_company_on_any_platform(platform: str) -> Non
         body = f"<script type='application/ld+json'>{json.dumps(node)}</script>"
         (posting,) = parse("jsonld", body, PAGE, kind=DocumentKind.DETAIL).postings
     assert (posting.company, posting.legal_entity) == (None, label)
+
+
+@pytest.mark.parametrize("value", [{"date": "2026-01-01"}, ["2026-01-01"], True])
+def test_a_posted_date_of_another_type_is_unknown_not_an_error(value: object) -> None:
+    from parsers.text import parse_posted
+
+    assert parse_posted(value) == (None, "unknown")  # type: ignore[arg-type]
+    job = {"id": "a", "text": "X", "hostedUrl": "https://jobs.lever.co/x/a", "createdAt": value}
+    (posting,) = parse("lever", json.dumps([job])).postings
+    assert posting.posted_precision == "unknown"
