@@ -10,6 +10,7 @@ pages carry schema.org JSON-LD (plus `window.__appData`).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from parsers import mappings
@@ -19,7 +20,7 @@ from parsers.registry import register
 from parsers.text import clean_space
 from parsers.types import ParseOutcome, RawDocument, Salary
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 _INTERVALS = {
     "1 YEAR": "year",
@@ -61,8 +62,17 @@ def _adapt(draft: Draft, job: dict[str, Any], ctx: Context) -> None:
     draft["salary"] = compensation(job)
 
 
+def job_url(fetched: str) -> str:
+    """The API's `jobUrl` form of a hosted page's address: `https://jobs.ashbyhq.com/
+    {board}/{id}`, without `/application`, a query or a fragment. The page's og:url
+    spells the board by its display name ("Superhuman%20Platform%20Inc"), which
+    would make the page and the API two postings."""
+    match = re.match(r"^(https?://[^/]+/[^/?#]+)" + _POSTING_ID, fetched)
+    return f"{match.group(1)}/{match.group(2)}" if match else fetched
+
+
 def parse_page(doc: RawDocument) -> ParseOutcome:
-    return parse_hosted_page(doc, platform="ashby", id_pattern=_POSTING_ID)
+    return parse_hosted_page(doc, platform="ashby", id_pattern=_POSTING_ID, public_url=job_url)
 
 
 parse_ashby = register("ashby", PARSER_VERSION)(

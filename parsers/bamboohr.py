@@ -20,7 +20,7 @@ from parsers.registry import register
 from parsers.text import parse_salary_text
 from parsers.types import ParseOutcome, RawDocument
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 _CAREERS = re.compile(r"^(?P<base>.*?/careers)(?:/(?P<id>\d+))?(?:/(?:list|detail))?/?(?:\?.*)?$")
 
 

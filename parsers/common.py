@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import fields, replace
 
+from parsers.plausible import implausible_salary
 from parsers.types import Issue, ParseOutcome, Posting, Quality
 
 # Ordered: the first rule that matches wins ("Research Intern" is an intern). Word
@@ -75,8 +76,13 @@ _EMPLOYMENT_JOB_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+# One search finds whether any rule could match: most titles match none, and then
+# the ordered rules are not run one by one.
+_ANY_JOB_TYPE = re.compile("|".join(f"(?:{p.pattern})" for _, p in _JOB_TYPE_RULES), re.I)
+
+
 def job_type_from_title(title: str | None) -> str | None:
-    if not title:
+    if not title or _ANY_JOB_TYPE.search(title) is None:
         return None
     for label, pattern in _JOB_TYPE_RULES:
         if pattern.search(title):
@@ -114,6 +120,9 @@ def assess(posting: Posting, *, listing: bool = False) -> tuple[Quality, tuple[I
         issues.append(Issue("missing_description", "the posting has no description text"))
     if not posting.location_text and not posting.offices:
         issues.append(Issue("missing_location", "the posting states no location"))
+    salary_doubt = implausible_salary(posting.salary)
+    if salary_doubt:
+        issues.append(Issue("implausible_salary", salary_doubt))
     return (Quality.PARTIAL if issues else Quality.ACCEPTED), tuple(issues)
 
 

@@ -33,7 +33,7 @@ from parsers.text import (
 )
 from parsers.types import ParseOutcome, Posting, RawDocument, Salary
 
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 
 _EMPLOYMENT_KEYS = {"employment type", "employment_type", "job type", "employment"}
 _PAY_RANGE = re.compile(r'<div class="pay-range">(.*?)</div>', re.S | re.I)

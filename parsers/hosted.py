@@ -48,8 +48,13 @@ def parse_hosted_page(
     platform: str,
     id_pattern: str | None = None,
     reader: PageReader | None = None,
+    public_url: Callable[[str], str] | None = None,
 ) -> ParseOutcome:
-    """One posting from a hosted job page: the platform's reader, else JSON-LD."""
+    """One posting from a hosted job page: the platform's reader, else JSON-LD.
+
+    `public_url` turns the fetched address into the form the platform's API gives
+    the same posting (Ashby's `jobUrl`), so both paths name it alike; the page's
+    own claims (JSON-LD `url`) are weighed by `parsers.urls.posting_url`."""
     if not doc.body.strip():
         return ParseOutcome.rejected(Issue("empty_body", "the page is empty"))
     if looks_blocked(doc.body):
@@ -60,7 +65,8 @@ def parse_hosted_page(
     if posting is None:
         nodes, issues = find_job_postings(doc.body)
         if nodes:
-            posting = jsonld_to_posting(nodes[0], doc.url, external_id=external_id)
+            page_url = public_url(doc.url) if public_url is not None else doc.url
+            posting = jsonld_to_posting(nodes[0], page_url, external_id=external_id)
     rejection = signal_rejection(doc, posting.description_text if posting else None)
     if rejection is not None:
         return rejection

@@ -42,7 +42,7 @@ from parsers.types import (
 from parsers.vietnam import split_locations
 
 # Bump when the code below changes what a given config extracts.
-CODE_VERSION = "2"
+CODE_VERSION = "3"
 
 # The field names a site's selectors may fill (anything else is a config error).
 FIELDS = (

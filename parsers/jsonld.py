@@ -7,17 +7,27 @@ Place or a list of Places; all of those are handled here.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urljoin
 
-from parsers.common import job_type_for, outcome_from_postings
+from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
+from parsers.entities import has_entity_code
 from parsers.registry import register
 from parsers.signals import looks_blocked, page_signal
-from parsers.text import clean_space, html_to_text, parse_datetime
+from parsers.text import (
+    clean_place,
+    clean_space,
+    html_to_text,
+    parse_datetime,
+    parse_salary_text,
+    salary_text,
+)
 from parsers.types import (
     DocumentKind,
     Issue,
@@ -28,8 +38,9 @@ from parsers.types import (
     RawOffice,
     Salary,
 )
+from parsers.urls import posting_url
 
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 
 _SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
 _TYPE_ATTR = re.compile(r"""type\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
@@ -115,7 +126,7 @@ def offices_of(posting: dict[str, Any]) -> tuple[RawOffice, ...]:
     offices: list[RawOffice] = []
     for place in places:
         if isinstance(place, str):
-            offices.append(RawOffice(text=clean_space(place) or ""))
+            offices.append(RawOffice(text=clean_place(place) or ""))
             continue
         if not isinstance(place, dict):
             continue
@@ -124,7 +135,7 @@ def offices_of(posting: dict[str, Any]) -> tuple[RawOffice, ...]:
             address = address[0] if address and isinstance(address[0], dict) else {}
         if isinstance(address, str) or not address:
             offices.append(
-                RawOffice(text=clean_space(str(address or place.get("name") or "")) or "")
+                RawOffice(text=clean_place(str(address or place.get("name") or "")) or "")
             )
             continue
         city = _text(address.get("addressLocality"))
@@ -156,17 +167,22 @@ _UNITS = {"HOUR": "hour", "DAY": "day", "WEEK": "week", "MONTH": "month", "YEAR"
 
 
 def salary_of(posting: dict[str, Any]) -> Salary | None:
-    """baseSalary (a MonetaryAmount, a bare number, or a list of either)."""
+    """baseSalary (a MonetaryAmount, a bare number or text, or a list of either): the
+    figures as stated, and `raw` as readable text ("120,000–150,000 USD per year")."""
     base = posting.get("baseSalary") or posting.get("estimatedSalary")
     if isinstance(base, list):
         base = base[0] if base else None
-    if isinstance(base, (int, float, str)) and not isinstance(base, bool):
+    if isinstance(base, str):
+        return parse_salary_text(html.unescape(base))
+    if isinstance(base, (int, float)) and not isinstance(base, bool):
         base = {"value": base}
     if not isinstance(base, dict):
         return None
     value = base.get("value")
     if isinstance(value, list):
         value = value[0] if value else None
+    if isinstance(value, str) and _number(value) is None:
+        return parse_salary_text(html.unescape(value))  # "$100k - $120k" as text
     currency = _text(base.get("currency")) or (
         _text(value.get("currency")) if isinstance(value, dict) else None
     )
@@ -180,9 +196,15 @@ def salary_of(posting: dict[str, Any]) -> Salary | None:
         low = high = _number(value)
     if low is None and high is None:
         return None
-    raw = json.dumps(base, ensure_ascii=False, sort_keys=True)
-    unit = (period or _text(base.get("unitText")) or "").upper()
-    return Salary(raw=raw, min=low, max=high, currency=currency, period=_UNITS.get(unit))
+    unit = _UNITS.get((period or _text(base.get("unitText")) or "").upper())
+    currency = currency.upper() if currency else None
+    return Salary(
+        raw=salary_text(low, high, currency, unit),
+        min=low,
+        max=high,
+        currency=currency,
+        period=unit,
+    )
 
 
 def _number(value: Any) -> float | None:
@@ -228,23 +250,31 @@ def description_html_of(posting: dict[str, Any]) -> str | None:
 
 
 def jsonld_to_posting(
-    node: dict[str, Any], page_url: str, external_id: str | None = None
+    node: dict[str, Any],
+    page_url: str,
+    external_id: str | None = None,
+    canonical: str | None = None,
 ) -> Posting:
+    """`page_url` is where the page was fetched; the node's `url` and the page's
+    `canonical` are claims, weighed by `parsers.urls.posting_url`."""
     description_html = description_html_of(node)
     posted_at, precision = parse_datetime(_text(node.get("datePosted")))
-    url = node.get("url")
-    url = urljoin(page_url, url) if isinstance(url, str) and url else page_url
+    url = posting_url(page_url, node.get("url"), canonical)
     title = _text(node.get("title")) or ""
     offices = offices_of(node)
     employment = node.get("employmentType")
     if isinstance(employment, list):
         employment = ", ".join(str(e) for e in employment)
     employment = clean_space(str(employment)) if employment else None
+    company, legal_entity = _text(node.get("hiringOrganization")), None
+    if company is not None and has_entity_code(company):
+        company, legal_entity = None, company  # an entity code is not a brand
     return Posting(
         external_id=external_id or _identifier(node) or url,
         url=url,
         title=title,
-        company=_text(node.get("hiringOrganization")),
+        company=company,
+        legal_entity=legal_entity,
         location_text="; ".join(o.text for o in offices) or None,
         offices=offices,
         description_html=description_html,
@@ -267,13 +297,31 @@ _CANONICAL = re.compile(
 )
 
 
-def canonical_url(body: bytes, fallback: str) -> str:
-    """The page's own address (rel=canonical, og:url), else where it was fetched."""
+def canonical_url(body: bytes, fallback: str) -> str | None:
+    """What the page says its own address is (rel=canonical, og:url), if anything.
+    A claim only: `parsers.urls.posting_url` decides whether it names the posting."""
     match = _CANONICAL.search(body[:200_000])
     if not match:
-        return fallback
+        return None
     found = html.unescape((match.group(1) or match.group(2)).decode("utf-8", "replace"))
-    return urljoin(fallback, found) if found.strip() else fallback
+    return urljoin(fallback, found.strip()) if found.strip() else None
+
+
+def unique_ids(candidates: list[tuple[str, Posting]]) -> list[tuple[str, Posting]]:
+    """Postings of one page that fell back to the same URL as their id (no identifier,
+    no URL of their own) are different postings: each gets a stable suffix from its
+    title and place, so dedup never merges them into one."""
+    counts: dict[str, int] = {}
+    for _, posting in candidates:
+        counts[posting.external_id] = counts.get(posting.external_id, 0) + 1
+    out = []
+    for path, posting in candidates:
+        if counts[posting.external_id] > 1 and posting.external_id == posting.url:
+            key = f"{posting.title}|{posting.location_text or ''}".encode()
+            suffix = hashlib.sha256(key).hexdigest()[:12]
+            posting = replace(posting, external_id=f"{posting.url}#{suffix}")
+        out.append((path, posting))
+    return out
 
 
 @register("jsonld", PARSER_VERSION)
@@ -299,8 +347,9 @@ def parse_jsonld(doc: RawDocument) -> ParseOutcome:
     if not nodes:
         issues.append(Issue("no_jobposting", "no schema.org JobPosting JSON-LD on the page"))
         return ParseOutcome.rejected(*issues)
-    page_url = canonical_url(doc.body, doc.url)
+    canonical = canonical_url(doc.body, doc.url)
     candidates = [
-        (f"jsonld[{i}]", jsonld_to_posting(node, page_url)) for i, node in enumerate(nodes)
+        (f"jsonld[{i}]", jsonld_to_posting(node, doc.url, canonical=canonical))
+        for i, node in enumerate(nodes)
     ]
-    return outcome_from_postings(candidates, issues=issues)
+    return outcome_from_postings(dedupe_postings(unique_ids(candidates)), issues=issues)

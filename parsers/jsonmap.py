@@ -18,9 +18,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
+from parsers.entities import has_entity_code
 from parsers.jsonutil import load_json
 from parsers.signals import json_error_signal
-from parsers.text import clean_space, html_to_text, parse_posted, remote_from_text
+from parsers.text import (
+    clean_place,
+    clean_space,
+    html_to_text,
+    parse_posted,
+    remote_from_text,
+)
 from parsers.types import (
     Issue,
     PageSignal,
@@ -75,10 +82,30 @@ def compile_path(spec: str) -> Getter:
                 value = value.get(step) if isinstance(value, dict) else None
         return value
 
+    if not from_root and all(isinstance(step, str) for step in steps) and 1 <= len(steps) <= 2:
+        return _key_getter(*steps)  # type: ignore[arg-type]
+
     def get(item: Any, root: Any) -> Any:
         return walk(root if from_root else item, 0)
 
     return get
+
+
+def _key_getter(first: str, second: str | None = None) -> Getter:
+    """`name` and `name.sub`, most paths of every mapping, without the general walk
+    (it runs for every field of every item)."""
+    if second is None:
+
+        def one(item: Any, root: Any) -> Any:
+            return item.get(first) if type(item) is dict else None
+
+        return one
+
+    def two(item: Any, root: Any) -> Any:
+        value = item.get(first) if type(item) is dict else None
+        return value.get(second) if type(value) is dict else None
+
+    return two
 
 
 # ---------------------------------------------------------------- the mapping
@@ -206,7 +233,7 @@ def _offices(compiled: _Compiled, item: Any, root: Any) -> list[RawOffice]:
                 continue
             parts = [_text(get(office, root)) if get else None for get in (city, region, country)]
             written = _text(_first(text, office, root)) if text else _text(office)
-            written = written or ", ".join(p for p in parts if p)
+            written = clean_place(written or ", ".join(p for p in parts if p))
             if written:
                 candidate = RawOffice(written, *parts)
                 if candidate not in out:
@@ -217,6 +244,8 @@ def _offices(compiled: _Compiled, item: Any, root: Any) -> list[RawOffice]:
 def _without_echoes(offices: list[RawOffice]) -> list[RawOffice]:
     """Drop an office that only repeats the tail of another ("United States" beside
     "Austin, United States"): two fields describing one place are one office."""
+    if len(offices) < 2:
+        return offices
     keys = [o.text.casefold() for o in offices]
     return [
         office
@@ -254,7 +283,7 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
     )
     title = _text(draft.get("title")) or ""
     url = _text(draft.get("url")) or ""
-    location_text = _text(draft.get("location_text"))
+    location_text = clean_place(_text(draft.get("location_text")))
     offices = tuple(draft.get("offices") or ())
     if location_text is None and offices:
         location_text = "; ".join(o.text for o in offices)
@@ -264,11 +293,12 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         " ".join([location_text or "", *(o.text for o in offices)])
     )
     salary = draft.get("salary")
+    company, legal_entity = split_entity(_text(draft.get("company")), draft.get("legal_entity"))
     return Posting(
         external_id=_text(draft.get("external_id")) or "",
         url=url,
         title=title,
-        company=_text(draft.get("company")),
+        company=company,
         department=_text(draft.get("department")),
         location_text=location_text,
         offices=offices,
@@ -283,8 +313,18 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         job_type=draft.get("job_type") or job_type_for(title, employment_type),
         more_offices=int(draft.get("more_offices") or 0),
         detail_url=_text(draft.get("detail_url")),
+        legal_entity=legal_entity,
         payload=item,
     )
+
+
+def split_entity(company: str | None, legal_entity: Any = None) -> tuple[str | None, str | None]:
+    """(company, legal entity): a company label with an internal entity code is the
+    entity, never a brand to show, whichever platform sent it."""
+    legal = _text(legal_entity)
+    if company is not None and has_entity_code(company):
+        return None, legal or company
+    return company, legal
 
 
 def _posted(value: Any, ctx: Context) -> tuple[Any, str]:

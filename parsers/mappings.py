@@ -11,6 +11,19 @@ from __future__ import annotations
 from parsers.jsonmap import JsonMapping, OfficeMap, RemoteRule
 
 _REMOTE_HYBRID = {"remote": "yes", "hybrid": "hybrid"}
+_WORKDAY_REMOTE = {
+    "remote": "yes",
+    "fully remote": "yes",
+    "100% remote": "yes",
+    "virtual": "yes",
+    "hybrid": "hybrid",
+    "flex": "hybrid",
+    "flexible": "hybrid",
+    "on-site": "unknown",
+    "onsite": "unknown",
+    "on site": "unknown",
+    "in office": "unknown",
+}
 
 GREENHOUSE = JsonMapping(
     platform="greenhouse",
@@ -31,7 +44,9 @@ GREENHOUSE = JsonMapping(
         "apply_url": "absolute_url",
     },
     # `content` is entity-escaped HTML; the Greenhouse adapter unescapes it once.
-    offices=(OfficeMap("offices[*]", text=("location", "name")),),
+    # An office's `name` is an internal label (often a legal entity, "Acme India
+    # Private Limited"): only its `location` is a place, so no fallback to the name.
+    offices=(OfficeMap("offices[*]", text="location"),),
 )
 
 LEVER = JsonMapping(
@@ -143,6 +158,32 @@ WORKABLE = JsonMapping(
     ),
 )
 
+# The careers-page API (`POST /api/v3/accounts/{account}/jobs`): `{total, results[],
+# nextPage}`; rows carry no description and no URL (both built by the adapter).
+WORKABLE_V3 = JsonMapping(
+    platform="workable",
+    listing="results",
+    single="",  # the v2 detail of one posting
+    single_keys=("shortcode", "title"),
+    total="total",
+    fields={
+        "external_id": "shortcode",
+        "title": "title",
+        "department": "department",
+        "employment_type": "type",
+        "posted_at": "published",
+    },
+    offices=(
+        OfficeMap("locations[*]", city="city", region="region", country="country"),
+        OfficeMap("location", city="city", region="region", country="country"),
+    ),
+    remote=(
+        RemoteRule("workplace", {**_REMOTE_HYBRID, "on_site": "unknown", "onsite": "unknown"}),
+        RemoteRule("remote", {True: "yes"}),
+    ),
+    listing_has_description=False,
+)
+
 WORKDAY = JsonMapping(
     platform="workday",
     listing="jobPostings",
@@ -159,7 +200,8 @@ WORKDAY = JsonMapping(
         # The detail's startDate is the posting date; the listing only has relative text.
         "posted_at": ("startDate", "postedOn"),
     },
-    remote=(RemoteRule("remoteType", _REMOTE_HYBRID),),
+    # Workday's labels: "Flex" is its hybrid; "On-site" says nothing about remote work.
+    remote=(RemoteRule("remoteType", _WORKDAY_REMOTE),),
     listing_has_description=False,
 )
 

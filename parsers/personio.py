@@ -25,7 +25,7 @@ from parsers.signals import looks_blocked
 from parsers.text import clean_space
 from parsers.types import Issue, PageSignal, ParseOutcome, RawDocument
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 _LIST_TAGS = {"additionalOffices", "jobDescriptions"}
 
 

@@ -17,7 +17,8 @@ from parsers.registry import register
 from parsers.text import clean_space, parse_number
 from parsers.types import ParseOutcome, RawDocument, Salary
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
+_FLAGS = ("hybrid", "remote", "on_site")
 _PERIODS = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 
 
@@ -46,6 +47,19 @@ def _adapt(draft: Draft, offer: dict[str, Any], ctx: Context) -> None:
         "\n".join(p for p in parts if isinstance(p, str) and p.strip()) or None
     )
     draft["salary"] = salary(offer)
+    draft["remote"] = work_mode(offer) or draft.get("remote")
+
+
+def work_mode(offer: dict[str, Any]) -> str | None:
+    """Recruitee's three flags: `hybrid`; `remote` with `on_site` (either way) is
+    hybrid too; `remote` alone is remote; `on_site` alone says nothing about remote
+    work: like no flag at all, the location text may still say "Hybrid" (None)."""
+    hybrid, remote, on_site = (offer.get(k) in (True, "true") for k in _FLAGS)
+    if hybrid or (remote and on_site):
+        return "hybrid"
+    if remote:
+        return "yes"
+    return None
 
 
 def parse_page(doc: RawDocument) -> ParseOutcome:

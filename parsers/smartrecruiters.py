@@ -18,7 +18,7 @@ from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
 from parsers.types import ParseOutcome, RawDocument
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 PUBLIC_BASE = "https://jobs.smartrecruiters.com"
 _SECTIONS = ("companyDescription", "jobDescription", "qualifications", "additionalInformation")
 

@@ -17,7 +17,7 @@ from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
 from parsers.types import ParseOutcome, RawDocument
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 
 def _adapt(draft: Draft, item: dict[str, Any], ctx: Context) -> None:

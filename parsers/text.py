@@ -6,6 +6,7 @@ import html
 import re
 import unicodedata
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 
 from lxml import etree
 
@@ -42,11 +43,60 @@ _BLOCK_TAGS = frozenset(
 )
 
 
+# Characters that show nothing: zero-width space, direction marks, word joiners,
+# byte-order marks, soft hyphens. Copied from CMS editors into names and places
+# they make "Berlin" and "Ber\u200blin" two different strings. Zero-width (non-)
+# joiners shape Persian and Indic words, so they are kept between such letters
+# and dropped only next to ASCII, spaces or the ends.
+_INVISIBLE = re.compile(
+    "[\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\ufeff\u00ad\u180e]"
+    "|[\u200c\u200d](?=[\x00-\x7f]|$)|(?:(?<=[\x00-\x7f])|^)[\u200c\u200d]"
+)
+_INVISIBLE_HINT = frozenset(
+    "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e"
+)
+
+
+def drop_invisible(value: str) -> str:
+    if value.isascii() or _INVISIBLE_HINT.isdisjoint(value):
+        return value
+    return _INVISIBLE.sub("", value)
+
+
 def clean_space(value: str | None) -> str | None:
-    """Collapse runs of whitespace; empty strings become None (unknown stays unknown)."""
+    """Collapse runs of whitespace and drop invisible characters; empty strings
+    become None (unknown stays unknown)."""
     if value is None:
         return None
-    value = _WS.sub(" ", value).strip() if value else value
+    if value.isascii() and not _needs_cleaning(value):
+        return value or None  # the common case, without a regular expression
+    value = _WS.sub(" ", drop_invisible(value)).strip() if value else value
+    return value or None
+
+
+def _needs_cleaning(value: str) -> bool:
+    return (
+        "  " in value
+        or "\t" in value
+        or "\r" in value
+        or "\f" in value
+        or "\v" in value
+        or value[:1].isspace()
+        or value[-1:].isspace()
+    )
+
+
+_EMPTY_SEGMENTS = re.compile(r"\s*,(?:\s*,)+\s*")
+
+
+def clean_place(value: str | None) -> str | None:
+    """A location as stated, without empty segments: "Szczecin, , Poland" is
+    "Szczecin, Poland" (a CMS joined an empty region field)."""
+    value = clean_space(value)
+    if value is None or "," not in value:
+        return value
+    value = _EMPTY_SEGMENTS.sub(", ", value).strip(" ,")
     return value or None
 
 
@@ -103,6 +153,8 @@ def parse_datetime(value: str | int | float | None) -> tuple[datetime | None, st
         seconds = value / 1000 if value > 1e11 else value
         return datetime.fromtimestamp(seconds, tz=UTC), "exact"
     text = value.strip()
+    if not text[:1].isdigit():  # "Posted 3 Days Ago": no ISO date (and no exception)
+        return None, "unknown"
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
         return datetime.fromisoformat(text).replace(tzinfo=UTC), "day"
     try:
@@ -179,6 +231,16 @@ def parse_relative_date(text: str, fetched_at: datetime | None) -> tuple[datetim
 def parse_posted(
     value: str | int | float | None, fetched_at: datetime | None = None
 ) -> tuple[datetime | None, str]:
+    """See `_parse_posted`; values of any other type (a list, an object) are unknown."""
+    if value is None or type(value) in (str, int, float):
+        return _parse_posted(value, fetched_at)
+    return None, "unknown"
+
+
+@lru_cache(maxsize=4096)  # pure; a listing repeats its "Posted 3 Days Ago" strings
+def _parse_posted(
+    value: str | int | float | None, fetched_at: datetime | None = None
+) -> tuple[datetime | None, str]:
     """Any posted-date value a source gives -> (UTC datetime, precision).
 
     ISO dates and timestamps, epoch (milli)seconds, "2026-09-18 12:55:59 UTC",
@@ -229,6 +291,7 @@ _REMOTE = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # pure; offices repeat across a board
 def remote_from_text(text: str | None) -> str:
     """yes / hybrid / unknown from a location or work-mode label. Never "no": an
     office address does not prove the job cannot be done remotely."""
@@ -365,6 +428,25 @@ def parse_salary_text(raw: str | None, *, period_hint: str | None = None) -> Sal
     if low is not None and high is not None and low > high:
         low, high = high, low
     return Salary(raw=text, min=low, max=high, currency=currency_of(text), period=period)
+
+
+def _figure(value: float) -> str:
+    return f"{value:,.2f}".rstrip("0").rstrip(".") if value % 1 else f"{value:,.0f}"
+
+
+def salary_text(
+    low: float | None, high: float | None, currency: str | None, period: str | None
+) -> str:
+    """Structured figures as a person would write them: "120,000–150,000 USD per year",
+    "from 40 EUR per hour", "up to 5,000 GBP per month"."""
+    if low is not None and high is not None and low != high:
+        amount = f"{_figure(low)}–{_figure(high)}"
+    elif low is not None:
+        amount = _figure(low) if high is not None else f"from {_figure(low)}"
+    else:
+        amount = f"up to {_figure(high)}" if high is not None else ""
+    words = [amount, currency or "", f"per {period}" if period else ""]
+    return " ".join(w for w in words if w)
 
 
 def _amount_value(match: re.Match[str], unit: str | None = None) -> float | None:

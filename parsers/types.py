@@ -93,6 +93,9 @@ class Posting:
     # Where the platform serves this posting's own machine-readable record (a detail
     # API), when the listing row is not the whole posting. Crawl metadata, not content.
     detail_url: str | None = None
+    # The employing legal entity when the source names one apart from the public
+    # brand (Workday's "631 Example Corp_United States"): kept, never shown as company.
+    legal_entity: str | None = None
     # The platform's own item, verbatim, so nothing the parser ignored is lost.
     payload: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
@@ -102,6 +105,8 @@ class Posting:
         for f in fields(self):
             if f.name == "payload" and not payload:
                 continue
+            if f.name == "legal_entity" and self.legal_entity is None:
+                continue  # only sources that name one (Workday) carry the key
             value = getattr(self, f.name)
             if f.name == "offices":
                 value = [asdict(o) for o in value]

@@ -12,31 +12,41 @@ Days Ago" stays unknown); the detail's `startDate` is the posting date.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from parsers import mappings
+from parsers.entities import looks_like_legal_entity
 from parsers.hosted import parse_hosted_page
 from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
 from parsers.text import clean_space, parse_posted
 from parsers.types import ParseOutcome, RawDocument, RawOffice
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 TOTAL_CAP = 2000  # Workday stops counting here: a total of 2,000 means "2,000 or more"
 PAGE_LIMIT = 20
 _COUNTED = re.compile(r"^\s*(\d+)\s+Locations?\s*$", re.I)
 _REQ_ID = re.compile(r"_([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/?$")
+_SHARED_HOST = re.compile(r"^https?://(?:[a-z0-9-]+\.)?wd\d+\.myworkdaysite\.com$", re.I)
 
 
+@lru_cache(maxsize=256)  # once per listing page, not once per row
 def site_base(url: str) -> tuple[str, str] | None:
     """(public site base, CXS site base) from a CXS URL, e.g. for
     https://nvidia.wd5.myworkdayjobs.com/wday/cxs/nvidia/Ext/jobs ->
-    (https://nvidia.wd5.myworkdayjobs.com/Ext, https://nvidia.wd5.myworkdayjobs.com/wday/cxs/nvidia/Ext)."""
+    (https://nvidia.wd5.myworkdayjobs.com/Ext, https://nvidia.wd5.myworkdayjobs.com/wday/cxs/nvidia/Ext).
+
+    Sites on the shared `wdN.myworkdaysite.com` hosts name the tenant in the public
+    path: https://wd3.myworkdaysite.com/recruiting/{tenant}/{site}."""
     match = re.match(r"^(?P<prefix>.*?)/wday/cxs/(?P<tenant>[^/]+)/(?P<site>[^/?#]+)", url)
     if match is None:
         return None
     prefix, tenant, site = match.group("prefix", "tenant", "site")
-    return f"{prefix}/{site}", f"{prefix}/wday/cxs/{tenant}/{site}"
+    public = f"{prefix}/{site}"
+    if _SHARED_HOST.match(prefix):
+        public = f"{prefix}/recruiting/{tenant}/{site}"
+    return public, f"{prefix}/wday/cxs/{tenant}/{site}"
 
 
 def requisition_id(path: str | None) -> str | None:
@@ -90,11 +100,23 @@ def _detail(draft: Draft, info: dict[str, Any], ctx: Context) -> None:
         draft["url"] = bases[0] + ctx.doc.url.split(bases[1], 1)[-1] if bases else ctx.doc.url
 
 
+def _company(draft: Draft) -> None:
+    """`hiringOrganization.name` is Workday's company record, a legal entity. A label
+    with an entity code or a legal form ("631 Example Corp_United States", "IL00
+    Subsidiary Technologies, Ltd.") is kept as `legal_entity` only; the company is
+    then the board's public brand, which the pipeline takes from configuration."""
+    label = draft.get("company")
+    if isinstance(label, str) and looks_like_legal_entity(label):
+        draft["legal_entity"] = label
+        draft["company"] = None
+
+
 def _adapt(draft: Draft, item: dict[str, Any], ctx: Context) -> None:
     if ctx.single:
         _detail(draft, item, ctx)
     else:
         _listing_row(draft, item, ctx)
+    _company(draft)
 
 
 def flatten_facets(facets: Any) -> list[dict[str, Any]]:

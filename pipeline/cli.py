@@ -273,6 +273,7 @@ def cmd_parse_file(args: argparse.Namespace) -> int:
         args.parser,
         args.file,
         url=args.url,
+        board=args.board,
         kind=args.kind,
         fetched_at=fetched_at,
         sources_file=args.sources,
@@ -478,6 +479,10 @@ def build_parser() -> argparse.ArgumentParser:
     parse_file.add_argument("--parser", required=True, help="NAME or NAME@VERSION")
     parse_file.add_argument("file", type=Path, help="the saved response (gzip is fine)")
     parse_file.add_argument("--url", help="the address it was fetched from (default: the file)")
+    parse_file.add_argument(
+        "--board",
+        help="a board token (e.g. acme, tenant.wd5/Site): its listing address stands in for --url",
+    )
     parse_file.add_argument(
         "--kind", choices=["auto", "listing", "detail"], default="auto", help="default: auto"
     )

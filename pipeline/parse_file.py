@@ -88,6 +88,28 @@ def parse_document(
     return ParsedFile(parser, DocumentKind.LISTING, listing)
 
 
+def board_url(platform: str, token: str) -> str:
+    """The listing address a board token stands for (as the crawler would fetch it);
+    ValueError when the platform has no board URLs or the token is malformed."""
+    from pipeline.platforms import PLATFORMS
+
+    adapter = PLATFORMS.get(platform)
+    if adapter is None or platform == "html_site":
+        raise ValueError(f"{platform} has no board tokens: pass --url")
+    try:
+        return adapter.listing_url(adapter.default_api_base, token)  # type: ignore[arg-type]
+    except (ValueError, NotImplementedError) as exc:
+        raise ValueError(str(exc)) from None
+
+
+def needs_fetch_url(outcome: ParseOutcome) -> bool:
+    """Rejected because postings had no URL: the parser builds them from the address
+    the response was fetched from (BambooHR, Personio, Workday), which it lacked."""
+    return outcome.quality is Quality.REJECTED and any(
+        i.code == "missing_url" for i in outcome.issues
+    )
+
+
 def report(parsed: ParsedFile, err: TextIO) -> None:
     summary = parsed.outcome.summary()
     print(
@@ -106,6 +128,7 @@ def run(
     path: Path,
     *,
     url: str | None = None,
+    board: str | None = None,
     kind: str = "auto",
     fetched_at: datetime | None = None,
     sources_file: Path | None = None,
@@ -132,6 +155,12 @@ def run(
     if problem is not None or body is None:
         print(f"{parser.ref}: rejected: {problem.message if problem else 'unreadable'}", file=err)
         return EXIT_REJECTED
+    if board and not url:
+        try:
+            url = board_url(parser.name, board)
+        except ValueError as exc:
+            print(f"error: --board {board!r}: {exc}", file=err)
+            return EXIT_USAGE
     when = fetched_at or saved_at  # relative dates ("Posted 3 Days Ago") count from here
     parsed = parse_document(parser, body, url or path.resolve().as_uri(), kind, when)
     try:
@@ -142,6 +171,12 @@ def run(
     except BrokenPipeError:  # `| head`: the reader has what it wanted
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the interpreter's final flush
     report(parsed, err)
+    if not url and needs_fetch_url(parsed.outcome):
+        print(
+            f"  {parser.name} builds posting URLs from the address the response was fetched "
+            "from: pass --url URL (the listing's address) or --board TOKEN",
+            file=err,
+        )
     if not fetched_at and parsed.outcome.postings:
         print(f"  relative dates count from the file's time, {when.isoformat()}", file=err)
     return EXIT_REJECTED if parsed.outcome.quality is Quality.REJECTED else EXIT_OK

@@ -33,6 +33,7 @@ BATCH = 500
 _TODO = """
 SELECT p.id, p.external_id, p.board_id, p.content_raw_sha256 AS raw_sha256,
        p.listing_raw_sha256, p.detail_state,
+       (SELECT b.board_key FROM crawl.boards AS b WHERE b.id = p.board_id) AS board_key,
        -- The content is the posting's own page when it points at another object than
        -- the listing (whatever the detail state is now: `needed` again, `failed`, ...).
        (p.detail_url IS NOT NULL AND p.content_raw_sha256 IS DISTINCT FROM p.listing_raw_sha256)
@@ -151,6 +152,7 @@ def parse_source(
     of history, not only what is open.
     """
     parser = app.parser_for(source_name)
+    brands = board_brands(app.sources.get(source_name))
 
     def work(run_id: int) -> Mapping[str, Any]:
         qualities: Counter[str] = Counter()
@@ -178,7 +180,9 @@ def parse_source(
                     with conn.transaction():
                         became_current = []
                         for row in rows:
-                            picked = _posting_for(documents, row)
+                            picked = with_brand(
+                                _posting_for(documents, row), brands.get(row["board_key"])
+                            )
                             if picked is None:
                                 raw_lost += 1
                                 _requeue_lost(conn, row)
@@ -199,6 +203,23 @@ def parse_source(
         }
 
     return run_phase(app.db, "parse", source_name, work, wait_s=wait_s)
+
+
+def board_brands(source: object) -> dict[str, str]:
+    """Board token -> the public brand configured for it (`boards: [{token, name}]`)."""
+    boards = getattr(source, "boards", ()) or ()
+    return {board.token: board.name for board in boards if getattr(board, "name", None)}
+
+
+Picked = tuple[Posting | None, Quality, list[Issue]]
+
+
+def with_brand(picked: Picked | None, brand: str | None) -> Picked | None:
+    """A posting whose source names no company (Lever and Ashby APIs; Workday, whose
+    label was a legal entity) takes its board's configured brand."""
+    if picked is None or brand is None or picked[0] is None or picked[0].company:
+        return picked
+    return replace(picked[0], company=brand), picked[1], picked[2]
 
 
 def _posting_for(

@@ -12,9 +12,9 @@ from pipeline.platforms.simple import (
     Personio,
     Recruitee,
     Teamtailor,
-    Workable,
 )
 from pipeline.platforms.smartrecruiters import SmartRecruiters
+from pipeline.platforms.workable import Workable
 from pipeline.platforms.workday import Workday
 
 PLATFORMS: dict[str, Platform] = {

@@ -69,12 +69,6 @@ class Ashby(PathPlatform):
     path = "/posting-api/job-board/{token}?includeCompensation=true"
 
 
-class Workable(PathPlatform):
-    name = "workable"
-    default_api_base = "https://apply.workable.com"
-    path = "/api/v1/widget/accounts/{token}?details=true"
-
-
 class Recruitee(SubdomainPlatform):
     name = "recruitee"
     host_template = "{token}.recruitee.com"

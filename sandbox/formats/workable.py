@@ -1,9 +1,12 @@
 """Workable widget API (`/api/v1/widget/accounts/{account}[?details=true]`) in the
 real shape, including its quirk: a job open in several countries is listed once
-per country with the same `shortcode`."""
+per country with the same `shortcode`; and the v3 careers-page API (POST search,
+pages of 10 by token, v2 detail per posting)."""
 
 from __future__ import annotations
 
+import base64
+import json
 from typing import Any
 
 from sandbox.formats.common import json_error, json_reply, paragraphs_html
@@ -78,4 +81,85 @@ def one_job(request: Request) -> Reply:
     for job in board.jobs:
         if shortcode(job) == request.match["code"]:
             return json_reply(_rows(request, board, job, True)[0], board)
+    return json_error(404, {"error": "Not found"})
+
+
+# ---------------------------------------------------------------- v3 careers-page API
+# `POST /api/v3/accounts/{account}/jobs` with a search body answers
+# `{total, results[], nextPage}` in pages of 10; the next page is the same POST with
+# `"token": nextPage`. Rows carry no description and no URL; the posting's detail is
+# `GET /api/v2/accounts/{account}/jobs/{shortcode}`.
+V3_PAGE = 10
+_WORKPLACES = (("Remote", "remote"), ("Hybrid", "hybrid"))
+
+
+def _v3_row(job: Job) -> dict[str, Any]:
+    locations = [
+        {
+            "country": country_of(loc) or "",
+            "countryCode": (country_of(loc) or "")[:2].upper(),
+            "city": loc.split(",")[0],
+            "region": None,
+            "hidden": False,
+        }
+        for loc in job_locations(job)
+    ]
+    workplace = next((w for prefix, w in _WORKPLACES if job.location.startswith(prefix)), "on_site")
+    return {
+        "id": job.job_id,
+        "shortcode": shortcode(job),
+        "title": job.title,
+        "remote": workplace == "remote",
+        "location": locations[0],
+        "locations": locations,
+        "state": "published",
+        "isInternal": False,
+        "code": "",
+        "published": job.posted_at.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+        "type": "full",
+        "language": "en",
+        "department": [job.department] if job.department else [],
+        "workplace": workplace,
+    }
+
+
+def _v3_token(offset: int) -> str:
+    return base64.urlsafe_b64encode(json.dumps([offset]).encode()).decode()
+
+
+def _v3_offset(token: object) -> int | None:
+    if token in (None, ""):
+        return 0
+    try:
+        (offset,) = json.loads(base64.urlsafe_b64decode(str(token)))
+        return max(0, int(offset))
+    except (ValueError, TypeError):
+        return None
+
+
+@FORMAT.post(r"/workable/api/v3/accounts/(?P<token>[^/]+)/jobs", platform=PLATFORM)
+def v3_jobs(request: Request) -> Reply:
+    board = request.board()
+    try:
+        query = json.loads(request.body or b"{}")
+    except ValueError:
+        return json_error(400, {"error": "body must be a JSON search"})
+    offset = _v3_offset(query.get("token") if isinstance(query, dict) else None)
+    if offset is None:
+        return json_error(400, {"error": "invalid token"})
+    page = board.jobs[offset : offset + V3_PAGE]
+    body: dict[str, Any] = {"total": len(board.jobs), "results": [_v3_row(j) for j in page]}
+    if offset + V3_PAGE < len(board.jobs):
+        body["nextPage"] = _v3_token(offset + V3_PAGE)
+    return Reply(200, json.dumps(body).encode())  # a POST search: no validators
+
+
+@FORMAT.get(
+    r"/workable/api/v2/accounts/(?P<token>[^/]+)/jobs/(?P<code>[0-9A-F]+)", platform=PLATFORM
+)
+def v2_job(request: Request) -> Reply:
+    board = request.board()
+    for job in board.jobs:
+        if shortcode(job) == request.match["code"]:
+            return json_reply({**_v3_row(job), "description": paragraphs_html(board, job)}, board)
     return json_error(404, {"error": "Not found"})

@@ -56,7 +56,7 @@ def test_gzip_and_a_single_posting_detail(
 
 
 def test_a_configured_html_site_and_its_url(capsys: pytest.CaptureFixture[str]) -> None:
-    case = GOLDEN / "html_site" / "2" / "itviec-listing"
+    case = GOLDEN / "html_site" / "3" / "itviec-listing"
     url = json.loads((case / "meta.json").read_text())["url"]
     code, lines, _ = run(
         capsys,
@@ -75,7 +75,7 @@ def test_a_configured_html_site_and_its_url(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_auto_kind_falls_back_to_a_detail_page(capsys: pytest.CaptureFixture[str]) -> None:
-    case = GOLDEN / "html_site" / "2" / "itviec-detail-jsonld"
+    case = GOLDEN / "html_site" / "3" / "itviec-detail-jsonld"
     url = json.loads((case / "meta.json").read_text())["url"]
     code, lines, err = run(capsys, "--parser", "itviec", str(case / "input.html"), "--url", url)
     assert code == 0
@@ -122,3 +122,46 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     code, _, err = run(capsys, "--parser", "lever", str(tmp_path / "missing.json"))
     assert code == 2
     assert "cannot read" in err
+
+
+@pytest.mark.parametrize(
+    ("parser", "case"),
+    [
+        ("bamboohr", "bamboohr/2/careers-list"),
+        ("personio", "personio/2/xml-feed"),
+        ("workday", "workday/2/search-first-page"),
+    ],
+)
+def test_platforms_that_build_urls_say_they_need_the_fetch_url(
+    capsys: pytest.CaptureFixture[str], parser: str, case: str
+) -> None:
+    (found,) = (GOLDEN / case).glob("input.*")
+    code, lines, err = run(capsys, "--parser", parser, str(found))
+    assert code == 3
+    assert lines == []
+    assert "pass --url URL (the listing's address) or --board TOKEN" in err
+
+
+@pytest.mark.parametrize(
+    ("parser", "case", "board", "url_start"),
+    [
+        ("bamboohr", "bamboohr/2/careers-list", "quiet-works", "https://quiet-works.bamboohr.com/careers/"),
+        ("personio", "personio/2/xml-feed", "delta-systems", "https://delta-systems.jobs.personio.de/job/"),
+        ("workday", "workday/2/search-first-page", "harbor.wd5/HarborCareers", "https://harbor.wd5.myworkdayjobs.com/HarborCareers/job/"),
+    ],
+)  # fmt: skip
+def test_a_board_token_builds_the_fetch_url(
+    capsys: pytest.CaptureFixture[str], parser: str, case: str, board: str, url_start: str
+) -> None:
+    (found,) = (GOLDEN / case).glob("input.*")
+    code, lines, err = run(capsys, "--parser", parser, str(found), "--board", board)
+    assert code == 0, err
+    assert lines
+    assert all(line["url"].startswith(url_start) for line in lines)
+
+
+def test_a_malformed_board_token_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    found = GOLDEN / "workday" / "2" / "search-first-page" / "input.json"
+    code, _, err = run(capsys, "--parser", "workday", str(found), "--board", "not-a-token")
+    assert code == 2
+    assert "--board 'not-a-token'" in err

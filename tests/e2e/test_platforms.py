@@ -28,6 +28,7 @@ SOURCES: dict[str, tuple[str, str]] = {
     "ashby": ("ashby", "never"),
     "smartrecruiters": ("smartrecruiters", "always"),
     "workable": ("workable", "never"),
+    "workable_v3": ("workable", "always"),  # POST pages of 10 by token; v2 detail per row
     "workday": ("workday", "some"),
     "recruitee": ("recruitee", "never"),
     "teamtailor": ("teamtailor", "always"),
@@ -215,6 +216,20 @@ def test_smartrecruiters_pages_by_offset(app: App, sandbox: RunningSandbox) -> N
         -(-len(j) // 5) for j in world_jobs(app, sandbox, "smartrecruiters").values()
     )
     assert found["postings_new"] == total
+
+
+def test_workable_v3_pages_by_token(app: App, sandbox: RunningSandbox) -> None:
+    """The v3 search answers 10 rows a page; the token in each answer asks for the next."""
+    from sandbox.formats.workable import V3_PAGE
+
+    truth = world_jobs(app, sandbox, "workable_v3")
+    assert any(len(jobs) > V3_PAGE for jobs in truth.values())  # paging is exercised
+    found, fetched, _ = run_all(app, "workable_v3")
+    assert found["pages"] == sum(-(-len(jobs) // V3_PAGE) for jobs in truth.values())
+    assert found["postings_new"] == fetched["postings"] == sum(len(j) for j in truth.values())
+    rows = current_results(app, "workable_v3")
+    assert {r["remote"] for r in rows} >= {"yes", "hybrid"}
+    assert all("/j/" in r["url"] for r in rows)
 
 
 @pytest.mark.parametrize(

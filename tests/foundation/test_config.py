@@ -198,7 +198,7 @@ def test_unknown_parser_is_reported_with_its_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         build_registry(load_sources(path, env={}))
     assert caught.value.problems == [
-        f"{path}:4: sources.gh.parser: no parser greenhouse@99 (versions of 'greenhouse': 2)"
+        f"{path}:4: sources.gh.parser: no parser greenhouse@99 (versions of 'greenhouse': 3)"
     ]
 
 

@@ -422,8 +422,13 @@ INTERNATIONAL = [
     Case("Luxembourg", countries="LU"),
     Case("Trinidad & Tobago", countries="TT"),
     Case("Bosnia and Herzegovina", countries="BA"),
-    Case("Lebanon", countries="LB", note="Lebanon, Pennsylvania does not outvote the country"),
-    Case("Mexico", countries="MX"),
+    Case(
+        "Lebanon",
+        countries="LB US",
+        country="LB",
+        note="Lebanon, Tennessee does not outvote the country, but a US job is never hidden",
+    ),
+    Case("Mexico", countries="MX US", country="MX", note="Mexico, Missouri stays possible"),
     Case("United States", countries="US"),
     Case("USA", countries="US"),
     Case("UK", countries="GB"),
@@ -579,8 +584,122 @@ COUNTS = [
     Case("San Francisco, CA and 2 more locations", countries="US", more=2, unresolved=True),
 ]
 
+# Issue 14: the classes a harder held-out grid found (our own strings for each).
+WORKDAY_FORMS = [
+    us("USA.VA.Reston", city="Reston", region="Virginia", unresolved=False),
+    us("USA.CA.San Jose", city="San Jose", region="California"),
+    us("US.TX.Austin", city="Austin", region="Texas"),
+    us("US, CA, Santa Clara", city="Santa Clara", region="California"),
+    us("USA, WA, Redmond", city="Redmond", region="Washington"),
+    us("California - San Francisco", city="San Francisco", region="California"),
+    us("Texas - Plano", city="Plano", region="Texas"),
+    Case("AMER - Canada - Quebec - Montreal", countries="CA", city="Montréal", region="Quebec"),
+    Case("AMER - Canada - Ontario - Ottawa", countries="CA", city="Ottawa"),
+    Case("EMEA - Germany - Munich", countries="DE", city="Munich"),
+    Case("EMEA - France - Paris", countries="FR", city="Paris", ambiguous=False),
+    Case("EMEA - United Kingdom - London", countries="GB", city="London"),
+    Case("EMEA - Netherlands - Amsterdam - Zuidas", countries="NL", city="Amsterdam"),
+    Case("EMEA - Spain - Madrid", countries="ES", city="Madrid"),
+    Case("EMEA - Poland - Warsaw", countries="PL", city="Warsaw"),
+    Case("EMEA - Israel - Tel Aviv", countries="IL", city="Tel Aviv"),
+    Case("APAC - Australia - Sydney", countries="AU", city="Sydney"),
+]
+CODE_AFTER_CITY = [
+    us("Hollywood, LA", region="California", note="LA is Los Angeles here, not Laos"),
+    us("Hollywood, FL", city="Hollywood", region="Florida"),
+    Case("Monterrey, NL", countries="MX", city="Monterrey", note="NL is Nuevo León"),
+    Case("Monterrey, N.L.", countries="MX", city="Monterrey"),
+    Case("San Pedro Garza García, NL", countries="MX"),
+    Case("Amsterdam, NL", countries="NL", city="Amsterdam"),
+    Case("Cancún, QR", countries="MX", city="Cancún"),
+    Case("Guadalajara, JAL", countries="MX", city="Guadalajara", region="Jalisco"),
+    us("Baltimore, MD", city="Baltimore", region="Maryland"),
+    us("Minneapolis, MN", city="Minneapolis", region="Minnesota"),
+    us("MD, MO, MA, MN", region="Maryland", offices=4, note="a list of US states"),
+    us("MD; VA; DC", region="Maryland"),
+    us("MA | MN", region="Massachusetts"),
+    us("OR, WA, ID", region="Oregon", offices=3),
+    us("IN, OH, MI", region="Indiana", note="IN is not India beside two states"),
+    us("D.C.; USA.MD.Bethesda", region="District of Columbia"),
+    us("Overland Park, KS; Kansas City, MO", city="Overland Park"),
+]
+COHERENCE = [
+    Case("Berlin, Munich, Hamburg", countries="DE", city="Berlin", ambiguous=False),
+    Case("Berlin; Munich; Cologne", countries="DE", city="Berlin"),
+    us("Austin, Dallas, Houston", city="Austin", region="Texas"),
+    us("Texas, California, New York", region="Texas"),
+    Case(
+        "Toronto; Paris",
+        includes="CA FR",
+        note="one anchor does not drag Paris to Paris, Ontario",
+    ),
+    Case("Paris, Berlin", includes="FR DE", note="names share the US only by small namesakes"),
+    Case("Paris, London", includes="FR GB"),
+    Case("London, Ontario; Paris", includes="CA FR"),
+]
+METRO_ABBREVIATIONS = [
+    us("Research Triangle Park, NC", region="North Carolina", unresolved=False),
+    us("Research Triangle Park", region="North Carolina"),
+    us("RTP, NC", region="North Carolina", unresolved=False),
+    us("Dallas/Fort Worth", city="Dallas", region="Texas"),
+    us("St. Petersburg, FL", city="St. Petersburg", region="Florida"),
+    us("Dallas-Fort Worth Metroplex", region="Texas", unresolved=False),
+    us("Dallas-Fort Worth, TX", region="Texas"),
+    us("DFW Metroplex", region="Texas"),
+    us("Twin Cities, MN", region="Minnesota"),
+    us("Mtn View, CA", city="Mountain View", region="California"),
+    us("Ft Lauderdale, FL", city="Fort Lauderdale", region="Florida"),
+    us("Ft. Collins, CO", city="Fort Collins", region="Colorado"),
+    us("St Paul, MN", city="Saint Paul", region="Minnesota"),
+    us("Mt Laurel, NJ", city="Mount Laurel", region="New Jersey"),
+    us("Mt. Pleasant, SC", city="Mount Pleasant", region="South Carolina"),
+]
+LOCAL_NAMES = [
+    Case("København K", countries="DK", city="Copenhagen", unresolved=False),
+    Case("København V, Denmark", countries="DK", city="Copenhagen"),
+    Case("Praha 5", countries="CZ", city="Prague", unresolved=False),
+    Case("Praha 8, Czechia", countries="CZ", city="Prague"),
+    Case("Wien 3", countries="AT", city="Vienna"),
+    Case("Walloon region", countries="BE", region="Wallonia"),
+    Case("Namur (Walloon region)", countries="BE", city="Namur"),
+    Case("Liège, Wallonia", countries="BE", city="Liège"),
+    Case("København S", countries="DK", city="Copenhagen"),
+    Case("Flemish Region, Belgium", countries="BE"),
+    Case("Lisboa - Alvalade", countries="PT", city="Lisbon"),
+    Case("Lisboa, Parque das Nações", countries="PT", city="Lisbon"),
+    Case("Lisboa, Avenidas Novas", countries="PT", city="Lisbon"),
+    Case("Kraków 12, Poland", countries="PL", city="Kraków"),
+]
+VIETNAMESE_ADDRESSES = [
+    Case("Số 1 Tràng Tiền-Hoàn Kiếm-Hà Nội", countries="VN", region="Ha Noi"),
+    Case("Tầng 5, 22 Láng Hạ-Đống Đa-Hà Nội", countries="VN", region="Ha Noi"),
+    Case("Quận 1-TP.HCM", countries="VN"),
+    Case("Phỏng vấn online", countries="", offices=0, note="interview: 'vấn' is no town in Turkey"),
+    Case("Remote US (phỏng vấn online)", countries="US", remote="yes"),
+    Case("Phòng 301, Tòa nhà ABC-Cầu Giấy-Hà Nội", countries="VN", region="Ha Noi"),
+    Case("Ưu tiên ứng viên nữ", countries="", offices=0, note="no syllable is a foreign town"),
+    Case("Làm việc tại nhà", countries="", offices=0, remote="yes"),
+]
+NEVER_HIDE_US = [
+    Case("Palestine", includes="PS US", country="PS", note="Palestine, Texas"),
+    us("Palestine, Texas", city="Palestine", region="Texas"),
+    us("Palestine, TX", city="Palestine", region="Texas"),
+    us("Remote - USA, Palestine", city="Palestine", remote="yes"),
+    Case("Peru", includes="PE", note="Peru, Indiana is too small to count"),
+    us("Lebanon, TN", city="Lebanon", region="Tennessee"),
+    Case("Beirut, Lebanon", countries="LB"),
+    Case("Ramallah, Palestine", countries="PS"),
+]
+
 ALL_CASES = (
     ISSUE
+    + WORKDAY_FORMS
+    + CODE_AFTER_CITY
+    + COHERENCE
+    + METRO_ABBREVIATIONS
+    + LOCAL_NAMES
+    + VIETNAMESE_ADDRESSES
+    + NEVER_HIDE_US
     + WORKDAY
     + GREENHOUSE
     + LEVER_ASHBY

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from . import gazetteer
+from .cohere import cohere
 from .model import LocationResult, Office
 from .remote import check_hint, remote_status
-from .resolve import read_segment
+from .resolve import Choice, read_segment
 from .split import split_text
 from .vocab import Noise
 
@@ -45,12 +46,24 @@ def _locate(shown: str, pieces: tuple[str, ...], hint: str | None) -> LocationRe
         split = split_text(piece)
         more += split.more_offices
         unresolved.extend(split.counted)
+        choices: list[Choice] = []
+        groups: set[str] = set()
+        found: set[str] = set()
         for tokens in split.segments:
             reading = read_segment(tokens, index)
             offices.extend(reading.offices)
-            countries |= reading.countries
+            found |= reading.countries
             unresolved.extend(reading.unresolved)
             modes |= reading.modes
+            choices.extend(reading.choices)
+            groups |= reading.groups
+        if len(choices) > 1 and any(c.office.ambiguous for c in choices):
+            narrowed = cohere(choices, index)
+            if narrowed is not None:  # the string read as a whole (cohere.py)
+                del offices[len(offices) - len(choices) :]
+                offices.extend(c.office for c in narrowed)
+                found = groups.union(*(c.countries for c in narrowed))
+        countries |= found
         if split.cut:
             unresolved.append(_shorten(split.cut))
     return LocationResult(

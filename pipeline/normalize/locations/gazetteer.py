@@ -252,6 +252,26 @@ def _is_latin_key(key: str) -> bool:
     return bool(key) and all(c.isascii() and (c.isalnum() or c == " ") for c in key)
 
 
+# How towns' leading words are abbreviated: "Mtn View", "Ft Worth", "Mt Laurel",
+# "St Paul", "Ste-Foy". The short form is the town's own name, not an alias.
+_ABBREVIATIONS = {
+    "mountain": "mtn",
+    "mount": "mt",
+    "fort": "ft",
+    "saint": "st",
+    "sainte": "ste",
+}
+
+
+def _abbreviated(key: str) -> list[str]:
+    words = key.split()
+    if not any(w in _ABBREVIATIONS for w in words[:-1]):
+        return []
+    return [
+        " ".join(_ABBREVIATIONS.get(w, w) if i < len(words) - 1 else w for i, w in enumerate(words))
+    ]
+
+
 def _clean_subdivision_name(name: str) -> list[str]:
     """pycountry writes "Barcelona [Barcelona]" and "Asturias, Principado de"."""
     base = name.split("[")[0].strip()
@@ -491,6 +511,9 @@ class _Builder:
         for key, cc, admin1 in curated.REGION_ALIASES:
             name = self.admin1_names.get((cc, admin1), key)
             self.add_name(key, KIND_REGION, self.region(cc, admin1, name), strong=True)
+        for code, iso in curated.REGION_CODES:
+            if iso in sub_region:
+                self.add_code(code, KIND_REGION, sub_region[iso])
 
     # cities --------------------------------------------------------------
     def build_cities(self, raw_cities: list[_RawCity]) -> None:
@@ -500,6 +523,8 @@ class _Builder:
             primary = fold(raw.name)
             if len(primary) >= 3:
                 self.add_name(primary, KIND_CITY, ident, strong=True)
+                for short in _abbreviated(primary):
+                    self.add_name(short, KIND_CITY, ident, strong=True)
             for alt in raw.alternates:
                 key = fold(alt)
                 if len(key) >= 3 and _is_latin_key(key) and not key.isdigit():

@@ -397,4 +397,34 @@ REGION_ALIASES: tuple[tuple[str, str, str], ...] = (
     ("southern california", "US", "CA"),
     ("northern california", "US", "CA"),
     ("dc", "US", "DC"),
+    # Metro areas named after no single town: read as their state.
+    ("research triangle park", "US", "NC"),
+    ("research triangle", "US", "NC"),
+    ("rtp", "US", "NC"),
+    ("the triangle", "US", "NC"),
+    ("dallas fort worth", "US", "TX"),
+    ("dallas ft worth", "US", "TX"),
+    ("dallas fort worth metroplex", "US", "TX"),
+    ("dfw metroplex", "US", "TX"),
+    ("dfw", "US", "TX"),
+    ("twin cities", "US", "MN"),
+    ("tri state area", "US", "NY"),
+    ("inland empire", "US", "CA"),
+    # Belgium's regions by their English names ("Walloon region" is no town in Australia).
+    ("walloon region", "BE", "WAL"),
+    ("walloon", "BE", "WAL"),
+    ("flemish region", "BE", "VLG"),
+    ("flanders", "BE", "VLG"),
+    ("brussels capital region", "BE", "BRU"),
+)
+# Region codes written after a city that are not ISO 3166-2 suffixes:
+# (code in capitals, ISO 3166-2 code of the region). "Monterrey, NL" is Nuevo León.
+REGION_CODES: tuple[tuple[str, str], ...] = (
+    ("NL", "MX-NLE"),
+    ("QR", "MX-ROO"),
+    ("SLP", "MX-SLP"),
+    ("EDOMEX", "MX-MEX"),
+    ("GTO", "MX-GUA"),
+    ("QRO", "MX-QUE"),
+    ("JAL", "MX-JAL"),
 )

@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .gazetteer import (
     ALL_WEAK,
@@ -46,7 +46,7 @@ from .gazetteer import (
 )
 from .model import Office
 from .regions import TERRITORY_OF
-from .split import Token
+from .split import Token, is_vietnamese
 from .text import fold
 from .vocab import Noise
 
@@ -63,6 +63,24 @@ _NONE: frozenset[int] = frozenset()
 # Street numbers, postcodes, units: a part with a number and a word we cannot
 # explain is a street address ("11 Đoàn Văn Bơ"), whatever towns it seems to name.
 _DIGITS = Entry((), NO_PROFILE, Noise.SITE, False, 1)
+_FILLER = Entry((), NO_PROFILE, Noise.FILLER, False, 1)
+
+
+def _district_or_site(tokens: tuple[Token, ...], i: int) -> Entry:
+    """A number of one or two digits closing the part right after a word is a city
+    district ("Praha 5", "Wien 3", "Lyon 7"); any other number is an address."""
+    token = tokens[i]
+    closes_part = i + 1 == len(tokens) or tokens[i + 1].part != token.part
+    after_word = i > 0 and not tokens[i - 1].digit and tokens[i - 1].part == token.part
+    if closes_part and after_word and token.text.isdigit() and len(token.text) <= 2:
+        return _FILLER
+    return _DIGITS
+
+
+def _foreign_syllable(text: str, entry: Entry) -> bool:
+    """One Vietnamese syllable ("vấn" of "phỏng vấn", interview) read as a place
+    outside Vietnam: the folded key ("van") names a town in Turkey, the word does not."""
+    return is_vietnamese(text) and "VN" not in entry.profile.countries
 
 
 @dataclass(slots=True)
@@ -99,11 +117,24 @@ class _Options:
 
 
 @dataclass(slots=True)
+class Choice:
+    """One office of a segment and what else it could have been (see cohere.py)."""
+
+    office: Office
+    countries: frozenset[str]  # with territories
+    readings: list[Reading] | None  # the counted readings of a multi-span office
+    span: Span | None  # or the one span of a lone office (readings worked out on demand)
+    code: bool = False  # a lone code in capitals ("MD", "LA")
+
+
+@dataclass(slots=True)
 class SegmentReading:
     offices: list[Office]
     countries: set[str]
     unresolved: list[str]
     modes: set[Noise]
+    choices: list[Choice] = field(default_factory=list)  # one per office, in order
+    groups: set[str] = field(default_factory=set)  # countries of groups ("EMEA")
 
 
 # ----------------------------------------------------------------- step 1: spans
@@ -118,16 +149,18 @@ def find_spans(tokens: tuple[Token, ...], index: Index) -> list[Span]:
         _, key, _, _, code, digit = tokens[i]
         found: list[tuple[int, Entry, str]] = []
         matches.append(found)
-        if digit:  # street numbers, postcodes, "P22"
-            found.append((i + 1, _DIGITS, key))
+        if digit:  # street numbers, postcodes, "P22"; "Praha 5" is a district
+            found.append((i + 1, _district_or_site(tokens, i), key))
             continue
         entry = lexicon_get(key)
         code_entry = codes_get(code) if code else None
         # (an entry's strength is 0 when it only starts longer names)
         if code_entry is not None:  # "CA" in capitals: the code and whatever "ca" names
             found.append((i + 1, code_entry, key))
-        elif entry is not None and entry.strength:
+        elif entry is not None and entry.strength and not _foreign_syllable(tokens[i].text, entry):
             found.append((i + 1, entry, key))
+        if not found and len(key) == 1 and i and tokens[i - 1].part == tokens[i].part:
+            found.append((i + 1, _FILLER, key))  # "København K": a postal district letter
         j = i + 1
         while entry is not None and entry.continues and j < n and j - i < MAX_WORDS:
             following = tokens[j]
@@ -596,17 +629,34 @@ def _counted_lone(found: list[Reading], profile: Profile, key: str, index: Index
         if reading.country in strong_countries:
             counted.append(reading)
             continue
-        if strong_countries and (reading.city is not None or not _named_after(reading, key, index)):
+        if (
+            strong_countries
+            and (reading.city is not None or not _named_after(reading, key, index))
+            and not _us_namesake(reading)
+        ):
             continue
         if reading.city_weak and has_own_name:
             continue
         big_only = reading.city_weak or bool(named_areas - {reading.country})
+        if strong_countries and big_only and _us_namesake(reading):
+            big_only = False  # "Palestine": the country, and Palestine, Texas
         floor = MAJOR_CITY_POPULATION if big_only else NAMESAKE_MIN_POPULATION
         if reading.weight >= floor:
             counted.append(reading)
     if not counted:  # the likeliest reading always counts
         counted.append(max(found, key=lambda r: r.weight))
     return counted
+
+
+def _us_namesake(reading: Reading) -> bool:
+    """A US town named like a country ("Palestine", Texas; "Lebanon", Tennessee) keeps
+    the US possible: a US job must never be hidden, as with Nederland, Texas."""
+    return (
+        reading.country == "US"
+        and reading.city is not None
+        and not reading.city_weak
+        and reading.weight >= NAMESAKE_MIN_POPULATION
+    )
 
 
 def _named_after(reading: Reading, key: str, index: Index) -> bool:
@@ -665,6 +715,7 @@ def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
             # "EMEA", "Remote - LATAM": a set of countries, not an office.
             for span in draft.places:
                 result.countries.update(span.profile.countries)
+                result.groups.update(span.profile.countries)
         else:
             placed.append(_place(draft, index, site_parts))
     # In an address ("Ocean Park Building, ..., Hà Nội, Việt Nam") that names
@@ -676,6 +727,7 @@ def read_segment(tokens: tuple[Token, ...], index: Index) -> SegmentReading:
             continue
         result.offices.append(p.office)
         result.countries.update(p.countries)
+        result.choices.append(p.choice)
         if not address:
             result.unresolved.extend(p.unresolved)
     return result
@@ -711,7 +763,12 @@ def _read_lone(span: Span, spans: list[Span], index: Index) -> SegmentReading:
         ambiguous = True
         unresolved.append(span.text)
     office = Office(city, region, country, geonameid, ambiguous)
-    return SegmentReading([office], set(lone.countries), unresolved, modes)
+    choice = Choice(office, lone.countries, None, span, _is_code(span))
+    return SegmentReading([office], set(lone.countries), unresolved, modes, [choice])
+
+
+def _is_code(span: Span) -> bool:
+    return span.text.isupper() and len(span.text.replace(".", "")) <= 3 and " " not in span.text
 
 
 def _is_group_only(draft: _OfficeDraft) -> bool:
@@ -725,6 +782,7 @@ class _Placed:
     unresolved: list[str]
     loose: bool  # as likely a building or street named like a town
     grounded: bool  # pins down where it is (see _grounded)
+    choice: Choice
 
 
 def _place(draft: _OfficeDraft, index: Index, site_parts: frozenset[int] | set[int]) -> _Placed:
@@ -735,7 +793,9 @@ def _place(draft: _OfficeDraft, index: Index, site_parts: frozenset[int] | set[i
         best = max(counted, key=lambda r: r.weight)
         ambiguous = len({(r.country, r.admin1, r.city) for r in counted}) > 1
         countries = with_territories({r.country for r in counted})
-        return _Placed(to_office(best, ambiguous, index), countries, unresolved, False, grounded)
+        office = to_office(best, ambiguous, index)
+        choice = Choice(office, frozenset(countries), counted, None)
+        return _Placed(office, countries, unresolved, False, grounded, choice)
     span = draft.places[0]
     lone = _lone(span, index)
     # A mall or tower named like a town ("Cornwall Centre", "Lansdowne Place"),
@@ -749,7 +809,8 @@ def _place(draft: _OfficeDraft, index: Index, site_parts: frozenset[int] | set[i
     if loose:
         unresolved.append(span.text)
     office = Office(city, region, country, geonameid, ambiguous or loose)
-    return _Placed(office, lone.countries, unresolved, loose, grounded)
+    choice = Choice(office, lone.countries, None, span, _is_code(span))
+    return _Placed(office, lone.countries, unresolved, loose, grounded, choice)
 
 
 def _lone(span: Span, index: Index) -> Lone:

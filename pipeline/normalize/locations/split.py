@@ -72,8 +72,26 @@ class SplitText:
     cut: str | None  # text beyond MAX_CHARS, not read
 
 
+# Workday's dotted form "USA.VA.Reston" (country.state.city): the dots separate levels
+# like the hyphens of "US-CA-San Francisco". Two or three capitals per code, and a
+# name after them, so "D.C.", "U.S.A." and "TP.HCM" stay words.
+_DOTTED_CODES = re.compile(r"\b([A-Z]{2,3})\.([A-Z]{2,3})\.(?=[A-Z][a-z])")
+# Letters only Vietnamese writes (horns, breves, đ, dots below, hooks above): a word
+# with one is Vietnamese, whatever else the string holds.
+VIETNAMESE_LETTERS = frozenset(
+    "ăắằẳẵặâấầẩẫậđêếềểễệôốồổỗộơớờởỡợưứừửữựạảẹẻẽỉịọỏụủỳỵỷỹ"
+    "ĂẮẰẲẴẶÂẤẦẨẪẬĐÊẾỀỂỄỆÔỐỒỔỖỘƠỚỜỞỠỢƯỨỪỬỮỰẠẢẸẺẼỈỊỌỎỤỦỲỴỶỸ"
+) - frozenset("âêôÂÊÔ")  # also French and Portuguese
+
+
+def is_vietnamese(word: str) -> bool:
+    return not word.isascii() and not VIETNAMESE_LETTERS.isdisjoint(word)
+
+
 def split_text(raw: str) -> SplitText:
     text = unicodedata.normalize("NFC", raw)
+    if "." in text:
+        text = _DOTTED_CODES.sub(r"\1-\2-", text)
     cut = None
     if len(text) > MAX_CHARS:
         cut = text[MAX_CHARS:].strip()
@@ -124,6 +142,7 @@ def _cut_counts(text: str) -> tuple[str, int, list[str]]:
 def tokenize(segment: str) -> tuple[Token, ...]:
     tokens: list[Token] = []
     part = 0
+    vietnamese = is_vietnamese(segment)
     for gap, word in _GAP_WORD.findall(segment):
         if not tokens:
             joined = False
@@ -131,6 +150,10 @@ def tokenize(segment: str) -> tuple[Token, ...]:
             joined = True
         else:
             part, joined = _read_gap(gap, part)
+            if gap == "-" and vietnamese:
+                # "22 Láng Hạ-Đống Đa-Hà Nội": Vietnamese addresses hyphenate their
+                # levels; read like a spaced dash (a name may still run across it).
+                part += 1
             if joined and "&" in gap:
                 tokens.append(Token("&", "and", part, True))
         if word.isascii():

@@ -29,7 +29,7 @@ _CONNECTOR = "and und et va"
 # Words that carry no place.
 _FILLER = """
 office offices hq headquarters head office based location locations area areas metro
-metropolitan greater region regions state province county country city town
+metropolitan metroplex greater region regions state province county country city town
 nationwide countrywide the of in at near from within to for with only preferred
 required optional travel travelling traveling relocation relocate friendly first any all
 across multiple various several north south east west central northern southern eastern
@@ -92,6 +92,7 @@ def _build() -> dict[str, Noise]:
             "off site",
             "tu xa",
             "lam viec tu xa",
+            "lam viec tai nha",
         ],
         Noise.HYBRID: ["hybrid remote"],
         Noise.ONSITE: ["on site", "in office", "in person", "office based", "tai van phong"],
