@@ -136,29 +136,10 @@ class SourceBase(StrictModel):
         return patterns
 
 
-# Platforms whose listing API does not name a posting's public page, so the crawler
-# builds it on the platform's separate public host (`public_base`).
-PUBLIC_BASE_PLATFORMS = ("smartrecruiters",)
-
-
 class AtsSource(SourceBase):
     platform: Literal[ATS_PLATFORMS]  # type: ignore[valid-type]
     api_base: HttpUrl | None = None
-    # The public host of posting pages where it differs from the API's (SmartRecruiters:
-    # https://jobs.smartrecruiters.com); unset means the platform's real default.
-    public_base: HttpUrl | None = None
     boards: tuple[Board, ...] = ()
-
-    @field_validator("public_base")
-    @classmethod
-    def _public_base_platform(cls, value: str | None, info: Any) -> str | None:
-        platform = info.data.get("platform")
-        if value is not None and platform not in PUBLIC_BASE_PLATFORMS:
-            raise ValueError(
-                f"only {', '.join(PUBLIC_BASE_PLATFORMS)} build public URLs themselves; "
-                f"{platform} postings carry their own"
-            )
-        return value
 
     @field_validator("boards", mode="before")
     @classmethod
@@ -166,6 +147,16 @@ class AtsSource(SourceBase):
         if isinstance(value, list):
             return [{"token": item} if isinstance(item, str) else item for item in value]
         return value
+
+
+class SmartRecruitersSource(AtsSource):
+    """SmartRecruiters' listing names no posting page: the crawler builds it on the
+    platform's separate public host."""
+
+    platform: Literal["smartrecruiters"]
+    # Where posting pages live (real: https://jobs.smartrecruiters.com); unset means
+    # the real default. The sandbox sources point it at the sandbox.
+    public_base: HttpUrl | None = None
 
 
 class WorkdaySource(AtsSource):
@@ -494,6 +485,8 @@ def _validate_source(name: Any, raw: Any, problems: _Problems) -> SourceConfig |
         if platform in HTML_PLATFORMS
         else WorkdaySource
         if platform == "workday"
+        else SmartRecruitersSource
+        if platform == "smartrecruiters"
         else AtsSource
     )
     source = _validate(model, raw, path, problems)
