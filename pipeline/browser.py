@@ -30,6 +30,7 @@ from typing import Any
 import psutil
 
 from pipeline.http.fetcher import Fetcher, FetchRequest, FetchResult, ResultStream, drain
+from pipeline.http.guard import url_egress_refusal
 from pipeline.settings import Settings
 
 CHROMIUM_ARGS = (
@@ -150,6 +151,9 @@ class BrowserFetcher:
     async def _render(self, request: FetchRequest) -> FetchResult:
         started = time.monotonic()
         timeout_ms = self.settings.http_timeout_s * 1000
+        refusal = url_egress_refusal(request.url, self.settings.egress_hosts)
+        if refusal:  # refused before a browser starts or a request leaves
+            return replace(_failed(request, started, refusal), blocked_address=True)
         try:
             context = await self._browser()
         except Exception as exc:

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -40,9 +41,11 @@ def demo_app() -> App:
     base = load_settings()
     url = ensure_sandbox(base.data_dir)
     os.environ["JOBHARBOR_SANDBOX_URL"] = url
-    # The sandbox lives on loopback: the demo (like the tests) explicitly allows it.
+    # The sandbox lives on loopback: the demo (like the tests) explicitly allows it,
+    # and may reach nothing else (a URL on a real public host fails loudly instead).
     settings = load_settings(
         allow_private_networks=True,
+        egress_allowlist=base.egress_allowlist or urlsplit(url).netloc,
         sources_file=REPO_ROOT / "sandbox" / "sources.yaml",
         sandbox_url=url,
     )

@@ -12,6 +12,7 @@ bookkeeping stays in the caller's thread.
 from __future__ import annotations
 
 import asyncio
+import logging
 import queue
 import threading
 import time
@@ -25,10 +26,11 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from pipeline.errors import BlockedAddressError
-from pipeline.http.guard import GuardedBackend
+from pipeline.http.guard import GuardedBackend, url_egress_refusal
 from pipeline.pacing import DEFAULT_BUDGET, Budget, LocalBucket, Pacer, parse_retry_after
 from pipeline.settings import Settings
 
+log = logging.getLogger(__name__)
 MAX_REDIRECTS = 5
 MAX_BODY_BYTES = 50 * 1024 * 1024
 DEFAULT_CONCURRENCY = 16
@@ -181,6 +183,7 @@ class Fetcher:
             pool._network_backend,  # type: ignore[attr-defined]
             allow_private=self.settings.allow_private_networks,
             allowed_networks=self.settings.allowed_networks,
+            egress_allowlist=self.settings.egress_hosts,
         )
         return httpx.AsyncClient(
             transport=transport,
@@ -330,6 +333,10 @@ class Fetcher:
                     return _failure(
                         request, url, started, f"unsupported URL scheme in {url!r}", hops
                     )
+                refusal = url_egress_refusal(url, self.settings.egress_hosts)
+                if refusal:  # nothing is sent: not a request, not a DNS query
+                    log.error("%s (url %s)", refusal, url)
+                    return _failure(request, url, started, refusal, hops, blocked=True)
                 response = await self._client.request(
                     method, url, headers=dict(request.headers), content=body
                 )
