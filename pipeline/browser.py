@@ -30,7 +30,6 @@ from typing import Any
 import psutil
 
 from pipeline.http.fetcher import Fetcher, FetchRequest, FetchResult, ResultStream, drain
-from pipeline.http.guard import url_egress_refusal
 from pipeline.settings import Settings
 
 CHROMIUM_ARGS = (
@@ -151,9 +150,9 @@ class BrowserFetcher:
     async def _render(self, request: FetchRequest) -> FetchResult:
         started = time.monotonic()
         timeout_ms = self.settings.http_timeout_s * 1000
-        refusal = url_egress_refusal(request.url, self.settings.egress_hosts)
-        if refusal:  # refused before a browser starts or a request leaves
-            return replace(_failed(request, started, refusal), blocked_address=True)
+        refused = self.http.guard.preflight(request.url)
+        if refused is not None:  # refused before a browser starts or a request leaves
+            return replace(_failed(request, started, str(refused)), blocked_address=True)
         try:
             context = await self._browser()
         except Exception as exc:

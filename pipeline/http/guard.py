@@ -111,14 +111,6 @@ def egress_refusal(host: str, port: int | None, allowlist: Allowlist | None) -> 
     return f"egress refused: {name}:{port} is not on the egress allowlist ({listed})"
 
 
-def url_egress_refusal(url: str, allowlist: Allowlist | None) -> str | None:
-    if allowlist is None:
-        return None
-    parts = urlsplit(url)
-    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
-    return egress_refusal(parts.hostname or "", port, allowlist)
-
-
 class GuardedBackend(httpcore.AsyncNetworkBackend):
     """Resolves the host itself, vets every address, connects only to a vetted one."""
 
@@ -157,21 +149,32 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
             addresses[0], port, timeout, local_address, socket_options
         )
 
-    def _vet_egress(self, host: str, port: int) -> None:
-        """The allowlist, before any packet: an address is vetted by the SSRF guard
-        first (its refusal is the more precise one), a name before DNS is asked."""
+    def preflight(self, url: str) -> BlockedAddressError | None:
+        """The refusal a request to `url` would meet, known before anything is sent
+        (no DNS, no connection): an address the SSRF guard refuses (the more precise
+        answer), or a destination off the egress allowlist. None: go ahead."""
         if self.egress is None:
-            return
+            return None
+        parts = urlsplit(url)
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme, 0)
+        return self._refusal(parts.hostname or "", port)
+
+    def _refusal(self, host: str, port: int) -> BlockedAddressError | None:
         literal = _ip_literal(host)
         if literal is not None and not self.allow_private:
             reason = None if is_allowed(literal, self.allowed) else refusal_reason(literal)
             if reason:
-                raise BlockedAddressError(
+                return BlockedAddressError(
                     f"refused to connect to a {reason} address", host=host, address=literal
                 )
         refusal = egress_refusal(host, port, self.egress)
-        if refusal:
-            raise EgressRefusedError(refusal, host=host, port=port)
+        return EgressRefusedError(refusal, host=host, port=port) if refusal else None
+
+    def _vet_egress(self, host: str, port: int) -> None:
+        """The allowlist at the socket, before DNS for a name or a connection."""
+        refused = self._refusal(host, port) if self.egress is not None else None
+        if refused is not None:
+            raise refused
 
     async def connect_unix_socket(self, *args: Any, **kwargs: Any) -> httpcore.AsyncNetworkStream:
         raise BlockedAddressError("unix sockets are not crawl targets")
