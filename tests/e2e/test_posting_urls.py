@@ -11,6 +11,7 @@ signal, with the evidence of the URL that gave it (issue 9)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -190,7 +191,6 @@ def _remove_one_posting_per_board(app: App, sandbox: RunningSandbox, name: str) 
         conn.execute(
             "UPDATE crawl.boards SET last_full_pass_at = NULL WHERE source_id = %s", (name,)
         )
-    assert discover(app, name, force=True).status == "succeeded"
     with app.db.connect() as conn:
         gone = conn.execute(
             "SELECT id FROM core.postings WHERE source_id = %s AND missing_count = 1", (name,)
@@ -221,3 +221,45 @@ def test_a_removed_posting_gets_its_platforms_real_closed_signal(
             evidence = closed["close_evidence"]
             assert evidence["url"].startswith(sandbox.url + "/")
             assert CHECK_PATH[name] in evidence["url"], evidence["url"]
+
+
+@pytest.mark.parametrize(
+    ("name", "asked", "never"),
+    [
+        ("workable", "/workable/api/v2/accounts/", "/j/"),
+        ("bamboohr", "/detail", None),
+    ],
+)
+def test_issue_9_workable_and_bamboohr_live_postings_stay_open_through_discover_and_check(
+    app: App, sandbox: RunningSandbox, name: str, asked: str, never: str | None
+) -> None:
+    """Regression (issue 9): the check asked Workable's `/j/<shortcode>` and BambooHR's
+    `/careers/<id>` and closed live postings on a 404. Now it asks the detail records,
+    finds the postings live and none of them closes (whether a live check also reopens
+    them is issue 9 part 3's, tested with the lifecycle)."""
+    _crawl(app, name)
+    rows = _rows(app, name)
+    _mark_missing(app, [row["id"] for row in rows])
+    since = time.monotonic()
+    stats = check_postings(app, name).stats
+    assert stats["outcomes"] == {"live": len(rows)}
+    checks = [e.path for e in sandbox.state.requests(since=since)]
+    assert len(checks) == len(rows)
+    assert all(asked in path for path in checks), checks
+    if never:
+        assert not any(never in path for path in checks)
+    with app.db.connect() as conn:
+        statuses = {
+            r["status"]
+            for r in conn.execute(
+                "SELECT status FROM core.postings WHERE source_id = %s", (name,)
+            ).fetchall()
+        }
+        closings = conn.execute(
+            """SELECT count(*) AS n FROM core.posting_events AS e
+               JOIN core.postings AS p ON p.id = e.posting_id
+               WHERE p.source_id = %s AND e.to_status IN ('not_found', 'expired')""",
+            (name,),
+        ).fetchone()["n"]
+    assert statuses <= {"missing", "active"}
+    assert closings == 0
