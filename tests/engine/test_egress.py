@@ -106,3 +106,11 @@ def test_the_browser_path_refuses_before_starting_a_browser(second_sandbox) -> N
     assert result.blocked_address
     assert "egress refused: 127.0.0.2:" in result.error
     assert second_sandbox.state.requests() == []
+
+
+def test_the_demo_runs_with_the_allowlist_on_its_sandbox() -> None:
+    from pipeline.demo import demo_settings
+
+    settings = demo_settings(Settings(), "http://127.0.0.1:8765")
+    assert settings.egress_hosts == frozenset({"127.0.0.1:8765"})
+    assert egress_refusal("jobs.smartrecruiters.com", 443, settings.egress_hosts) is not None
