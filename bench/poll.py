@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -144,6 +145,7 @@ def _app(work: Path, db: Database, sandbox_url: str, tokens: list[str], connecti
         raw_store_url=(work / "raw").resolve().as_uri(),
         data_dir=work,
         allow_private_networks=True,  # the sandbox is on loopback
+        egress_allowlist=urlsplit(sandbox_url).netloc,  # ...and is all it may reach
         sources_file=sources,
         sandbox_url=sandbox_url,
         # On loopback a request takes microseconds: a few keep-alive connections keep

@@ -150,6 +150,9 @@ class BrowserFetcher:
     async def _render(self, request: FetchRequest) -> FetchResult:
         started = time.monotonic()
         timeout_ms = self.settings.http_timeout_s * 1000
+        refused = self.http.guard.preflight(request.url)
+        if refused is not None:  # refused before a browser starts or a request leaves
+            return replace(_failed(request, started, str(refused)), blocked_address=True)
         try:
             context = await self._browser()
         except Exception as exc:

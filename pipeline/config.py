@@ -149,6 +149,16 @@ class AtsSource(SourceBase):
         return value
 
 
+class SmartRecruitersSource(AtsSource):
+    """SmartRecruiters' listing names no posting page: the crawler builds it on the
+    platform's separate public host."""
+
+    platform: Literal["smartrecruiters"]
+    # Where posting pages live (real: https://jobs.smartrecruiters.com); unset means
+    # the real default. The sandbox sources point it at the sandbox.
+    public_base: HttpUrl | None = None
+
+
 class WorkdaySource(AtsSource):
     """Workday's own keys: board tokens name tenant, data center and site."""
 
@@ -475,6 +485,8 @@ def _validate_source(name: Any, raw: Any, problems: _Problems) -> SourceConfig |
         if platform in HTML_PLATFORMS
         else WorkdaySource
         if platform == "workday"
+        else SmartRecruitersSource
+        if platform == "smartrecruiters"
         else AtsSource
     )
     source = _validate(model, raw, path, problems)

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -26,7 +27,7 @@ from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
 from pipeline.phases.sync import sync_serving
-from pipeline.settings import REPO_ROOT, load_settings
+from pipeline.settings import REPO_ROOT, Settings, load_settings
 from pipeline.status import gather_status
 from sandbox.daemon import ensure_sandbox
 from serving_sync.reconcile import search
@@ -40,13 +41,18 @@ def demo_app() -> App:
     base = load_settings()
     url = ensure_sandbox(base.data_dir)
     os.environ["JOBHARBOR_SANDBOX_URL"] = url
-    # The sandbox lives on loopback: the demo (like the tests) explicitly allows it.
-    settings = load_settings(
+    return App.create(settings=demo_settings(base, url))
+
+
+def demo_settings(base: Settings, sandbox_url: str) -> Settings:
+    """The sandbox lives on loopback: the demo (like the tests) explicitly allows it,
+    and may reach nothing else (a URL on a real public host fails loudly instead)."""
+    return load_settings(
         allow_private_networks=True,
+        egress_allowlist=base.egress_allowlist or urlsplit(sandbox_url).netloc,
         sources_file=REPO_ROOT / "sandbox" / "sources.yaml",
-        sandbox_url=url,
+        sandbox_url=sandbox_url,
     )
-    return App.create(settings=settings)
 
 
 def _counts(values: Mapping[str, int]) -> str:

@@ -50,6 +50,11 @@ class BlockedAddressError(FatalError):
     """A URL (or a redirect hop) resolves to an address the SSRF guard refuses."""
 
 
+class EgressRefusedError(BlockedAddressError):
+    """A destination outside the egress allowlist (settings.egress_allowlist): tests,
+    the demo and benchmarks may reach only the sandbox and hosts they name."""
+
+
 class LockNotAcquired(RetriableError):
     """Another run holds the advisory lock for this phase and source."""
 

@@ -12,6 +12,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from pipeline.http.guard import parse_allowlist
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -44,6 +46,11 @@ class Settings(BaseSettings):
     allow_private_networks: bool = False
     # Exceptions to the SSRF guard when it is on, as CIDRs (e.g. one internal board).
     allowed_networks: tuple[str, ...] = ()
+    # Egress allowlist: when set, the crawler may reach only these hosts (`host` or
+    # `host:port`, comma-separated), and any other destination fails loudly before a
+    # byte is sent. Tests, the demo and benchmarks set it to the sandbox's address, so
+    # a URL built on a real public host can never reach the internet from them.
+    egress_allowlist: str | None = None
     contact_url: str = "https://github.com/jobharbor/jobharbor"
     user_agent: str | None = None
     http_timeout_s: float = 20.0
@@ -57,6 +64,11 @@ class Settings(BaseSettings):
     browser_pages: int = 2
 
     sandbox_url: str = "http://127.0.0.1:8765"
+
+    @cached_property
+    def egress_hosts(self) -> frozenset[str] | None:
+        """The parsed allowlist; None when egress is not restricted (production)."""
+        return parse_allowlist(self.egress_allowlist)
 
     @cached_property
     def effective_user_agent(self) -> str:

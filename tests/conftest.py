@@ -25,6 +25,7 @@ from sandbox.server import RunningSandbox, start_sandbox
 from serving_sync import schema as serving_schema
 
 SANDBOX_SOURCES = REPO_ROOT / "sandbox" / "sources.yaml"
+TEST_EGRESS = "127.0.0.1,127.0.0.2"
 TEMPLATE = "jh_template"
 SERVING_TEMPLATE = "jh_serving_template"
 
@@ -160,6 +161,9 @@ def make_settings(databases: TestDatabases, data_dir: Path, **overrides: object)
         "raw_store_url": (data_dir / "raw").resolve().as_uri(),
         "data_dir": data_dir,
         "allow_private_networks": True,  # the sandbox is on loopback; tests allow it explicitly
+        # ...and nothing else: the sandbox and the engine tests' second host (127.0.0.2).
+        # A URL built on a real public host fails loudly instead of reaching the internet.
+        "egress_allowlist": TEST_EGRESS,
         "sources_file": SANDBOX_SOURCES,
     }
     values.update(overrides)

@@ -12,6 +12,7 @@ bookkeeping stays in the caller's thread.
 from __future__ import annotations
 
 import asyncio
+import logging
 import queue
 import threading
 import time
@@ -29,6 +30,7 @@ from pipeline.http.guard import GuardedBackend
 from pipeline.pacing import DEFAULT_BUDGET, Budget, LocalBucket, Pacer, parse_retry_after
 from pipeline.settings import Settings
 
+log = logging.getLogger(__name__)
 MAX_REDIRECTS = 5
 MAX_BODY_BYTES = 50 * 1024 * 1024
 DEFAULT_CONCURRENCY = 16
@@ -177,11 +179,13 @@ class Fetcher:
             retries=0,
         )
         pool = transport._pool
-        pool._network_backend = GuardedBackend(  # type: ignore[attr-defined]
+        self.guard = GuardedBackend(
             pool._network_backend,  # type: ignore[attr-defined]
             allow_private=self.settings.allow_private_networks,
             allowed_networks=self.settings.allowed_networks,
+            egress_allowlist=self.settings.egress_hosts,
         )
+        pool._network_backend = self.guard  # type: ignore[attr-defined]
         return httpx.AsyncClient(
             transport=transport,
             timeout=httpx.Timeout(self.settings.http_timeout_s),
@@ -330,6 +334,10 @@ class Fetcher:
                     return _failure(
                         request, url, started, f"unsupported URL scheme in {url!r}", hops
                     )
+                refused = self.guard.preflight(url)
+                if refused is not None:  # nothing is sent: not a request, not a DNS query
+                    log.error("%s (url %s)", refused, url)
+                    return _failure(request, url, started, str(refused), hops, blocked=True)
                 response = await self._client.request(
                     method, url, headers=dict(request.headers), content=body
                 )

@@ -4,6 +4,12 @@ cloud-metadata addresses.
 The check runs where the socket is opened (a wrapped httpcore network backend),
 after DNS resolution and for every connection, so redirects and DNS tricks
 cannot route around it: the address we vet is the address we connect to.
+
+Egress allowlist (settings.egress_allowlist, on in tests, the demo and benchmarks):
+when set, only the listed hosts (`host` or `host:port`) may be reached at all. It
+is checked before anything leaves the process: before DNS for a name, before the
+connection for an address, and (in the fetcher and the browser) before a request
+or a browser is even started. A refusal names the destination and the list.
 """
 
 from __future__ import annotations
@@ -13,10 +19,11 @@ import ipaddress
 import socket
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpcore
 
-from pipeline.errors import BlockedAddressError
+from pipeline.errors import BlockedAddressError, EgressRefusedError
 
 _EXTRA_BLOCKED = tuple(
     ipaddress.ip_network(net)
@@ -82,6 +89,28 @@ def is_allowed(address: str, allowed: tuple[IpNetwork, ...]) -> bool:
     return any(ip.version == net.version and ip in net for net in allowed)
 
 
+Allowlist = frozenset[str]
+
+
+def parse_allowlist(entries: str | Iterable[str] | None) -> Allowlist | None:
+    """`host` or `host:port` entries (comma-separated in a string); None: no allowlist."""
+    if entries is None:
+        return None
+    items = entries.split(",") if isinstance(entries, str) else entries
+    return frozenset(e.strip().lower().rstrip(".") for e in items if e.strip())
+
+
+def egress_refusal(host: str, port: int | None, allowlist: Allowlist | None) -> str | None:
+    """Why reaching host:port is refused by the allowlist, or None when it is allowed."""
+    if allowlist is None:
+        return None
+    name = host.strip("[]").lower().rstrip(".")
+    if name in allowlist or f"{name}:{port}" in allowlist or f"[{name}]:{port}" in allowlist:
+        return None
+    listed = ", ".join(sorted(allowlist)) or "nothing"
+    return f"egress refused: {name}:{port} is not on the egress allowlist ({listed})"
+
+
 class GuardedBackend(httpcore.AsyncNetworkBackend):
     """Resolves the host itself, vets every address, connects only to a vetted one."""
 
@@ -91,10 +120,12 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         *,
         allow_private: bool,
         allowed_networks: Iterable[str] = (),
+        egress_allowlist: Allowlist | None = None,
     ) -> None:
         self.inner = inner
         self.allow_private = allow_private
         self.allowed = parse_networks(allowed_networks)
+        self.egress = egress_allowlist
 
     async def connect_tcp(
         self,
@@ -104,6 +135,7 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.AsyncNetworkStream:
+        self._vet_egress(host, port)
         if self.allow_private:
             return await self.inner.connect_tcp(host, port, timeout, local_address, socket_options)
         addresses = await _resolve(host, port)
@@ -117,6 +149,33 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
             addresses[0], port, timeout, local_address, socket_options
         )
 
+    def preflight(self, url: str) -> BlockedAddressError | None:
+        """The refusal a request to `url` would meet, known before anything is sent
+        (no DNS, no connection): an address the SSRF guard refuses (the more precise
+        answer), or a destination off the egress allowlist. None: go ahead."""
+        if self.egress is None:
+            return None
+        parts = urlsplit(url)
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme, 0)
+        return self._refusal(parts.hostname or "", port)
+
+    def _refusal(self, host: str, port: int) -> BlockedAddressError | None:
+        literal = _ip_literal(host)
+        if literal is not None and not self.allow_private:
+            reason = None if is_allowed(literal, self.allowed) else refusal_reason(literal)
+            if reason:
+                return BlockedAddressError(
+                    f"refused to connect to a {reason} address", host=host, address=literal
+                )
+        refusal = egress_refusal(host, port, self.egress)
+        return EgressRefusedError(refusal, host=host, port=port) if refusal else None
+
+    def _vet_egress(self, host: str, port: int) -> None:
+        """The allowlist at the socket, before DNS for a name or a connection."""
+        refused = self._refusal(host, port) if self.egress is not None else None
+        if refused is not None:
+            raise refused
+
     async def connect_unix_socket(self, *args: Any, **kwargs: Any) -> httpcore.AsyncNetworkStream:
         raise BlockedAddressError("unix sockets are not crawl targets")
 
@@ -124,12 +183,18 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         await self.inner.sleep(seconds)
 
 
-async def _resolve(host: str, port: int) -> list[str]:
+def _ip_literal(host: str) -> str | None:
     try:
-        ipaddress.ip_address(host.strip("[]"))
-        return [host.strip("[]")]
+        ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
     except ValueError:
-        pass
+        return None
+    return host.strip("[]")
+
+
+async def _resolve(host: str, port: int) -> list[str]:
+    literal = _ip_literal(host)
+    if literal is not None:
+        return [literal]
     loop = asyncio.get_running_loop()
     infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     # Every address the name resolves to must be public: one private answer is enough

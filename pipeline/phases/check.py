@@ -30,11 +30,13 @@ BATCH = 100
 RECHECK_AFTER_S = 6 * 60 * 60
 
 _TODO = """
-SELECT id, external_id, board_id, url, title, status
-FROM core.postings
-WHERE source_id = %(source)s AND status = 'missing' AND NOT (id = ANY(%(done)s))
-  AND (last_checked_at IS NULL OR last_checked_at < now() - make_interval(secs => %(recheck_s)s))
-ORDER BY last_checked_at NULLS FIRST, id
+SELECT p.id, p.external_id, p.board_id, p.url, p.detail_url, p.title, p.status,
+    b.board_key, b.url AS board_url
+FROM core.postings AS p JOIN crawl.boards AS b ON b.id = p.board_id
+WHERE p.source_id = %(source)s AND p.status = 'missing' AND NOT (p.id = ANY(%(done)s))
+  AND (p.last_checked_at IS NULL
+       OR p.last_checked_at < now() - make_interval(secs => %(recheck_s)s))
+ORDER BY p.last_checked_at NULLS FIRST, p.id
 LIMIT %(limit)s
 """
 

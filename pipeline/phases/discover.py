@@ -567,7 +567,8 @@ class _Worker:
             ).fetchall()
         }
         new_rows, changed_rows, seen = [], [], []
-        for external_id, posting in items.items():
+        for external_id, listed in items.items():
+            posting = ctx.platform.public_posting(ctx.source, board["board_key"], listed)
             detail_url = ctx.platform.detail_url(ctx.source, posting)
             values = {
                 "source": ctx.name,

@@ -141,8 +141,19 @@ class Platform:
     # ---- direct checks (closing needs the posting itself to say it is gone)
 
     def check_request(self, posting: Mapping[str, Any]) -> FetchRequest:
-        """The request that asks the posting itself whether it still exists."""
-        return FetchRequest(posting["url"], tag=posting)
+        """The request that asks the posting itself whether it still exists: the
+        platform's per-posting record (`check_url`) where it has one, else its page."""
+        return FetchRequest(self.check_url(posting) or posting["url"], tag=posting)
+
+    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+        """The platform's per-posting endpoint, derived from the board's configured
+        URL (pipeline/platforms/checks.py); None: ask the posting's own page."""
+        return None
+
+    def public_posting(self, source: SourceConfig, board_key: str, posting: Posting) -> Posting:
+        """The posting with its public URLs on the source's configured public host
+        (platforms whose listing API does not name the public page build it)."""
+        return posting
 
     def closed_flag(self, response: Any) -> str | None:
         """The platform's own "this posting is closed" signal in a check response, if any

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import quote
 
 from pipeline.platforms.base import Platform
+from pipeline.platforms.checks import greenhouse_check_url
 
 
 class Greenhouse(Platform):
@@ -13,3 +16,6 @@ class Greenhouse(Platform):
 
     def listing_url(self, api_base: str, token: str) -> str:
         return f"{api_base}/v1/boards/{quote(token, safe='')}/jobs?content=true"
+
+    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+        return greenhouse_check_url(posting)

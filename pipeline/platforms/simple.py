@@ -7,10 +7,13 @@ path segment instead: `{api_base}/{token}/...`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import quote
 
 from parsers.types import Posting
 from pipeline.config import AtsSource, SourceConfig
+from pipeline.platforms import checks
 from pipeline.platforms.base import BoardSpec, Platform, host_of
 
 
@@ -62,17 +65,28 @@ class Lever(PathPlatform):
     default_api_base = "https://api.lever.co"  # EU boards: api_base https://api.eu.lever.co
     path = "/v0/postings/{token}?mode=json"
 
+    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+        return checks.lever_check_url(posting)
+
 
 class Ashby(PathPlatform):
     name = "ashby"
     default_api_base = "https://api.ashbyhq.com"
     path = "/posting-api/job-board/{token}?includeCompensation=true"
 
+    # The posting API has no per-posting record: the check asks the hosted page,
+    # whose soft-404 ("The job you have requested was not found") is Ashby's own answer.
+    def closed_flag(self, response: Any) -> str | None:
+        return checks.ashby_closed_flag(response.status, response.body)
+
 
 class Recruitee(SubdomainPlatform):
     name = "recruitee"
     host_template = "{token}.recruitee.com"
     path = "/api/offers/"
+
+    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+        return checks.recruitee_check_url(posting)
 
 
 class Personio(SubdomainPlatform):
@@ -95,3 +109,6 @@ class BambooHR(SubdomainPlatform, DetailFromPosting):
     name = "bamboohr"
     host_template = "{token}.bamboohr.com"
     path = "/careers/list"
+
+    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+        return checks.bamboohr_check_url(posting)

@@ -16,6 +16,7 @@ from urllib.parse import quote
 from parsers.types import ParseOutcome, Posting
 from pipeline.config import SourceConfig
 from pipeline.http.fetcher import FetchRequest
+from pipeline.platforms import checks
 from pipeline.platforms.simple import PathPlatform
 
 V3_MAX_PAGES = 500  # 5,000 postings: past it the listing is reported as truncated
@@ -37,6 +38,9 @@ class Workable(PathPlatform):
     name = "workable"
     default_api_base = "https://apply.workable.com"
     path = "/api/v1/widget/accounts/{token}?details=true"
+
+    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+        return checks.workable_check_url(posting)
 
     def listing_url(self, api_base: str, token: str) -> str:
         base = str(api_base).rstrip("/")

@@ -1,5 +1,5 @@
 """Ashby posting API (`/posting-api/job-board/{org}[?includeCompensation=true]`) and
-the hosted job page (schema.org JSON-LD), in Ashby's real shape: `{"jobs": [...],
+the hosted job page (schema.org JSON-LD; a soft-404 once removed), in Ashby's real shape: `{"jobs": [...],
 "apiVersion": "1"}`, free-text `location` beside `address.postalAddress`,
 `secondaryLocations[]`, `isRemote`, `workplaceType`, `compensation.summaryComponents`."""
 
@@ -9,12 +9,11 @@ from typing import Any
 
 from sandbox.formats.common import (
     find_job,
-    html_not_found,
     json_reply,
     jsonld_page,
     paragraphs_html,
 )
-from sandbox.routing import Format, Reply, Request
+from sandbox.routing import HTML, Format, Reply, Request
 from sandbox.world import Board, Job, country_of, job_locations, job_uuid
 
 FORMAT = Format("ashby")
@@ -101,12 +100,20 @@ def job_board(request: Request) -> Reply:
     return json_reply({"jobs": jobs, "apiVersion": "1"}, board)
 
 
-@FORMAT.get(r"/ashby/jobs/(?P<token>[^/]+)/(?P<id>[0-9a-f-]+)", platform=PLATFORM)
+_NOT_FOUND_PAGE = (
+    b"<!doctype html><html><head><meta charset='utf-8'><title>Jobs</title></head>"
+    b"<body><main><h1>Job not found</h1><p>The job you have requested was not found.</p>"
+    b"</main></body></html>"
+)
+
+
+@FORMAT.get(r"/ashby/jobs/(?P<token>[^/]+)/(?P<id>[0-9a-f-]+)(?:/application)?", platform=PLATFORM)
 def hosted(request: Request) -> Reply:
     board = request.board()
     job = find_job(board, lambda j: job_uuid(j) == request.match["id"])
     if job is None:
-        return html_not_found("Job not found")
+        # Like jobs.ashbyhq.com: 200 and "The job you have requested was not found".
+        return Reply(200, _NOT_FOUND_PAGE, HTML)
     return jsonld_page(
         board, job, f"{request.base_url}/ashby/jobs/{board.token}/{job_uuid(job)}", job_uuid(job)
     )

@@ -1,13 +1,16 @@
 """BambooHR careers JSON: `/careers/list` (`{"meta": {"totalCount"}, "result": [...]}`,
 no dates, no descriptions) and `/careers/{id}/detail` (`result.jobOpening` with
-`description`, `datePosted`, `compensation`). `locationType` "1" is remote."""
+`description`, `datePosted`, `compensation`; 404 once the opening is removed).
+`locationType` "1" is remote. The hosted page `/careers/{id}` is a client-side app
+that loads the detail: it answers 200 for any id (a removed opening's page is a
+soft-404)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sandbox.formats.common import find_job, json_error, json_reply, paragraphs_html
-from sandbox.routing import Format, Reply, Request
+from sandbox.formats.common import find_job, json_error, json_reply, jsonld_page, paragraphs_html
+from sandbox.routing import HTML, Format, Reply, Request
 from sandbox.world import Board, Job, country_of
 
 FORMAT = Format("bamboohr")
@@ -68,3 +71,19 @@ def detail(request: Request) -> Reply:
     )
     opening["location"]["addressCountry"] = country_of(job.location)
     return json_reply({"meta": {}, "result": {"jobOpening": opening, "formFields": {}}}, board)
+
+
+_SHELL = (
+    b"<!doctype html><html><head><meta charset='utf-8'><title>Careers</title></head>"
+    b"<body><div id='root'></div><script src='/careers/app.js'></script></body></html>"
+)
+
+
+@FORMAT.get(r"/bamboohr/(?P<token>[^/]+)/careers/(?P<id>\d+)/?", platform=PLATFORM)
+def hosted(request: Request) -> Reply:
+    board = request.board()
+    job = find_job(board, lambda j: str(j.job_id % 10**6) == request.match["id"])
+    if job is None:
+        return Reply(200, _SHELL, HTML)  # the app shell for any id: a soft-404
+    url = f"{request.base_url}/bamboohr/{board.token}/careers/{request.match['id']}"
+    return jsonld_page(board, job, url, request.match["id"])

@@ -84,7 +84,7 @@ def one_offer(request: Request) -> Reply:
     return json_reply({"offer": offer(request, board, job)}, board)
 
 
-@FORMAT.get(r"/recruitee/(?P<token>[^/]+)/o/(?P<slug>[^/]+)", platform=PLATFORM)
+@FORMAT.get(r"/recruitee/(?P<token>[^/]+)/o/(?P<slug>[^/]+)(?:/c/new)?", platform=PLATFORM)
 def hosted(request: Request) -> Reply:
     board = request.board()
     job = find_job(board, lambda j: offer_slug(j) == request.match["slug"])

@@ -1,14 +1,16 @@
 """SmartRecruiters public API: `/v1/companies/{company}/postings` pages with
 `offset`, `limit` (default 10, at most 100) and `totalFound`, and the posting
 detail `/v1/companies/{company}/postings/{id}` with `jobAd.sections`, in the real
-shape (string latitude/longitude, `location.remote` / `location.hybrid`)."""
+shape (string latitude/longitude, `location.remote` / `location.hybrid`); and the
+posting page on the separate public host (`jobs.smartrecruiters.com/{company}/{id}`,
+here `/smartrecruiters/jobs/{company}/{id}`, with `?apply` for the apply page)."""
 
 from __future__ import annotations
 
 import html
 from typing import Any
 
-from sandbox.formats.common import find_job, json_error, json_reply
+from sandbox.formats.common import find_job, html_not_found, json_error, json_reply, jsonld_page
 from sandbox.routing import Format, Reply, Request
 from sandbox.world import COUNTRY_CODES, Board, Job, country_of
 
@@ -107,3 +109,13 @@ def posting(request: Request) -> Reply:
         },
     )
     return json_reply(detail, board)
+
+
+@FORMAT.get(r"/smartrecruiters/jobs/(?P<token>[^/]+)/(?P<id>\d+)", platform=PLATFORM)
+def hosted(request: Request) -> Reply:
+    board = request.board()
+    job = find_job(board, lambda j: str(j.job_id) == request.match["id"])
+    if job is None:
+        return html_not_found("This job is no longer available.")
+    url = f"{request.base_url}/smartrecruiters/jobs/{board.token}/{job.job_id}"
+    return jsonld_page(board, job, url, str(job.job_id))

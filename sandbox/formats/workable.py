@@ -1,7 +1,10 @@
 """Workable widget API (`/api/v1/widget/accounts/{account}[?details=true]`) in the
 real shape, including its quirk: a job open in several countries is listed once
-per country with the same `shortcode`; and the v3 careers-page API (POST search,
-pages of 10 by token, v2 detail per posting)."""
+per country with the same `shortcode`; the v3 careers-page API (POST search, pages
+of 10 by token); the per-job record apply.workable.com's page loads
+(`/api/v2/accounts/{account}/jobs/{shortcode}`, 404 once removed, the v3 rows'
+detail); and the hosted page `/{account}/j/{shortcode}/` (and `/apply/`), a
+client-side app that answers 200 for any shortcode: a removed job's page is a soft-404."""
 
 from __future__ import annotations
 
@@ -9,8 +12,8 @@ import base64
 import json
 from typing import Any
 
-from sandbox.formats.common import json_error, json_reply, paragraphs_html
-from sandbox.routing import Format, Reply, Request
+from sandbox.formats.common import find_job, json_error, json_reply, jsonld_page, paragraphs_html
+from sandbox.routing import HTML, Format, Reply, Request
 from sandbox.world import Board, Job, country_of, job_locations
 
 FORMAT = Format("workable")
@@ -19,6 +22,10 @@ PLATFORM = "workable"
 
 def shortcode(job: Job) -> str:
     return f"{job.job_id % 16**10:010X}"
+
+
+def hosted_url(request: Request, board: Board, job: Job) -> str:
+    return f"{request.base_url}/workable/{board.token}/j/{shortcode(job)}/"
 
 
 def _rows(request: Request, board: Board, job: Job, details: bool) -> list[dict[str, Any]]:
@@ -36,9 +43,9 @@ def _rows(request: Request, board: Board, job: Job, details: bool) -> list[dict[
             "employment_type": "Internship" if "Intern" in job.title else "Full-time",
             "telecommuting": job.location.startswith("Remote"),
             "department": job.department,
-            "url": f"{request.base_url}/workable/j/{shortcode(job)}",
-            "shortlink": f"{request.base_url}/workable/j/{shortcode(job)}",
-            "application_url": f"{request.base_url}/workable/j/{shortcode(job)}/apply",
+            "url": hosted_url(request, board, job),
+            "shortlink": hosted_url(request, board, job),
+            "application_url": f"{hosted_url(request, board, job)}apply/",
             "published_on": job.posted_at.date().isoformat(),
             "created_at": job.posted_at.date().isoformat(),
             "country": country,
@@ -73,15 +80,63 @@ def account(request: Request) -> Reply:
     return json_reply({"name": board.company, "description": None, "jobs": jobs}, board)
 
 
+def _v2_job(request: Request, board: Board, job: Job) -> dict[str, Any]:
+    """The v2 per-job record, in its real top-level shape."""
+    country = country_of(job.location) or ""
+    return {
+        "id": job.job_id,
+        "shortcode": shortcode(job),
+        "title": job.title,
+        "code": "",
+        "accountUid": f"{board.token}-uid",
+        "approvalStatus": "approved",
+        "isInternal": False,
+        "language": "en",
+        "department": [job.department],
+        "type": "full",
+        "workplace": "remote" if job.location.startswith("Remote") else "on_site",
+        "remote": job.location.startswith("Remote"),
+        "location": {
+            "country": country,
+            "countryCode": country[:2].upper(),
+            "city": job.location.split(",")[0],
+        },
+        "locations": [
+            {"country": country_of(loc) or "", "city": loc.split(",")[0]}
+            for loc in job_locations(job)
+        ],
+        "published": job.posted_at.isoformat(),
+        "description": paragraphs_html(board, job),
+        "requirements": "<ul>" + "".join(f"<li>{s}</li>" for s in job.skills) + "</ul>",
+        "benefits": "<p>Flexible hours.</p>",
+        "state": "published",
+    }
+
+
 @FORMAT.get(
-    r"/workable/api/v1/widget/accounts/(?P<token>[^/]+)/jobs/(?P<code>[0-9A-F]+)", platform=PLATFORM
+    r"/workable/api/v2/accounts/(?P<token>[^/]+)/jobs/(?P<code>[0-9A-F]+)", platform=PLATFORM
 )
-def one_job(request: Request) -> Reply:
+def v2_job(request: Request) -> Reply:
     board = request.board()
-    for job in board.jobs:
-        if shortcode(job) == request.match["code"]:
-            return json_reply(_rows(request, board, job, True)[0], board)
-    return json_error(404, {"error": "Not found"})
+    job = find_job(board, lambda j: shortcode(j) == request.match["code"])
+    if job is None:
+        return json_error(404, {"error": "Not Found"})
+    return json_reply(_v2_job(request, board, job), board)
+
+
+_SHELL = (
+    b"<!doctype html><html><head><meta charset='utf-8'><title>Careers</title></head>"
+    b"<body><div id='app'></div><script src='/static/app.js'></script></body></html>"
+)
+
+
+@FORMAT.get(r"/workable/(?P<token>[^/]+)/j/(?P<code>[0-9A-F]+)(?:/apply)?/?", platform=PLATFORM)
+def hosted(request: Request) -> Reply:
+    board = request.board()
+    job = find_job(board, lambda j: shortcode(j) == request.match["code"])
+    if job is None:
+        return Reply(200, _SHELL, HTML)  # the app shell, whatever the shortcode: a soft-404
+    return jsonld_page(board, job, hosted_url(request, board, job), shortcode(job))
 
 
 # ---------------------------------------------------------------- v3 careers-page API
@@ -152,14 +207,3 @@ def v3_jobs(request: Request) -> Reply:
     if offset + V3_PAGE < len(board.jobs):
         body["nextPage"] = _v3_token(offset + V3_PAGE)
     return Reply(200, json.dumps(body).encode())  # a POST search: no validators
-
-
-@FORMAT.get(
-    r"/workable/api/v2/accounts/(?P<token>[^/]+)/jobs/(?P<code>[0-9A-F]+)", platform=PLATFORM
-)
-def v2_job(request: Request) -> Reply:
-    board = request.board()
-    for job in board.jobs:
-        if shortcode(job) == request.match["code"]:
-            return json_reply({**_v3_row(job), "description": paragraphs_html(board, job)}, board)
-    return json_error(404, {"error": "Not found"})

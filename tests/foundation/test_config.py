@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.app import build_registry
-from pipeline.config import AtsSource, HtmlSiteSource, load_sources
+from pipeline.config import AtsSource, HtmlSiteSource, SmartRecruitersSource, load_sources
 from pipeline.errors import ConfigError
 from pipeline.settings import REPO_ROOT
 
@@ -31,6 +31,11 @@ GOOD = {
         {"gh": AtsSource},
     ),
     "html site": ("sources:" + SITE, {"site": HtmlSiteSource}),
+    "smartrecruiters public host": (
+        "sources:\n  sr:\n    platform: smartrecruiters\n"
+        "    public_base: https://jobs.sr.example/\n    boards: [Acme]\n",
+        {"sr": SmartRecruitersSource},
+    ),
     "env default": (
         "sources:\n  gh:\n    platform: greenhouse\n    api_base: ${NOT_SET_ANYWHERE:-https://gh.example}\n"
         "    boards: [acme]\n",
@@ -97,6 +102,12 @@ BAD = {
     "bad transport": (
         "sources:\n  gh:\n    platform: greenhouse\n    transport: carrier-pigeon\n",
         ["{f}:4: sources.gh.transport: must be one of 'http' or 'browser', got 'carrier-pigeon'"],
+    ),
+    "public host on a platform whose postings name their own pages": (
+        "sources:\n  gh:\n    platform: greenhouse\n    public_base: https://jobs.example\n",
+        [
+            "{f}:4: sources.gh.public_base: unknown key (allowed: api_base, boards, display_name, enabled, exclude_titles, pacing, parser, platform, robots, transport, validation)"
+        ],
     ),
     "api base not a url": (
         "sources:\n  gh:\n    platform: greenhouse\n    api_base: boards-api.greenhouse.io\n",

@@ -112,15 +112,15 @@ def test_removed_posting_survives_one_scan_goes_missing_after_two_and_closes_on_
 
     checked = check_postings(gh, "greenhouse").stats
     assert checked["outcomes"] == {"closed": 1}
-    # Like Greenhouse, the sandbox sends a removed posting's page to the board with ?error=true.
-    assert checked["reasons"] == {"redirected_to_board": 1}
+    # The check asks the boards API for the posting's own record: 404 once it is removed.
+    assert checked["reasons"] == {"http_404": 1}
     row = postings(gh)[gone]
-    assert (row["status"], row["close_reason"]) == ("expired", "redirected_to_board")
-    assert row["close_evidence"]["final_url"].endswith("?error=true")
+    assert (row["status"], row["close_reason"]) == ("not_found", "http_404")
+    assert row["close_evidence"]["url"].endswith(f"/v1/boards/{BOARD}/jobs/{gone}")
     assert row["closed_at"] is not None
     assert events(gh, gone) == [
         ("active", "missing", "absent_from_2_complete_scans"),
-        ("missing", "expired", "direct_check:redirected_to_board"),
+        ("missing", "not_found", "direct_check:http_404"),
     ]
 
 
@@ -273,14 +273,21 @@ CONCLUSIVE = {
 
 
 def _missing_posting_pointing_at(gh: App, sandbox, scenario: str) -> str:
+    """A missing posting whose direct check (Greenhouse: the boards API record under
+    the board's URL) lands on a canned scenario answer."""
     poll(gh)
     with gh.db.connect() as conn:
         row = conn.execute(
             """UPDATE core.postings SET status = 'missing', missing_count = 2,
                    url = %s || '/scenarios/' || %s || '/jobs/' || external_id
-               WHERE id = (SELECT min(id) FROM core.postings) RETURNING external_id""",
+               WHERE id = (SELECT min(id) FROM core.postings) RETURNING external_id, board_id""",
             (sandbox.url, scenario),
         ).fetchone()
+        conn.execute(
+            "UPDATE crawl.boards SET url = %s || '/scenarios/' || %s || '/v1/boards/x/jobs' "
+            "WHERE id = %s",
+            (sandbox.url, scenario, row["board_id"]),
+        )
     return row["external_id"]
 
 
