@@ -201,13 +201,6 @@ POSTING_FAULTS = {
     },
     "timeout": {"delay_s": 1.2},  # the test app's HTTP timeout is 0.5 s
 }
-# The direct check of these platforms requests a URL the sandbox does not route (issue 9
-# part 1, another branch): the 404 closes live postings. Strict invariant, known hole.
-KNOWN_CHECK_HOLES = {
-    "workable": "check URL /j/<shortcode> unrouted (issue 9 part 1)",
-    "bamboohr": "check URL /careers/<id> unrouted (issue 9 part 1)",
-}
-
 platform_steps = st.lists(
     st.one_of(
         st.tuples(st.just("listing"), st.frozensets(st.integers(0, 5), max_size=3)),
@@ -328,11 +321,7 @@ def _status_rows(app: App) -> dict[str, dict]:
 
 
 def _platform_case(name: str):
-    platform = _sandbox_sources()[name]["platform"]
-    marks = []
-    if platform in KNOWN_CHECK_HOLES:
-        marks.append(pytest.mark.xfail(reason=KNOWN_CHECK_HOLES[platform], strict=False))
-    return pytest.param(name, marks=marks, id=name)
+    return pytest.param(name, id=name)
 
 
 @pytest.mark.parametrize("name", [_platform_case(n) for n in SOURCE_NAMES])
