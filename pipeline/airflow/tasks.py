@@ -54,7 +54,7 @@ def _finish(report: PhaseReport) -> dict[str, Any]:
 
 
 def run_discover(source: str) -> dict[str, Any]:
-    from pipeline.catalog import sync_catalog
+    from pipeline.crawl.catalog import sync_catalog
     from pipeline.db.setup import setup_databases
     from pipeline.phases.discover import discover
 

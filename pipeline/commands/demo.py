@@ -18,7 +18,8 @@ from typing import Any
 import httpx
 
 from pipeline.app import App
-from pipeline.catalog import sync_catalog
+from pipeline.commands.status import gather_status
+from pipeline.crawl.catalog import sync_catalog
 from pipeline.db.setup import setup_databases
 from pipeline.phases.check import check_postings
 from pipeline.phases.common import PhaseReport
@@ -27,7 +28,6 @@ from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
 from pipeline.phases.sync import sync_serving
 from pipeline.settings import REPO_ROOT, load_settings
-from pipeline.status import gather_status
 from sandbox.daemon import ensure_sandbox
 from serving_sync.reconcile import search
 

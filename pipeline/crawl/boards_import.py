@@ -19,9 +19,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from parsers.types import DocumentKind, Quality, RawDocument
 from pipeline.app import App, parser_ref
 from pipeline.config import WORKDAY_TOKEN, AtsSource, SourceConfig
-from pipeline.http.fetcher import FetchRequest, FetchResult
-from pipeline.platforms import host_of, platform_of
-from pipeline.validation import validate_body
+from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
+from pipeline.crawl.platforms import host_of, platform_of
+from pipeline.crawl.validation import validate_body
 
 _URL = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s\"'<>,|]*)?", re.I)
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -248,7 +248,7 @@ def import_boards(
     app: App, path: Path, *, source: str | None = None, dry_run: bool = False
 ) -> ImportReport:
     """Recognize, deduplicate, validate with one request each, and register."""
-    from pipeline.catalog import sync_catalog
+    from pipeline.crawl.catalog import sync_catalog
 
     if source is not None:
         app.sources.get(source)  # a clear error for an unknown name

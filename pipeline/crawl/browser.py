@@ -29,7 +29,7 @@ from typing import Any
 
 import psutil
 
-from pipeline.http.fetcher import Fetcher, FetchRequest, FetchResult, ResultStream, drain
+from pipeline.crawl.http.fetcher import Fetcher, FetchRequest, FetchResult, ResultStream, drain
 from pipeline.settings import Settings
 
 CHROMIUM_ARGS = (

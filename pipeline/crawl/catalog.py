@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from pipeline.app import App, parser_ref
 from pipeline.config import config_hash
-from pipeline.platforms import board_specs
+from pipeline.crawl.platforms import board_specs
 
 _UPSERT_SOURCE = """
 INSERT INTO ref.sources (id, platform, display_name, parser, enabled, config, config_hash)

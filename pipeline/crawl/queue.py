@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from pipeline.db.connect import Database, DictConnection
-from pipeline.runs import worker_name
+from pipeline.phases.runs import worker_name
 
 LEASE_S = 600
 

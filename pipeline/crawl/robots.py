@@ -25,9 +25,9 @@ from urllib.parse import urlsplit
 
 from protego import Protego
 
+from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
+from pipeline.crawl.pacing import Budget
 from pipeline.db.connect import Database, DictConnection
-from pipeline.http.fetcher import FetchRequest, FetchResult
-from pipeline.pacing import Budget
 
 GOOD_TTL_S = 24 * 3600
 UNREACHABLE_TTL_S = 3600

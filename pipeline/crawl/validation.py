@@ -17,8 +17,8 @@ from parsel import Selector
 
 from parsers.signals import looks_blocked
 from pipeline.config import Validation
-from pipeline.http.fetcher import FetchResult
-from pipeline.platforms import host_of
+from pipeline.crawl.http.fetcher import FetchResult
+from pipeline.crawl.platforms import host_of
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,14 @@ from typing import Any
 import parsers
 from parsers.types import DocumentKind, ParseOutcome, RawDocument
 from pipeline.app import App
-from pipeline.check_rules import CheckedResponse, CheckVerdict, judge
+from pipeline.crawl.http.fetcher import FetchResult, ResultStream
+from pipeline.crawl.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
+from pipeline.crawl.platforms import platform_of
 from pipeline.db.connect import DictConnection
-from pipeline.http.fetcher import FetchResult, ResultStream
-from pipeline.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
-from pipeline.lifecycle import record_events
+from pipeline.lifecycle.check_rules import CheckedResponse, CheckVerdict, judge
+from pipeline.lifecycle.store import record_events
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.page_requests import paced, sort_by_robots
-from pipeline.platforms import platform_of
 from pipeline.rawstore import RawArchive
 
 BATCH = 100

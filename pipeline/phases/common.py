@@ -11,7 +11,7 @@ from typing import Any
 
 from pipeline.db.connect import Database, advisory_lock
 from pipeline.errors import LockNotAcquired
-from pipeline.runs import finish_run, start_run
+from pipeline.phases.runs import finish_run, start_run
 
 log = logging.getLogger("jobharbor")
 

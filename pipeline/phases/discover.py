@@ -1,7 +1,7 @@
 """discover: poll due boards' listings, store them raw, upsert their postings.
 
 One `discover` call is one worker. It claims due boards from the queue
-(pipeline.queue) for a source and/or a lane and polls many at once:
+(pipeline.crawl.queue) for a source and/or a lane and polls many at once:
 
   claim (SKIP LOCKED + lease) -> robots.txt (HTML sites) -> paced conditional GET
   -> validate -> raw object -> [body unchanged after stripping volatile fields? stop]
@@ -38,16 +38,13 @@ from parsers.types import (
     Quality,
     RawDocument,
 )
-from pipeline import lifecycle
 from pipeline.app import App
 from pipeline.config import SourceConfig
-from pipeline.db.connect import DictConnection
-from pipeline.http.fetcher import FetchRequest, FetchResult, ResultStream
-from pipeline.http.transports import Transports, attempt_rows
-from pipeline.pacing import Budget, parse_retry_after, slowed
-from pipeline.phases.common import PhaseReport, run_phase
-from pipeline.platforms import Platform, host_of, platform_of
-from pipeline.queue import (
+from pipeline.crawl.http.fetcher import FetchRequest, FetchResult, ResultStream
+from pipeline.crawl.http.transports import Transports, attempt_rows
+from pipeline.crawl.pacing import Budget, parse_retry_after, slowed
+from pipeline.crawl.platforms import Platform, host_of, platform_of
+from pipeline.crawl.queue import (
     LEASE_S,
     ClaimFilter,
     LeaseKeeper,
@@ -56,11 +53,14 @@ from pipeline.queue import (
     new_owner,
     requeue,
 )
+from pipeline.crawl.schedule import RETRY_SOON_S, BoardState, next_state
+from pipeline.crawl.validation import validate_body
+from pipeline.crawl.volatile import body_hash, row_hash
+from pipeline.db.connect import DictConnection
+from pipeline.lifecycle import store as lifecycle
+from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore import RawRef
 from pipeline.rawstore.recovery import recover_and_requeue
-from pipeline.schedule import RETRY_SOON_S, BoardState, next_state
-from pipeline.validation import validate_body
-from pipeline.volatile import body_hash, row_hash
 
 CLAIM_BATCH = 200
 LOW_WATER = CLAIM_BATCH // 2  # claim again when fewer boards than this are in flight

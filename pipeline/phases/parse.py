@@ -23,8 +23,8 @@ from parsers.types import DocumentKind, Issue, ParseOutcome, Posting, Quality, R
 from pipeline.app import App
 from pipeline.db.connect import DictConnection
 from pipeline.errors import RawIntegrityError
-from pipeline.identity import refresh_identity
-from pipeline.normalize_hook import normalize_location
+from pipeline.lifecycle.identity import refresh_identity
+from pipeline.normalize.hook import normalize_location
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore import RawArchive
 

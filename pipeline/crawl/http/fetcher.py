@@ -3,7 +3,7 @@
 An asyncio loop runs in a background thread with one shared httpx client (a
 persistent keep-alive connection pool); callers submit requests and consume
 results as they complete. Every request first gets a slot from the shared
-per-host budget (pipeline.pacing); a request the budget cannot place within the
+per-host budget (pipeline.crawl.pacing); a request the budget cannot place within the
 wait limit comes back `deferred` without having been sent. Redirects are followed
 by hand so every hop is vetted by the SSRF guard and recorded. Database
 bookkeeping stays in the caller's thread.
@@ -24,9 +24,9 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from pipeline.crawl.http.guard import GuardedBackend
+from pipeline.crawl.pacing import DEFAULT_BUDGET, Budget, LocalBucket, Pacer, parse_retry_after
 from pipeline.errors import BlockedAddressError
-from pipeline.http.guard import GuardedBackend
-from pipeline.pacing import DEFAULT_BUDGET, Budget, LocalBucket, Pacer, parse_retry_after
 from pipeline.settings import Settings
 
 MAX_REDIRECTS = 5

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from pipeline.http.fetcher import Fetcher, FetchRequest, FetchResult, ResultStream
-from pipeline.pacing import Pacer
-from pipeline.platforms import host_of
-from pipeline.robots import RobotsCache
+from pipeline.crawl.http.fetcher import Fetcher, FetchRequest, FetchResult, ResultStream
+from pipeline.crawl.pacing import Pacer
+from pipeline.crawl.platforms import host_of
+from pipeline.crawl.robots import RobotsCache
 
 if TYPE_CHECKING:
     from pipeline.app import App
-    from pipeline.browser import BrowserFetcher
+    from pipeline.crawl.browser import BrowserFetcher
 
 INSERT_ATTEMPT = """
 INSERT INTO crawl.fetch_attempts (run_id, board_id, posting_id, url, host, method, transport,
@@ -91,7 +91,7 @@ class Transports:
     @property
     def browser(self) -> BrowserFetcher:
         if self._browser is None:
-            from pipeline.browser import BrowserFetcher
+            from pipeline.crawl.browser import BrowserFetcher
 
             self._browser = BrowserFetcher(self.app.settings, self.http)
         return self._browser

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pipeline.config import HtmlSiteSource, SourceConfig
-from pipeline.platforms.base import BoardSpec, HtmlSite, Platform, host_of, scope_page_url
-from pipeline.platforms.greenhouse import Greenhouse
-from pipeline.platforms.simple import (
+from pipeline.crawl.platforms.base import BoardSpec, HtmlSite, Platform, host_of, scope_page_url
+from pipeline.crawl.platforms.greenhouse import Greenhouse
+from pipeline.crawl.platforms.simple import (
     Ashby,
     BambooHR,
     Lever,
@@ -14,8 +14,8 @@ from pipeline.platforms.simple import (
     Teamtailor,
     Workable,
 )
-from pipeline.platforms.smartrecruiters import SmartRecruiters
-from pipeline.platforms.workday import Workday
+from pipeline.crawl.platforms.smartrecruiters import SmartRecruiters
+from pipeline.crawl.platforms.workday import Workday
 
 PLATFORMS: dict[str, Platform] = {
     adapter.name: adapter

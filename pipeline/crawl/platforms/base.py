@@ -27,9 +27,9 @@ from urllib.parse import urlsplit
 
 from parsers.types import ParseOutcome, Posting
 from pipeline.config import AtsSource, HtmlSiteSource, SourceConfig
-from pipeline.http.fetcher import FetchRequest
-from pipeline.pacing import Budget
-from pipeline.volatile import DEFAULT_RULES, VolatileRules
+from pipeline.crawl.http.fetcher import FetchRequest
+from pipeline.crawl.pacing import Budget
+from pipeline.crawl.volatile import DEFAULT_RULES, VolatileRules
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from pipeline.platforms.base import Platform
+from pipeline.crawl.platforms.base import Platform
 
 
 class Greenhouse(Platform):

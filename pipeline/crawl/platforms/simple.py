@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from parsers.types import Posting
 from pipeline.config import AtsSource, SourceConfig
-from pipeline.platforms.base import BoardSpec, Platform, host_of
+from pipeline.crawl.platforms.base import BoardSpec, Platform, host_of
 
 
 class PathPlatform(Platform):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from pipeline.platforms.simple import DetailFromPosting, PathPlatform
+from pipeline.crawl.platforms.simple import DetailFromPosting, PathPlatform
 
 PAGE_SIZE = 100  # the API's maximum
 

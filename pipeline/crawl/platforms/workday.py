@@ -21,8 +21,8 @@ from typing import Any
 
 from parsers.types import ParseOutcome, Posting
 from pipeline.config import WORKDAY_TOKEN, SourceConfig
-from pipeline.http.fetcher import FetchRequest
-from pipeline.platforms.simple import HostPerBoard
+from pipeline.crawl.http.fetcher import FetchRequest
+from pipeline.crawl.platforms.simple import HostPerBoard
 
 PAGE_SIZE = 20  # Workday refuses more
 TOTAL_CAP = 2000
