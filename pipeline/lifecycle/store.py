@@ -1,28 +1,57 @@
-"""Evidence rules that move a posting's status. Nothing is ever deleted.
+"""What the lifecycle rules store: posting statuses and core.posting_events.
 
-Absence is not evidence: only complete scans count, a posting must be absent
-from two consecutive complete scans to become `missing`, and closing needs a
-direct check of the posting itself (the check phase). A posting seen again in
-any scan returns to `active`.
+Nothing is ever deleted. The decisions (what counts as absence, when a posting
+becomes `missing`, which title rules filter) are pure functions in
+pipeline.lifecycle.rules; this module reads the rows they need and records
+their verdicts.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pipeline.db.connect import DictConnection
-
-MISSING_AFTER_SCANS = 2
-OPEN_STATUSES = ("active", "missing")
+from pipeline.lifecycle.rules import (
+    MISSING_AFTER_SCANS,
+    NEW_BASELINE,
+    OPEN_STATUSES,
+    PROVES_NOTHING,
+    LifecycleCounts,
+    ScanFacts,
+    absence_event,
+    absence_verdict,
+    becomes_missing,
+    filter_event,
+    open_on_board,
+    orphan_event,
+    reopen_event,
+    sort_present,
+)
 
 _EVENT = """
 INSERT INTO core.posting_events (posting_id, from_status, to_status, reason, evidence, run_id, scan_id)
 VALUES (%(posting_id)s, %(from_status)s, %(to_status)s, %(reason)s, %(evidence)s::jsonb, %(run_id)s, %(scan_id)s)
 """
+
+_REOPEN = """UPDATE core.postings SET status = 'active', missing_count = 0, closed_at = NULL,
+               close_reason = NULL, status_changed_at = now(), updated_at = now()
+           WHERE id = ANY(%s)"""
+_COUNT_ABSENCE = "UPDATE core.postings SET missing_count = missing_count + 1, updated_at = now() WHERE id = ANY(%s)"
+_MARK_MISSING = """UPDATE core.postings SET status = 'missing', status_changed_at = now(), updated_at = now()
+           WHERE id = ANY(%s)"""
+_MARK_FILTERED = """UPDATE core.postings SET status = 'filtered', status_changed_at = now(), updated_at = now()
+           WHERE id = ANY(%s)"""
+_NEW_BASELINE = "UPDATE core.postings SET missing_count = 0 WHERE id = ANY(%s)"
+_SEEN_AGAIN = """UPDATE core.postings SET last_seen_at = now(), last_seen_scan_id = %s
+           WHERE board_id = %s AND status = 'active' AND missing_count = 0"""
+_STILL_ABSENT = """SELECT id, external_id, status, missing_count, board_id FROM core.postings
+           WHERE board_id = %s AND status = ANY(%s) AND missing_count > 0"""
+_PENDING_ABSENCES = """UPDATE crawl.boards SET pending_absences = (
+               SELECT count(*) FROM core.postings
+               WHERE board_id = %(board)s AND status = 'active' AND missing_count > 0)
+           WHERE id = %(board)s"""
 
 
 def record_events(conn: DictConnection, events: Iterable[Mapping[str, Any]]) -> int:
@@ -40,27 +69,8 @@ def reopen(
     reopened = [p for p in postings if p["status"] != "active"]
     if not reopened:
         return 0
-    conn.execute(
-        """UPDATE core.postings SET status = 'active', missing_count = 0, closed_at = NULL,
-               close_reason = NULL, status_changed_at = now(), updated_at = now()
-           WHERE id = ANY(%s)""",
-        ([p["id"] for p in reopened],),
-    )
-    return record_events(
-        conn,
-        (
-            {
-                "posting_id": p["id"],
-                "from_status": p["status"],
-                "to_status": "active",
-                "reason": "seen_again",
-                "evidence": {"scan_id": scan_id},
-                "run_id": run_id,
-                "scan_id": scan_id,
-            }
-            for p in reopened
-        ),
-    )
+    conn.execute(_REOPEN, ([p["id"] for p in reopened],))
+    return record_events(conn, (reopen_event(p, run_id=run_id, scan_id=scan_id) for p in reopened))
 
 
 def _count_absences(
@@ -76,61 +86,14 @@ def _count_absences(
     """
     if not absent:
         return 0
-    conn.execute(
-        "UPDATE core.postings SET missing_count = missing_count + 1, updated_at = now() WHERE id = ANY(%s)",
-        ([p["id"] for p in absent],),
-    )
-    now_missing = [
-        p
-        for p in absent
-        if p["status"] == "active" and p["missing_count"] + 1 >= MISSING_AFTER_SCANS
-    ]
+    conn.execute(_COUNT_ABSENCE, ([p["id"] for p in absent],))
+    now_missing = [p for p in absent if becomes_missing(p)]
     if not now_missing:
         return 0
-    conn.execute(
-        """UPDATE core.postings SET status = 'missing', status_changed_at = now(), updated_at = now()
-           WHERE id = ANY(%s)""",
-        ([p["id"] for p in now_missing],),
-    )
+    conn.execute(_MARK_MISSING, ([p["id"] for p in now_missing],))
     return record_events(
-        conn,
-        (
-            {
-                "posting_id": p["id"],
-                "from_status": "active",
-                "to_status": "missing",
-                "reason": f"absent_from_{MISSING_AFTER_SCANS}_complete_scans",
-                "evidence": {"scan_id": scan_id, "missing_count": p["missing_count"] + 1},
-                "run_id": run_id,
-                "scan_id": scan_id,
-            }
-            for p in now_missing
-        ),
+        conn, (absence_event(p, run_id=run_id, scan_id=scan_id) for p in now_missing)
     )
-
-
-@dataclass(frozen=True)
-class ScanFacts:
-    """What lifecycle needs to know about one listing read."""
-
-    source_id: str
-    board_id: int
-    scan_id: int
-    run_id: int
-    present: Mapping[str, str]  # external id -> listing title
-    complete: bool
-    truncated: bool
-    board_scope_hash: str | None
-    scan_scope_hash: str | None
-    exclude_titles: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class LifecycleCounts:
-    reopened: int = 0
-    missing: int = 0
-    filtered: int = 0
-    new_baseline: bool = False
 
 
 _PRESENT_AND_BOARD = """
@@ -138,14 +101,6 @@ SELECT id, external_id, status, missing_count, board_id
 FROM core.postings
 WHERE source_id = %(source)s AND (board_id = %(board)s OR external_id = ANY(%(ids)s))
 """
-
-
-def excluded_by(title: str, patterns: tuple[str, ...]) -> str | None:
-    """The first exclusion pattern the title matches (case-insensitive), if any."""
-    for pattern in patterns:
-        if re.search(pattern, title or "", re.IGNORECASE):
-            return pattern
-    return None
 
 
 def apply_listing(conn: DictConnection, facts: ScanFacts) -> LifecycleCounts:
@@ -166,24 +121,15 @@ def _apply_listing(conn: DictConnection, facts: ScanFacts) -> LifecycleCounts:
         {"source": facts.source_id, "board": facts.board_id, "ids": list(facts.present)},
     ).fetchall()
     present = [r for r in rows if r["external_id"] in facts.present]
-    to_filter, to_reopen = [], []
-    for row in present:
-        pattern = excluded_by(facts.present[row["external_id"]], facts.exclude_titles)
-        if pattern is not None:
-            if row["status"] != "filtered":
-                to_filter.append((row, pattern))
-        elif row["status"] != "active":
-            to_reopen.append(row)
+    to_filter, to_reopen = sort_present(present, facts)
     filtered = _filter(conn, to_filter, facts)
     reopened = reopen(conn, to_reopen, run_id=facts.run_id, scan_id=facts.scan_id)
-    if not facts.complete or facts.truncated:
+    verdict = absence_verdict(facts)
+    if verdict == PROVES_NOTHING:
         return LifecycleCounts(reopened, 0, filtered)
-    on_board = [r for r in rows if r["board_id"] == facts.board_id and r["status"] in OPEN_STATUSES]
-    if facts.board_scope_hash and facts.board_scope_hash != facts.scan_scope_hash:
-        conn.execute(
-            "UPDATE core.postings SET missing_count = 0 WHERE id = ANY(%s)",
-            ([r["id"] for r in on_board],),
-        )
+    on_board = open_on_board(rows, facts.board_id)
+    if verdict == NEW_BASELINE:
+        conn.execute(_NEW_BASELINE, ([r["id"] for r in on_board],))
         return LifecycleCounts(reopened, 0, filtered, new_baseline=True)
     absent = [r for r in on_board if r["external_id"] not in facts.present]
     missing = _count_absences(conn, absent, run_id=facts.run_id, scan_id=facts.scan_id)
@@ -195,30 +141,8 @@ def _filter(
 ) -> int:
     if not rows:
         return 0
-    conn.execute(
-        """UPDATE core.postings SET status = 'filtered', status_changed_at = now(), updated_at = now()
-           WHERE id = ANY(%s)""",
-        ([row["id"] for row, _ in rows],),
-    )
-    return record_events(
-        conn,
-        (
-            {
-                "posting_id": row["id"],
-                "from_status": row["status"],
-                "to_status": "filtered",
-                "reason": "title_excluded",
-                "evidence": {
-                    "pattern": pattern,
-                    "title": facts.present[row["external_id"]],
-                    "scan_id": facts.scan_id,
-                },
-                "run_id": facts.run_id,
-                "scan_id": facts.scan_id,
-            }
-            for row, pattern in rows
-        ),
-    )
+    conn.execute(_MARK_FILTERED, ([row["id"] for row, _ in rows],))
+    return record_events(conn, (filter_event(row, pattern, facts) for row, pattern in rows))
 
 
 def apply_not_modified(
@@ -228,18 +152,10 @@ def apply_not_modified(
     those absent from it (missing_count >= 1) count one more absence (unless the
     board's scope changed since: then the 304 answers another question). Returns
     how many became `missing`."""
-    conn.execute(
-        """UPDATE core.postings SET last_seen_at = now(), last_seen_scan_id = %s
-           WHERE board_id = %s AND status = 'active' AND missing_count = 0""",
-        (scan_id, board_id),
-    )
+    conn.execute(_SEEN_AGAIN, (scan_id, board_id))
     if not count_absences:
         return 0
-    absent = conn.execute(
-        """SELECT id, external_id, status, missing_count, board_id FROM core.postings
-           WHERE board_id = %s AND status = ANY(%s) AND missing_count > 0""",
-        (board_id, list(OPEN_STATUSES)),
-    ).fetchall()
+    absent = conn.execute(_STILL_ABSENT, (board_id, list(OPEN_STATUSES))).fetchall()
     missing = _count_absences(conn, absent, run_id=run_id, scan_id=scan_id)
     refresh_pending_absences(conn, board_id)
     return missing
@@ -249,16 +165,7 @@ def refresh_pending_absences(conn: DictConnection, board_id: int) -> None:
     """How many active postings of the board were absent from its last complete scan.
     Discover reads it from the claimed board to know, for free, whether a 304 must
     count absences (the per-board path) or can be recorded in a batch."""
-    conn.execute(
-        """UPDATE crawl.boards SET pending_absences = (
-               SELECT count(*) FROM core.postings
-               WHERE board_id = %(board)s AND status = 'active' AND missing_count > 0)
-           WHERE id = %(board)s""",
-        {"board": board_id},
-    )
-
-
-EMPTY_SCANS_BEFORE_SUSPECT = 3
+    conn.execute(_PENDING_ABSENCES, {"board": board_id})
 
 
 _ORPHANS = """
@@ -285,18 +192,4 @@ def strand_orphans(conn: DictConnection, source_id: str | None, *, run_id: int) 
     configured are never scanned again, so no scan can ever show them gone or present:
     they become `missing`, and the direct check decides each one on its own evidence."""
     rows = conn.execute(_ORPHANS, {"source": source_id, "after": MISSING_AFTER_SCANS}).fetchall()
-    return record_events(
-        conn,
-        (
-            {
-                "posting_id": row["id"],
-                "from_status": "active",
-                "to_status": "missing",
-                "reason": row["reason"],
-                "evidence": {"board": row["board_key"], "board_state_reason": row["state_reason"]},
-                "run_id": run_id,
-                "scan_id": None,
-            }
-            for row in rows
-        ),
-    )
+    return record_events(conn, (orphan_event(row, run_id=run_id) for row in rows))
