@@ -149,7 +149,6 @@ class BrowserFetcher:
 
     async def _render(self, request: FetchRequest) -> FetchResult:
         started = time.monotonic()
-        timeout_ms = self.settings.http_timeout_s * 1000
         try:
             context = await self._browser()
         except Exception as exc:
@@ -159,49 +158,13 @@ class BrowserFetcher:
         document: list[FetchResult] = []
 
         async def fulfill(route: Any) -> None:
-            seen = route.request
-            if seen.resource_type in SKIPPED_RESOURCES:
-                await route.abort("blockedbyclient")
-                return
-            sub = replace(
-                request,
-                url=seen.url,
-                method=seen.method,
-                headers={k: v for k, v in seen.headers.items() if not k.startswith(":")},
-                body=seen.post_data_buffer,
-                tag=None,
-            )
-            if seen.is_navigation_request() and not document:
-                result = await self.http.paced(sub)
-                document.append(result)
-            else:
-                # The page's own requests spend the same budget as any other request; a
-                # third-party host gets the cautious default budget.
-                if sub.pacing_key != request.pacing_key:
-                    sub = replace(sub, budget=None, host_key=None)
-                result = await self.http.paced(sub)
-                exchanges.append(replace(result, transport="browser"))
-            if result.status is None:
-                await route.abort("blockedbyclient" if result.blocked_address else "failed")
-                return
-            headers = {k: v for k, v in result.headers.items() if k not in _TRANSFER_HEADERS}
-            await route.fulfill(status=result.status, headers=headers, body=result.body)
+            await self._fulfill(route, request, document, exchanges)
 
         try:
             await page.route("**/*", fulfill)
-            try:
-                await page.goto(request.url, wait_until="networkidle", timeout=timeout_ms)
-                selectors = ",".join(request.wait_for)
-                if selectors:
-                    await page.wait_for_selector(selectors, timeout=timeout_ms)
-            except Exception as exc:
-                if document and document[0].deferred:
-                    return replace(document[0], request=request, transport="browser")
-                if not document or document[0].status is None:
-                    reason = document[0].error if document else f"{type(exc).__name__}: {exc}"
-                    return _failed(request, started, reason, exchanges, document)
-                if document[0].ok:
-                    return _failed(request, started, f"render: {exc}", exchanges, document)
+            failed = await self._load(page, request, started, document, exchanges)
+            if failed is not None:
+                return failed
             main = document[0]
             body = (
                 (await page.content()).encode("utf-8")[:MAX_RENDERED_BYTES]
@@ -219,6 +182,67 @@ class BrowserFetcher:
         finally:
             with contextlib.suppress(Exception):
                 await page.close()
+
+    async def _fulfill(
+        self,
+        route: Any,
+        request: FetchRequest,
+        document: list[FetchResult],
+        exchanges: list[FetchResult],
+    ) -> None:
+        """Answer one of the page's requests through our own paced, guarded fetcher."""
+        seen = route.request
+        if seen.resource_type in SKIPPED_RESOURCES:
+            await route.abort("blockedbyclient")
+            return
+        sub = replace(
+            request,
+            url=seen.url,
+            method=seen.method,
+            headers={k: v for k, v in seen.headers.items() if not k.startswith(":")},
+            body=seen.post_data_buffer,
+            tag=None,
+        )
+        if seen.is_navigation_request() and not document:
+            result = await self.http.paced(sub)
+            document.append(result)
+        else:
+            # The page's own requests spend the same budget as any other request; a
+            # third-party host gets the cautious default budget.
+            if sub.pacing_key != request.pacing_key:
+                sub = replace(sub, budget=None, host_key=None)
+            result = await self.http.paced(sub)
+            exchanges.append(replace(result, transport="browser"))
+        if result.status is None:
+            await route.abort("blockedbyclient" if result.blocked_address else "failed")
+            return
+        headers = {k: v for k, v in result.headers.items() if k not in _TRANSFER_HEADERS}
+        await route.fulfill(status=result.status, headers=headers, body=result.body)
+
+    async def _load(
+        self,
+        page: Any,
+        request: FetchRequest,
+        started: float,
+        document: list[FetchResult],
+        exchanges: list[FetchResult],
+    ) -> FetchResult | None:
+        """Navigate and wait for the selectors: the result if the render failed, else None."""
+        timeout_ms = self.settings.http_timeout_s * 1000
+        try:
+            await page.goto(request.url, wait_until="networkidle", timeout=timeout_ms)
+            selectors = ",".join(request.wait_for)
+            if selectors:
+                await page.wait_for_selector(selectors, timeout=timeout_ms)
+        except Exception as exc:
+            if document and document[0].deferred:
+                return replace(document[0], request=request, transport="browser")
+            if not document or document[0].status is None:
+                reason = document[0].error if document else f"{type(exc).__name__}: {exc}"
+                return _failed(request, started, reason, exchanges, document)
+            if document[0].ok:
+                return _failed(request, started, f"render: {exc}", exchanges, document)
+        return None
 
 
 def _descendants() -> list[psutil.Process]:

@@ -17,11 +17,8 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-
-from pipeline.db.connect import DictConnection
 
 SIMILAR_DESCRIPTIONS = 0.85  # Jaccard similarity of word 5-shingles
 _SHINGLE = 5
@@ -102,34 +99,7 @@ def similarity(a: frozenset[int], b: frozenset[int]) -> float:
     return len(a & b) / len(a | b)
 
 
-@dataclass(frozen=True)
-class IdentityReport:
-    keyed: int
-    grouped: int
-
-
-_CURRENT = """
-SELECT p.id, p.source_id, p.board_id, p.duplicate_group, p.grouped_content_hash, b.board_key,
-       s.platform, r.company, r.title, r.location, r.location_text, r.posted_at,
-       r.posted_precision, r.content_hash, r.description_text
-FROM core.postings AS p
-JOIN crawl.boards AS b ON b.id = p.board_id
-JOIN ref.sources AS s ON s.id = p.source_id
-JOIN core.parse_results AS r ON r.posting_id = p.id AND r.is_current
-WHERE p.id = ANY(%s)
-"""
-
-_CANDIDATES = """
-SELECT p.id, p.duplicate_group, r.description_text
-FROM core.postings AS p
-JOIN core.parse_results AS r ON r.posting_id = p.id AND r.is_current
-WHERE p.repost_key = %(key)s AND p.id <> %(id)s AND p.status IN ('active', 'missing')
-ORDER BY p.id
-LIMIT 200
-"""
-
-
-def _employer(row: Mapping[str, Any]) -> str | None:
+def employer_of(row: Mapping[str, Any]) -> str | None:
     """The parsed company; without one, an ATS board names its employer (one tenant),
     but a job site's board is a search scope of many employers: unknown stays unknown."""
     if row["company"]:
@@ -139,65 +109,23 @@ def _employer(row: Mapping[str, Any]) -> str | None:
     return f"{row['source_id']}:{row['board_key']}"
 
 
-def refresh_identity(conn: DictConnection, posting_ids: Iterable[int]) -> IdentityReport:
-    """Recompute keys and duplicate groups for these postings (whose content changed)."""
-    rows = conn.execute(_CURRENT, (list(posting_ids),)).fetchall()
-    keyed = grouped = 0
-    for row in rows:
-        employer = _employer(row)
-        location = (
-            row["location"]
-            if isinstance(row["location"], dict)
-            else json.loads(row["location"] or "null")
-        )
-        role = repost_key(employer, row["title"], first_office(location, row["location_text"]))
-        opening = opening_key(role, row["posted_at"], row["posted_precision"])
-        conn.execute(
-            "UPDATE core.postings SET repost_key = %s, opening_key = %s WHERE id = %s",
-            (role, opening, row["id"]),
-        )
-        keyed += 1
-        if role and row["grouped_content_hash"] != row["content_hash"]:
-            grouped += _group(conn, row, role)
-    return IdentityReport(keyed, grouped)
-
-
-def _group(conn: DictConnection, row: Mapping[str, Any], role: str) -> int:
-    """Join the duplicate group of near-identical postings of the same role."""
-    mine = shingles(row["description_text"])
-    matches = [
-        c
-        for c in conn.execute(_CANDIDATES, {"key": role, "id": row["id"]})
-        if similarity(mine, shingles(c["description_text"])) >= SIMILAR_DESCRIPTIONS
-    ]
-    group = None
-    if matches:
-        ids = [row["id"], *(m["id"] for m in matches)]
-        groups = [
-            g for g in [row["duplicate_group"], *(m["duplicate_group"] for m in matches)] if g
-        ]
-        group = min(groups + ids)
-        # Merging groups keeps the smallest id, so a group's id is stable as it grows.
-        conn.execute(
-            "UPDATE core.postings SET duplicate_group = %s WHERE id = ANY(%s) OR duplicate_group = ANY(%s)",
-            (group, ids, groups or [0]),
-        )
-    conn.execute(
-        "UPDATE core.postings SET grouped_content_hash = %s WHERE id = %s",
-        (row["content_hash"], row["id"]),
+def posting_keys(row: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """(repost key, opening key) of a posting from its current parse result."""
+    location = (
+        row["location"]
+        if isinstance(row["location"], dict)
+        else json.loads(row["location"] or "null")
     )
-    return int(group is not None)
+    role = repost_key(employer_of(row), row["title"], first_office(location, row["location_text"]))
+    return role, opening_key(role, row["posted_at"], row["posted_precision"])
 
 
-_REPOSTS = """
-SELECT count(DISTINCT other.opening_key) AS openings
-FROM core.postings AS p
-JOIN core.postings AS other ON other.repost_key = p.repost_key
-WHERE p.id = %(id)s AND other.first_seen_at >= %(since)s
-"""
-
-
-def openings_since(conn: DictConnection, posting_id: int, since: datetime) -> int:
-    """How many distinct openings of this posting's role were first seen since `since`."""
-    row = conn.execute(_REPOSTS, {"id": posting_id, "since": since}).fetchone()
-    return int(row["openings"]) if row else 0
+def merged_group(
+    posting_id: int, group: int | None, matches: Iterable[Mapping[str, Any]]
+) -> tuple[int, list[int], list[int]]:
+    """The group a posting joins with its near-duplicates: (group id, posting ids, groups
+    merged). Merging keeps the smallest id, so a group's id is stable as it grows."""
+    found = list(matches)
+    ids = [posting_id, *(m["id"] for m in found)]
+    groups = [g for g in [group, *(m["duplicate_group"] for m in found)] if g]
+    return min(groups + ids), ids, groups

@@ -514,7 +514,7 @@ def test_an_edit_that_is_reverted_makes_the_earlier_result_current_again(
 
 
 def test_a_job_site_posting_without_a_company_gets_no_role_key(app, sandbox) -> None:
-    from pipeline.lifecycle.identity import refresh_identity
+    from pipeline.lifecycle.identity_store import refresh_identity
 
     discover(app, "vieclam", force=True)
     from pipeline.phases.fetch import fetch_details
