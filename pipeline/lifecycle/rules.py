@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pipeline.lifecycle.check_rules import CheckVerdict
+
 MISSING_AFTER_SCANS = 2
 OPEN_STATUSES = ("active", "missing")
 EMPTY_SCANS_BEFORE_SUSPECT = 3
@@ -140,6 +142,21 @@ def orphan_event(row: Mapping[str, Any], *, run_id: int) -> dict[str, Any]:
         "to_status": "missing",
         "reason": row["reason"],
         "evidence": {"board": row["board_key"], "board_state_reason": row["state_reason"]},
+        "run_id": run_id,
+        "scan_id": None,
+    }
+
+
+def check_event(
+    posting_id: int, verdict: CheckVerdict, evidence: Mapping[str, Any], *, run_id: int
+) -> dict[str, Any]:
+    """The event a conclusive direct check records as it closes a missing posting."""
+    return {
+        "posting_id": posting_id,
+        "from_status": "missing",
+        "to_status": verdict.outcome,
+        "reason": f"direct_check:{verdict.reason}",
+        "evidence": evidence,
         "run_id": run_id,
         "scan_id": None,
     }

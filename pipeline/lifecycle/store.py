@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pipeline.db.connect import DictConnection
+from pipeline.lifecycle.check_rules import CheckVerdict
 from pipeline.lifecycle.rules import (
     MISSING_AFTER_SCANS,
     NEW_BASELINE,
@@ -23,6 +24,7 @@ from pipeline.lifecycle.rules import (
     absence_event,
     absence_verdict,
     becomes_missing,
+    check_event,
     filter_event,
     open_on_board,
     orphan_event,
@@ -52,6 +54,22 @@ _PENDING_ABSENCES = """UPDATE crawl.boards SET pending_absences = (
                SELECT count(*) FROM core.postings
                WHERE board_id = %(board)s AND status = 'active' AND missing_count > 0)
            WHERE id = %(board)s"""
+
+# A direct check's verdict: conclusive evidence closes a posting still missing;
+# anything else only notes that it was checked.
+_CLOSE = """
+UPDATE core.postings SET status = %(status)s, closed_at = now(), close_reason = %(reason)s,
+    close_evidence = %(evidence)s::jsonb, status_changed_at = now(), last_checked_at = now(),
+    check_outcome = %(outcome)s, check_count = check_count + 1, updated_at = now()
+WHERE id = %(id)s AND status = 'missing'
+RETURNING id
+"""
+
+_NOTE = """
+UPDATE core.postings SET last_checked_at = now(), check_outcome = %(outcome)s,
+    check_count = check_count + 1, updated_at = now()
+WHERE id = %(id)s
+"""
 
 
 def record_events(conn: DictConnection, events: Iterable[Mapping[str, Any]]) -> int:
@@ -193,3 +211,31 @@ def strand_orphans(conn: DictConnection, source_id: str | None, *, run_id: int) 
     they become `missing`, and the direct check decides each one on its own evidence."""
     rows = conn.execute(_ORPHANS, {"source": source_id, "after": MISSING_AFTER_SCANS}).fetchall()
     return record_events(conn, (orphan_event(row, run_id=run_id) for row in rows))
+
+
+def record_check(
+    conn: DictConnection,
+    posting_id: int,
+    verdict: CheckVerdict,
+    evidence: Mapping[str, Any],
+    *,
+    run_id: int,
+) -> bool:
+    """Record a direct check of a `missing` posting; True when its evidence closed it."""
+    if not verdict.conclusive:
+        conn.execute(_NOTE, {"id": posting_id, "outcome": verdict.outcome})
+        return False
+    closed = conn.execute(
+        _CLOSE,
+        {
+            "id": posting_id,
+            "status": verdict.outcome,
+            "reason": verdict.reason,
+            "evidence": json.dumps(evidence, default=str),
+            "outcome": verdict.outcome,
+        },
+    ).fetchone()
+    if closed is None:  # seen again meanwhile: the newer evidence stands
+        return False
+    record_events(conn, [check_event(posting_id, verdict, evidence, run_id=run_id)])
+    return True

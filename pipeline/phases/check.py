@@ -8,7 +8,6 @@ ambiguous leaves it exactly as it was, to be checked again later.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -21,7 +20,7 @@ from pipeline.crawl.http.transports import INSERT_ATTEMPT, Transports, attempt_r
 from pipeline.crawl.platforms import platform_of
 from pipeline.db.connect import DictConnection
 from pipeline.lifecycle.check_rules import CheckedResponse, CheckVerdict, judge
-from pipeline.lifecycle.store import record_events
+from pipeline.lifecycle.store import record_check
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.page_requests import paced, sort_by_robots
 from pipeline.rawstore import RawArchive
@@ -36,20 +35,6 @@ WHERE source_id = %(source)s AND status = 'missing' AND NOT (id = ANY(%(done)s))
   AND (last_checked_at IS NULL OR last_checked_at < now() - make_interval(secs => %(recheck_s)s))
 ORDER BY last_checked_at NULLS FIRST, id
 LIMIT %(limit)s
-"""
-
-_CLOSE = """
-UPDATE core.postings SET status = %(status)s, closed_at = now(), close_reason = %(reason)s,
-    close_evidence = %(evidence)s::jsonb, status_changed_at = now(), last_checked_at = now(),
-    check_outcome = %(outcome)s, check_count = check_count + 1, updated_at = now()
-WHERE id = %(id)s AND status = 'missing'
-RETURNING id
-"""
-
-_NOTE = """
-UPDATE core.postings SET last_checked_at = now(), check_outcome = %(outcome)s,
-    check_count = check_count + 1, updated_at = now()
-WHERE id = %(id)s
 """
 
 
@@ -186,33 +171,4 @@ def _record(conn: DictConnection, run_id: int, result: FetchResult, verdict: Che
                     raw=verdict.evidence.get("raw_sha256"),
                 ),
             )
-        if not verdict.conclusive:
-            conn.execute(_NOTE, {"id": row["id"], "outcome": verdict.outcome})
-            return False
-        closed = conn.execute(
-            _CLOSE,
-            {
-                "id": row["id"],
-                "status": verdict.outcome,
-                "reason": verdict.reason,
-                "evidence": json.dumps(evidence, default=str),
-                "outcome": verdict.outcome,
-            },
-        ).fetchone()
-        if closed is None:  # seen again meanwhile: the newer evidence stands
-            return False
-        record_events(
-            conn,
-            [
-                {
-                    "posting_id": row["id"],
-                    "from_status": "missing",
-                    "to_status": verdict.outcome,
-                    "reason": f"direct_check:{verdict.reason}",
-                    "evidence": evidence,
-                    "run_id": run_id,
-                    "scan_id": None,
-                }
-            ],
-        )
-        return True
+        return record_check(conn, row["id"], verdict, evidence, run_id=run_id)
