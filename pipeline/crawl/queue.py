@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from pipeline.crawl.runs import worker_name
 from pipeline.db.connect import Database, DictConnection
-from pipeline.phases.runs import worker_name
 
 LEASE_S = 600
 
