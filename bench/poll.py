@@ -39,12 +39,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline.app import App  # noqa: E402
-from pipeline.catalog import sync_catalog  # noqa: E402
+from pipeline.crawl.catalog import sync_catalog  # noqa: E402
+from pipeline.crawl.queue import ClaimFilter, claim, new_owner  # noqa: E402
 from pipeline.db import migrate  # noqa: E402
 from pipeline.db.connect import Database  # noqa: E402
 from pipeline.db.embedded import ensure_cluster, stop_cluster  # noqa: E402
 from pipeline.phases.discover import discover  # noqa: E402
-from pipeline.queue import ClaimFilter, claim, new_owner  # noqa: E402
 from pipeline.settings import Settings  # noqa: E402
 
 SOURCE = "bench"

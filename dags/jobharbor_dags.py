@@ -1,7 +1,7 @@
 """jobharbor DAGs: one per enabled source in sources.yaml, plus serving sync.
 
 Import does no I/O beyond reading sources.yaml; every task calls a pipeline
-entry point (pipeline.airflow_tasks) that builds its own connections. A broken
+entry point (pipeline.airflow.tasks) that builds its own connections. A broken
 sources.yaml shows up as an import error naming the file, line and key.
 
 Each source DAG: discover -> fetch -> parse -> check. Later phases run even when an
@@ -55,31 +55,31 @@ def source_dag(name: str, platform: str, display_name: str) -> DAG:
 
         @task(task_id="discover")
         def discover() -> dict:
-            from pipeline.airflow_tasks import run_discover
+            from pipeline.airflow.tasks import run_discover
 
             return run_discover(name)
 
         @task(task_id="fetch", trigger_rule="all_done")
         def fetch() -> dict:
-            from pipeline.airflow_tasks import run_fetch
+            from pipeline.airflow.tasks import run_fetch
 
             return run_fetch(name)
 
         @task(task_id="parse", trigger_rule="all_done")
         def parse() -> dict:
-            from pipeline.airflow_tasks import run_parse
+            from pipeline.airflow.tasks import run_parse
 
             return run_parse(name)
 
         @task(task_id="check", trigger_rule="all_done")
         def check() -> dict:
-            from pipeline.airflow_tasks import run_check
+            from pipeline.airflow.tasks import run_check
 
             return run_check(name)
 
         @task(task_id="watcher", trigger_rule="one_failed", retries=0)
         def watcher() -> None:
-            from pipeline.airflow_tasks import fail_run
+            from pipeline.airflow.tasks import fail_run
 
             fail_run(f"a phase of {name} failed; see its task log")
 
@@ -107,7 +107,7 @@ def sync_dag() -> DAG:
 
         @task(task_id="sync", pool_slots=POOL_SLOTS)
         def sync(params: dict | None = None) -> dict:
-            from pipeline.airflow_tasks import run_sync
+            from pipeline.airflow.tasks import run_sync
 
             params = params or {}
             return run_sync(

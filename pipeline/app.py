@@ -14,11 +14,11 @@ import parsers
 from parsers.html_site import HtmlSiteSpec, register_sites
 from parsers.registry import Parser, ParserRegistry, UnknownParserError
 from pipeline.config import HtmlSiteSource, SourceConfig, Sources, load_sources
+from pipeline.crawl.http.fetcher import Fetcher
+from pipeline.crawl.platforms import PLATFORMS
 from pipeline.db.connect import Database
 from pipeline.db.embedded import EmbeddedCluster, ensure_cluster
 from pipeline.errors import ConfigError
-from pipeline.http.fetcher import Fetcher
-from pipeline.platforms import PLATFORMS
 from pipeline.rawstore import RawArchive, RawStore, open_raw_store
 from pipeline.settings import Settings, load_settings
 
@@ -135,7 +135,7 @@ class App:
 
     def fetcher(self) -> Fetcher:
         """A paced fetcher: its requests spend each host's shared budget (crawl.hosts)."""
-        from pipeline.pacing import Pacer
+        from pipeline.crawl.pacing import Pacer
 
         pacer = Pacer(self.db, max_wait_s=self.settings.pacing_max_wait_s)
         return Fetcher(self.settings, pacer=pacer, owns_pacer=True)

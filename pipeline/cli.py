@@ -64,7 +64,7 @@ def cmd_sources_check(args: argparse.Namespace) -> int:
 
 
 def cmd_sources_sync(args: argparse.Namespace) -> int:
-    from pipeline.catalog import sync_catalog
+    from pipeline.crawl.catalog import sync_catalog
 
     app = _app(args)
     print(sync_catalog(app))
@@ -160,9 +160,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_status(args: argparse.Namespace) -> int:
     from pipeline.app import resolve_databases
+    from pipeline.commands.status import gather_status, render_status
     from pipeline.db.connect import Database
     from pipeline.settings import load_settings
-    from pipeline.status import gather_status, render_status
 
     report = gather_status(Database(resolve_databases(load_settings()).authoritative), args.source)
     print(json.dumps(report, indent=2) if args.json else render_status(report))
@@ -181,7 +181,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from pipeline.catalog import sync_catalog
+    from pipeline.crawl.catalog import sync_catalog
     from pipeline.db.setup import setup_databases
     from pipeline.phases.check import check_postings
     from pipeline.phases.discover import discover
@@ -262,7 +262,7 @@ def cmd_sandbox_advance(args: argparse.Namespace) -> int:
 def cmd_parse_file(args: argparse.Namespace) -> int:
     from datetime import datetime
 
-    from pipeline.parse_file import EXIT_USAGE, run
+    from pipeline.commands.parse_file import EXIT_USAGE, run
 
     try:
         fetched_at = datetime.fromisoformat(args.fetched_at) if args.fetched_at else None
@@ -282,7 +282,7 @@ def cmd_parse_file(args: argparse.Namespace) -> int:
 
 
 def cmd_boards_import(args: argparse.Namespace) -> int:
-    from pipeline.boards_import import import_boards
+    from pipeline.crawl.boards_import import import_boards
 
     report = import_boards(_app(args), args.file, source=args.source, dry_run=args.dry_run)
     print(report.summary())
@@ -298,7 +298,7 @@ def cmd_locate(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from pipeline.demo import run_demo
+    from pipeline.commands.demo import run_demo
 
     return run_demo(advance=args.advance)
 

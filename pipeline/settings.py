@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from pipeline.http.guard import parse_allowlist
+from pipeline.crawl.http.guard import parse_allowlist
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

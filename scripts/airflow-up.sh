@@ -2,7 +2,7 @@
 # make up: Airflow standalone on the embedded PostgreSQL, DAGs from dags/, sandbox sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-eval "$(python -m pipeline.airflow_env)"
+eval "$(python -m pipeline.airflow.env)"
 pidfile="$AIRFLOW_HOME/standalone.pid"
 if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
     echo "Airflow is already running (pid $(cat "$pidfile")): http://localhost:${AIRFLOW__API__PORT}"

@@ -173,7 +173,7 @@ def make_settings(databases: TestDatabases, data_dir: Path, **overrides: object)
 @pytest.fixture
 def app(databases: TestDatabases, sandbox: RunningSandbox, tmp_path: Path) -> App:
     """The real App on test databases, the sandbox sources and a temp raw store."""
-    from pipeline.catalog import sync_catalog
+    from pipeline.crawl.catalog import sync_catalog
 
     application = App.create(settings=make_settings(databases, tmp_path, sandbox_url=sandbox.url))
     sync_catalog(application)

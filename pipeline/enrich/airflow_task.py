@@ -21,7 +21,7 @@ def _gemini_key() -> str | None:
 
 
 def run_enrich(limit: int, max_requests: int, source: str | None = None) -> dict[str, Any]:
-    from pipeline.airflow_tasks import _app, _finish
+    from pipeline.airflow.tasks import _app, _finish
     from pipeline.enrich.settings import load_enrich_settings
     from pipeline.phases.enrich import enrich
 

@@ -71,7 +71,7 @@ def load_cases() -> tuple[list[Case], list[str]]:
 
 
 def _real_text(ref: dict[str, Any]) -> str | None:
-    from pipeline.parse_file import parse_document, read_body, registry_for
+    from pipeline.commands.parse_file import parse_document, read_body, registry_for
 
     path = real_fixtures_dir() / ref["file"]
     if not path.is_file():

@@ -8,7 +8,6 @@ ambiguous leaves it exactly as it was, to be checked again later.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -16,14 +15,14 @@ from typing import Any
 import parsers
 from parsers.types import DocumentKind, ParseOutcome, RawDocument
 from pipeline.app import App
-from pipeline.check_rules import CheckedResponse, CheckVerdict, judge
+from pipeline.crawl.http.fetcher import FetchResult, ResultStream
+from pipeline.crawl.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
+from pipeline.crawl.platforms import platform_of
 from pipeline.db.connect import DictConnection
-from pipeline.http.fetcher import FetchResult, ResultStream
-from pipeline.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
-from pipeline.lifecycle import record_events
+from pipeline.lifecycle.check_rules import CheckedResponse, CheckVerdict, judge
+from pipeline.lifecycle.store import record_check
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.page_requests import paced, sort_by_robots
-from pipeline.platforms import platform_of
 from pipeline.rawstore import RawArchive
 
 BATCH = 100
@@ -38,20 +37,6 @@ WHERE p.source_id = %(source)s AND p.status = 'missing' AND NOT (p.id = ANY(%(do
        OR p.last_checked_at < now() - make_interval(secs => %(recheck_s)s))
 ORDER BY p.last_checked_at NULLS FIRST, p.id
 LIMIT %(limit)s
-"""
-
-_CLOSE = """
-UPDATE core.postings SET status = %(status)s, closed_at = now(), close_reason = %(reason)s,
-    close_evidence = %(evidence)s::jsonb, status_changed_at = now(), last_checked_at = now(),
-    check_outcome = %(outcome)s, check_count = check_count + 1, updated_at = now()
-WHERE id = %(id)s AND status = 'missing'
-RETURNING id
-"""
-
-_NOTE = """
-UPDATE core.postings SET last_checked_at = now(), check_outcome = %(outcome)s,
-    check_count = check_count + 1, updated_at = now()
-WHERE id = %(id)s
 """
 
 
@@ -188,33 +173,4 @@ def _record(conn: DictConnection, run_id: int, result: FetchResult, verdict: Che
                     raw=verdict.evidence.get("raw_sha256"),
                 ),
             )
-        if not verdict.conclusive:
-            conn.execute(_NOTE, {"id": row["id"], "outcome": verdict.outcome})
-            return False
-        closed = conn.execute(
-            _CLOSE,
-            {
-                "id": row["id"],
-                "status": verdict.outcome,
-                "reason": verdict.reason,
-                "evidence": json.dumps(evidence, default=str),
-                "outcome": verdict.outcome,
-            },
-        ).fetchone()
-        if closed is None:  # seen again meanwhile: the newer evidence stands
-            return False
-        record_events(
-            conn,
-            [
-                {
-                    "posting_id": row["id"],
-                    "from_status": "missing",
-                    "to_status": verdict.outcome,
-                    "reason": f"direct_check:{verdict.reason}",
-                    "evidence": evidence,
-                    "run_id": run_id,
-                    "scan_id": None,
-                }
-            ],
-        )
-        return True
+        return record_check(conn, row["id"], verdict, evidence, run_id=run_id)

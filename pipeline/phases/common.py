@@ -9,9 +9,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.crawl.runs import finish_run, start_run
 from pipeline.db.connect import Database, advisory_lock
 from pipeline.errors import LockNotAcquired
-from pipeline.runs import finish_run, start_run
 
 log = logging.getLogger("jobharbor")
 

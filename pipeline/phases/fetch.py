@@ -16,14 +16,14 @@ from typing import Any
 
 from pipeline.app import App
 from pipeline.config import SourceConfig
+from pipeline.crawl.http.fetcher import FetchRequest, FetchResult, ResultStream
+from pipeline.crawl.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
+from pipeline.crawl.platforms import host_of, platform_of
+from pipeline.crawl.validation import validate_body
 from pipeline.db.connect import DictConnection
-from pipeline.http.fetcher import FetchRequest, FetchResult, ResultStream
-from pipeline.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.page_requests import paced, sort_by_robots
-from pipeline.platforms import host_of, platform_of
 from pipeline.rawstore import RawArchive
-from pipeline.validation import validate_body
 
 BATCH = 100
 MAX_ATTEMPTS = 3

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pipeline.config import SourceConfig
-from pipeline.http.fetcher import FetchRequest
-from pipeline.http.transports import Transports
-from pipeline.pacing import slowed
-from pipeline.platforms import Platform
+from pipeline.crawl.http.fetcher import FetchRequest
+from pipeline.crawl.http.transports import Transports
+from pipeline.crawl.pacing import slowed
+from pipeline.crawl.platforms import Platform
 
 
 def paced(source: SourceConfig, platform: Platform, request: FetchRequest) -> FetchRequest:

@@ -13,7 +13,7 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, field, replace
 from itertools import groupby
 from typing import Any
 
@@ -23,8 +23,8 @@ from parsers.types import DocumentKind, Issue, ParseOutcome, Posting, Quality, R
 from pipeline.app import App
 from pipeline.db.connect import DictConnection
 from pipeline.errors import RawIntegrityError
-from pipeline.identity import refresh_identity
-from pipeline.normalize_hook import normalize_location
+from pipeline.lifecycle.identity_store import refresh_identity
+from pipeline.normalize.hook import normalize_location
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore import RawArchive
 
@@ -155,9 +155,8 @@ def parse_source(
     brands = board_brands(app.sources.get(source_name))
 
     def work(run_id: int) -> Mapping[str, Any]:
-        qualities: Counter[str] = Counter()
+        tally = _Tally()
         done: list[int] = []
-        raw_lost = grouped = 0
         with app.archive() as archive, app.db.connect() as conn:
             restored = _restore_current(conn, source_name, parser)
             documents = Documents(archive, parser)
@@ -177,28 +176,14 @@ def parse_source(
                 for _, group in groupby(todo, key=lambda r: r["raw_sha256"]):
                     rows = list(group)
                     done.extend(r["id"] for r in rows)
-                    with conn.transaction():
-                        became_current = []
-                        for row in rows:
-                            picked = with_brand(
-                                _posting_for(documents, row), brands.get(row["board_key"])
-                            )
-                            if picked is None:
-                                raw_lost += 1
-                                _requeue_lost(conn, row)
-                                continue
-                            quality, current = _store_result(conn, parser, row, *picked)
-                            qualities[quality] += 1
-                            if current:
-                                became_current.append(row["id"])
-                        grouped += refresh_identity(conn, became_current).grouped
+                    _parse_group(conn, parser, documents, rows, tally, brands)
                 documents.clear()
         return {
             "parser": parser.ref,
             "postings": len(done),
-            "quality": dict(qualities),
-            "raw_lost": raw_lost,
-            "duplicates_grouped": grouped,
+            "quality": dict(tally.qualities),
+            "raw_lost": tally.raw_lost,
+            "duplicates_grouped": tally.grouped,
             "restored_current": len(restored),
         }
 
@@ -220,6 +205,37 @@ def with_brand(picked: Picked | None, brand: str | None) -> Picked | None:
     if picked is None or brand is None or picked[0] is None or picked[0].company:
         return picked
     return replace(picked[0], company=brand), picked[1], picked[2]
+
+
+@dataclass
+class _Tally:
+    qualities: Counter[str] = field(default_factory=Counter)
+    raw_lost: int = 0
+    grouped: int = 0
+
+
+def _parse_group(
+    conn: DictConnection,
+    parser: Parser,
+    documents: Documents,
+    rows: list[dict[str, Any]],
+    tally: _Tally,
+    brands: Mapping[str, str],
+) -> None:
+    """The postings of one raw object, in one transaction."""
+    with conn.transaction():
+        became_current = []
+        for row in rows:
+            picked = with_brand(_posting_for(documents, row), brands.get(row["board_key"]))
+            if picked is None:
+                tally.raw_lost += 1
+                _requeue_lost(conn, row)
+                continue
+            quality, current = _store_result(conn, parser, row, *picked)
+            tally.qualities[quality] += 1
+            if current:
+                became_current.append(row["id"])
+        tally.grouped += refresh_identity(conn, became_current).grouped
 
 
 def _posting_for(

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pipeline.app import App
-from pipeline.boards_import import BoardRef, import_boards, recognize, urls_in
-from pipeline.catalog import sync_catalog
 from pipeline.cli import main
+from pipeline.crawl.boards_import import BoardRef, import_boards, recognize, urls_in
+from pipeline.crawl.catalog import sync_catalog
 from pipeline.phases.discover import discover
 from sandbox.server import RunningSandbox
 from tests.conftest import make_settings

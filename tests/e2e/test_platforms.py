@@ -14,7 +14,7 @@ import pytest
 from parsers.registry import REGISTRY
 from parsers.types import DocumentKind, PageSignal, Quality, RawDocument
 from pipeline.app import App
-from pipeline.http.fetcher import FetchRequest
+from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
@@ -198,12 +198,12 @@ def test_detail_platforms_fetch_only_new_rows(app: App, sandbox: RunningSandbox)
 
 def test_smartrecruiters_pages_by_offset(app: App, sandbox: RunningSandbox) -> None:
     """With pages of 5 the listing takes several requests and is still complete."""
-    from pipeline.platforms import smartrecruiters
+    from pipeline.crawl.platforms import smartrecruiters
 
     original = smartrecruiters.PAGE_SIZE
     smartrecruiters.PAGE_SIZE = 5
     try:
-        from pipeline.catalog import sync_catalog
+        from pipeline.crawl.catalog import sync_catalog
 
         with app.db.connect() as conn, conn.transaction():
             conn.execute("DELETE FROM crawl.boards WHERE source_id = 'smartrecruiters'")

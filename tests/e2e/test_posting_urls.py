@@ -22,12 +22,12 @@ import yaml
 from parsers.types import DocumentKind, RawDocument
 from pipeline.app import App
 from pipeline.config import HtmlSiteSource
-from pipeline.http.fetcher import FetchRequest
+from pipeline.crawl.http.fetcher import FetchRequest
+from pipeline.crawl.platforms import platform_of
 from pipeline.phases.check import check_postings
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
-from pipeline.platforms import platform_of
 from pipeline.settings import REPO_ROOT
 from sandbox.server import RunningSandbox
 

@@ -13,8 +13,8 @@ import pytest
 
 from parsers.types import ParseOutcome, Quality
 from pipeline.app import App
-from pipeline.catalog import sync_catalog
-from pipeline.platforms.workday import PAGE_SIZE, TOTAL_CAP, Workday
+from pipeline.crawl.catalog import sync_catalog
+from pipeline.crawl.platforms.workday import PAGE_SIZE, TOTAL_CAP, Workday
 from sandbox.formats.workday import BIG_PARTS
 from sandbox.server import RunningSandbox
 from sandbox.world import build_board, country_of

@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from pipeline.app import App, build_registry, resolve_databases
-from pipeline.catalog import sync_catalog
 from pipeline.config import load_sources
+from pipeline.crawl.catalog import sync_catalog
 from pipeline.settings import REPO_ROOT
 from sandbox.server import RunningSandbox, start_sandbox
 from tests.conftest import TestDatabases, make_settings

@@ -10,8 +10,8 @@ from typing import Any
 
 from parsers.registry import Parser
 from parsers.types import Issue, ParseOutcome, Posting, Quality, RawDocument
-from pipeline.http.fetcher import FetchRequest
-from pipeline.platforms.base import Platform
+from pipeline.crawl.http.fetcher import FetchRequest
+from pipeline.crawl.platforms.base import Platform
 
 PAGE_SIZE = 5
 # Shaped like a Workday token (tenant.wdN/Site), since the adapter stands in for Workday.

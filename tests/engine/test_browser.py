@@ -12,7 +12,7 @@ import time
 import psutil
 import pytest
 
-from pipeline.pacing import Budget, Pacer
+from pipeline.crawl.pacing import Budget, Pacer
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.settings import Settings

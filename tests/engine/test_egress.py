@@ -11,10 +11,10 @@ import time
 import httpcore
 import pytest
 
-from pipeline.browser import BrowserFetcher
+from pipeline.crawl.browser import BrowserFetcher
+from pipeline.crawl.http.fetcher import Fetcher, FetchRequest
+from pipeline.crawl.http.guard import GuardedBackend, egress_refusal, parse_allowlist
 from pipeline.errors import EgressRefusedError
-from pipeline.http.fetcher import Fetcher, FetchRequest
-from pipeline.http.guard import GuardedBackend, egress_refusal, parse_allowlist
 from pipeline.phases.discover import discover
 from pipeline.settings import Settings
 from tests.conftest import TEST_EGRESS
@@ -109,7 +109,7 @@ def test_the_browser_path_refuses_before_starting_a_browser(second_sandbox) -> N
 
 
 def test_the_demo_runs_with_the_allowlist_on_its_sandbox() -> None:
-    from pipeline.demo import demo_settings
+    from pipeline.commands.demo import demo_settings
 
     settings = demo_settings(Settings(), "http://127.0.0.1:8765")
     assert settings.egress_hosts == frozenset({"127.0.0.1:8765"})

@@ -78,7 +78,7 @@ def test_a_page_our_limiter_defers_mid_listing_keeps_the_pages_read(app, sandbox
     """Page 2 cannot get a slot in time: page 1's postings stand (they may add, never
     retire), and the scan says it is truncated."""
     from pipeline.app import App
-    from pipeline.catalog import sync_catalog
+    from pipeline.crawl.catalog import sync_catalog
     from pipeline.settings import REPO_ROOT
 
     slow = tmp_path / "slow.yaml"

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 import parsers
+from pipeline.crawl.platforms import PLATFORMS
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
-from pipeline.platforms import PLATFORMS
 from tests.engine.conftest import (
     advance,
     board,

@@ -13,8 +13,7 @@ from email.utils import format_datetime
 
 import pytest
 
-from pipeline.db.connect import Database
-from pipeline.pacing import (
+from pipeline.crawl.pacing import (
     COOLDOWN_BASE_S,
     RETRY_AFTER_MAX_S,
     Budget,
@@ -22,6 +21,7 @@ from pipeline.pacing import (
     parse_retry_after,
     slot_delays,
 )
+from pipeline.db.connect import Database
 from pipeline.phases.discover import discover
 from tests.engine.conftest import (
     board,

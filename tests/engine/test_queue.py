@@ -9,8 +9,8 @@ import time
 from collections import Counter
 from urllib.parse import urlsplit
 
+from pipeline.crawl.queue import ClaimFilter, claim, new_owner
 from pipeline.phases.discover import discover
-from pipeline.queue import ClaimFilter, claim, new_owner
 from tests.engine.conftest import (
     board,
     greenhouse_source,

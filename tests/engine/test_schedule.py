@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.phases.discover import discover
-from pipeline.schedule import (
+from pipeline.crawl.schedule import (
     BASE_BACKOFF_S,
     MAX_INTERVAL_S,
     MIN_INTERVAL_S,
@@ -19,6 +18,7 @@ from pipeline.schedule import (
     BoardState,
     next_state,
 )
+from pipeline.phases.discover import discover
 from tests.engine.conftest import board, greenhouse_source, make_due, scans, set_fault
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

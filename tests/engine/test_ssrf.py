@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from pipeline.http.guard import refusal_reason
+from pipeline.crawl.http.guard import refusal_reason
 from pipeline.phases.discover import discover
 from tests.engine.conftest import board, greenhouse_source, query, scans, set_fault
 

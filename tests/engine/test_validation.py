@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.config import Validation
-from pipeline.http.fetcher import FetchRequest, FetchResult
+from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
+from pipeline.crawl.validation import validate_body
 from pipeline.phases.discover import discover
-from pipeline.validation import validate_body
 from tests.conftest import real_fixtures_dir
 from tests.engine.conftest import board, greenhouse_source, make_due, query, scans, set_fault
 

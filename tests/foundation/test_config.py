@@ -189,7 +189,7 @@ def test_enabled_platform_without_crawler_is_reported_with_its_line(
 ) -> None:
     """A platform the config knows but this build cannot crawl (e.g. a newer sources.yaml
     run by an older jobharbor) fails before anything runs, naming the key."""
-    from pipeline import platforms
+    from pipeline.crawl import platforms
 
     monkeypatch.delitem(platforms.PLATFORMS, "bamboohr")
     path = write(tmp_path, "sources:\n  wd:\n    platform: bamboohr\n    boards: [acme]\n")

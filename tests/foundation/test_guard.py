@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.http.fetcher import Fetcher, FetchRequest
-from pipeline.http.guard import refusal_reason
+from pipeline.crawl.http.fetcher import Fetcher, FetchRequest
+from pipeline.crawl.http.guard import refusal_reason
 from pipeline.settings import Settings
 
 

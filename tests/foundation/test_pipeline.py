@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from pipeline.app import App
-from pipeline.catalog import sync_catalog
+from pipeline.crawl.catalog import sync_catalog
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source

@@ -87,7 +87,7 @@ def test_fingerprint_changes_only_with_published_content(app) -> None:
     assert len([k for k, v in published(app).items() if before[k] != v]) == 1
 
 
-def test_unresolved_locations_stay_unknown_not_excluded() -> None:
+def test_serving_row_marks_an_unresolved_or_missing_location_as_unresolved() -> None:
     row = serving_row(
         {
             "id": 1,

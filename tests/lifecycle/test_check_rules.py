@@ -6,7 +6,7 @@ import pytest
 
 from parsers.signals import closed_phrase
 from parsers.types import ParseOutcome, Posting, Quality
-from pipeline.check_rules import CheckedResponse, judge
+from pipeline.lifecycle.check_rules import CheckedResponse, judge
 
 URL = "https://jobs.example.com/acme/jobs/123"
 

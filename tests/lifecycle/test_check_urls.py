@@ -1,5 +1,5 @@
 """What each platform's direct check asks, and which platform answers close (pure:
-pipeline/platforms/checks.py and the adapters that use it). Board URLs are the ones
+pipeline/crawl/platforms/checks.py and the adapters that use it). Board URLs are the ones
 the adapters build on the real default hosts, so these are the real questions."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from parsers.types import Posting
-from pipeline.check_rules import AMBIGUOUS, EXPIRED, CheckedResponse, judge
 from pipeline.config import SmartRecruitersSource
-from pipeline.platforms import PLATFORMS
+from pipeline.crawl.platforms import PLATFORMS
+from pipeline.lifecycle.check_rules import AMBIGUOUS, EXPIRED, CheckedResponse, judge
 
 REAL_BOARD_URLS = {
     "greenhouse": ("https://boards-api.greenhouse.io", "acme"),

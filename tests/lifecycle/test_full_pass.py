@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 
 from pipeline.cli import main
+from pipeline.commands.status import gather_status, render_status
 from pipeline.phases.discover import discover
-from pipeline.status import gather_status, render_status
 from sandbox.world import build_board
 from tests.lifecycle.test_scenarios import advance, postings
 

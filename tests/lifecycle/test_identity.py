@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pipeline.identity import (
+from pipeline.lifecycle.identity import (
     first_office,
     normalize_employer,
     normalize_title,
@@ -102,7 +102,7 @@ def test_duplicates_across_boards_are_grouped_incrementally(app, sandbox) -> Non
                WHERE src.posting_id = %s AND src.is_current AND dst.posting_id = %s AND dst.is_current""",
             (a["id"], b["id"]),
         )
-        from pipeline.identity import refresh_identity
+        from pipeline.lifecycle.identity_store import refresh_identity
 
         report = refresh_identity(conn, [b["id"]])
         rows = conn.execute(

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.app import App
-from pipeline.catalog import sync_catalog
+from pipeline.crawl.catalog import sync_catalog
 from pipeline.phases.check import check_postings
 from pipeline.phases.discover import discover
 from sandbox.formats.greenhouse import job_object

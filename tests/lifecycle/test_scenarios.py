@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from pipeline.app import App
-from pipeline.catalog import sync_catalog
+from pipeline.crawl.catalog import sync_catalog
 from pipeline.phases.check import check_postings
 from pipeline.phases.discover import discover
 from pipeline.phases.parse import parse_source
@@ -521,7 +521,7 @@ def test_an_edit_that_is_reverted_makes_the_earlier_result_current_again(
 
 
 def test_a_job_site_posting_without_a_company_gets_no_role_key(app, sandbox) -> None:
-    from pipeline.identity import refresh_identity
+    from pipeline.lifecycle.identity_store import refresh_identity
 
     discover(app, "vieclam", force=True)
     from pipeline.phases.fetch import fetch_details

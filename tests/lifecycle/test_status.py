@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 from pipeline.cli import main
+from pipeline.commands.status import gather_status, render_status
 from pipeline.phases.check import check_postings
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
 from pipeline.phases.sync import sync_serving
-from pipeline.status import gather_status, render_status
 
 
 def test_status_reports_boards_postings_scans_and_last_runs(app, capsys, monkeypatch) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -57,10 +58,22 @@ def test_a_stale_or_torn_cache_is_ignored(tmp_path: Path) -> None:
     assert gazetteer._load_cached(tmp_path / "missing.marshal", index.key) is None
 
 
-def test_an_unwritable_cache_dir_still_works(tmp_path: Path) -> None:
+def test_an_unwritable_cache_dir_still_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    gazetteer._store(blocker / "cache" / "locations-x.marshal", gazetteer.get_index())
+    index = gazetteer.get_index()
+    # The cache dir cannot be created (a file is in the way): loading builds the index
+    # (the one already built here, to spare a rebuild), fails to cache it, and says so.
+    monkeypatch.setenv("JOBHARBOR_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setattr(gazetteer, "build_index", lambda key="": index)
+    with caplog.at_level(logging.WARNING, logger=gazetteer.log.name):
+        loaded = gazetteer.load_or_build()
+    assert loaded is index
+    assert loaded.lexicon["san francisco"].refs, "the index answers without a cache"
+    assert blocker.read_text() == "not a directory", "nothing was written over the blocker"
+    assert any("could not cache the location index" in r.getMessage() for r in caplog.records)
 
 
 def test_index_covers_the_sources() -> None:

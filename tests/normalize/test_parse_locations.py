@@ -35,7 +35,7 @@ def test_every_parsed_posting_has_normalized_offices(app) -> None:
     assert all("VN" in loc["countries"] for loc in vietnamese)
 
 
-def test_serving_filters_by_country_and_keeps_unresolved_jobs_in(app) -> None:
+def test_serving_rows_carry_the_resolved_countries_and_cities(app) -> None:
     discover(app, "greenhouse", force=True)
     parse_source(app, "greenhouse")
     sync_serving(app)

@@ -9,8 +9,8 @@ import pytest
 
 from pipeline.app import build_registry
 from pipeline.config import load_sources
+from pipeline.crawl.platforms import board_specs
 from pipeline.errors import ConfigError
-from pipeline.platforms import board_specs
 from pipeline.settings import REPO_ROOT
 
 SHIPPED = REPO_ROOT / "sources.yaml"

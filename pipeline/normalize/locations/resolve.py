@@ -142,6 +142,11 @@ class SegmentReading:
 
 def find_spans(tokens: tuple[Token, ...], index: Index) -> list[Span]:
     """The dynamic program: best explanation of the tokens, unexplained words as refs=()."""
+    return _spans(tokens, _best_choices(_matches(tokens, index)))
+
+
+def _matches(tokens: tuple[Token, ...], index: Index) -> list[list[tuple[int, Entry, str]]]:
+    """Every lexicon entry that starts at each token: (end, entry, key)."""
     n = len(tokens)
     lexicon_get, codes_get = index.lexicon.get, index.codes.get
     matches: list[list[tuple[int, Entry, str]]] = []
@@ -171,6 +176,13 @@ def find_spans(tokens: tuple[Token, ...], index: Index) -> list[Span]:
             entry = lexicon_get(key)
             if entry is not None and entry.strength:
                 found.append((j, entry, key))
+    return matches
+
+
+def _best_choices(
+    matches: list[list[tuple[int, Entry, str]]],
+) -> list[tuple[int, Entry, str] | None]:
+    n = len(matches)
     # best[i] = (words explained, -spans, strength) for tokens[i:]
     best: list[tuple[int, int, int]] = [(0, 0, 0)] * (n + 1)
     choice: list[tuple[int, Entry, str] | None] = [None] * (n + 1)
@@ -183,6 +195,11 @@ def find_spans(tokens: tuple[Token, ...], index: Index) -> list[Span]:
             if score > top:
                 top, pick = score, match
         best[i], choice[i] = top, pick
+    return choice
+
+
+def _spans(tokens: tuple[Token, ...], choice: list[tuple[int, Entry, str] | None]) -> list[Span]:
+    n = len(tokens)
     spans: list[Span] = []
     i = 0
     while i < n:
@@ -390,6 +407,19 @@ def _lone_readings(refs: tuple[int, ...], index: Index) -> list[Reading]:
             anywhere.append(index.countries[ident].code)
         else:
             anywhere.extend(index.groups[ident].countries or ())
+    _add_areas(out, area_regions, unlinked, anywhere, index)
+    return out
+
+
+def _add_areas(
+    out: list[Reading],
+    area_regions: dict[tuple[str, str], int],
+    unlinked: dict[str, int],
+    anywhere: list[str],
+    index: Index,
+) -> None:
+    """Regions and countries no town of the span lies in are readings of their own."""
+    regions = index.regions
     named = {(r.country, r.admin1) for r in out}
     for (code, admin1), region in area_regions.items():
         if (code, admin1) not in named:
@@ -404,7 +434,6 @@ def _lone_readings(refs: tuple[int, ...], index: Index) -> list[Reading]:
             if country is not None:
                 weight = max(weight, country.population)
             out.append(Reading(code, None, None, region, weight))
-    return out
 
 
 def _readings_in(code: str, opts: list[_Options], index: Index) -> list[Reading]:

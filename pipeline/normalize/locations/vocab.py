@@ -54,75 +54,79 @@ def _phrases(block: str) -> list[str]:
     return block.split()
 
 
+# Vietnamese addresses name wards and districts after these words; their
+# names are often towns elsewhere ("Phường Mai"), so the part holds no place.
+_SUBUNITS = (
+    "quan",
+    "q",
+    "phuong",
+    "p",
+    "huyen",
+    "xa",
+    "thi xa",
+    "thi tran",
+    "ward",
+    "district",
+)
+_NEGATIONS = ("non", "outside", "except", "excluding", "excl")
+_MULTI: dict[Noise, list[str]] = {
+    Noise.REMOTE: [
+        "remote first",
+        "remote friendly",
+        "fully remote",
+        "work from home",
+        "working from home",
+        "from home",
+        "home based",
+        "home office",
+        "off site",
+        "tu xa",
+        "lam viec tu xa",
+        "lam viec tai nha",
+    ],
+    Noise.HYBRID: ["hybrid remote"],
+    Noise.ONSITE: ["on site", "in office", "in person", "office based", "tai van phong"],
+    Noise.FILLER: [
+        "head office",
+        "time zone",
+        "thanh pho",
+        "khu vuc",
+        "hoi so",  # Vietnamese: head office
+        "tru so",
+        "van phong",
+        "chi nhanh",  # branch
+        "based in",
+        "open to",
+        "must be",
+    ],
+    Noise.SITE: ["khu cong nghiep", "toa nha"],
+}
+_SINGLES: dict[Noise, str] = {
+    Noise.REMOTE: (
+        "remote remotely wfh homebased offsite telecommute telecommuting telework "
+        "teleworking teletrabajo distributed virtual home"
+    ),
+    Noise.HYBRID: "hybrid hybride hibrido ibrido flexible",
+    Noise.ONSITE: "onsite presencial",
+}
+
+
 def _build() -> dict[str, Noise]:
     table: dict[str, Noise] = {}
     for word in _phrases(_FILLER):
         table[word] = Noise.FILLER
     for word in _phrases(_SITE):
         table[word] = Noise.SITE
-    # Vietnamese addresses name wards and districts after these words; their
-    # names are often towns elsewhere ("Phường Mai"), so the part holds no place.
-    for word in (
-        "quan",
-        "q",
-        "phuong",
-        "p",
-        "huyen",
-        "xa",
-        "thi xa",
-        "thi tran",
-        "ward",
-        "district",
-    ):
+    for word in _SUBUNITS:
         table[word] = Noise.SUBUNIT
-    for word in ("non", "outside", "except", "excluding", "excl"):
+    for word in _NEGATIONS:
         table[word] = Noise.NEGATION
     for word in _phrases(_CONNECTOR):
         table[word] = Noise.CONNECTOR
-    multi = {
-        Noise.REMOTE: [
-            "remote first",
-            "remote friendly",
-            "fully remote",
-            "work from home",
-            "working from home",
-            "from home",
-            "home based",
-            "home office",
-            "off site",
-            "tu xa",
-            "lam viec tu xa",
-            "lam viec tai nha",
-        ],
-        Noise.HYBRID: ["hybrid remote"],
-        Noise.ONSITE: ["on site", "in office", "in person", "office based", "tai van phong"],
-        Noise.FILLER: [
-            "head office",
-            "time zone",
-            "thanh pho",
-            "khu vuc",
-            "hoi so",  # Vietnamese: head office
-            "tru so",
-            "van phong",
-            "chi nhanh",  # branch
-            "based in",
-            "open to",
-            "must be",
-        ],
-        Noise.SITE: ["khu cong nghiep", "toa nha"],
-    }
-    singles = {
-        Noise.REMOTE: (
-            "remote remotely wfh homebased offsite telecommute telecommuting telework "
-            "teleworking teletrabajo distributed virtual home"
-        ),
-        Noise.HYBRID: "hybrid hybride hibrido ibrido flexible",
-        Noise.ONSITE: "onsite presencial",
-    }
-    for kind, words in singles.items():
+    for kind, words in _SINGLES.items():
         for word in words.split():
             table[word] = kind
-    for kind, phrases in multi.items():
+    for kind, phrases in _MULTI.items():
         for phrase in phrases:
             table[phrase] = kind
     return table

@@ -1,0 +1,1 @@
+"""Operator commands behind the CLI (demo, status, parse-file) that compose the other packages."""

@@ -1,0 +1,1 @@
+"""Crawling: the board queue, pacing, robots, schedule, HTTP, validation and platform adapters."""

@@ -1,0 +1,329 @@
+"""`jobharbor boards import FILE`: find ATS boards in a list of URLs (for example a
+Common Crawl URL index), check each with one request, and register the valid ones
+as boards (`origin = 'import'`, which the catalog sync never disables).
+
+Recognition is pure (`recognize`); validation uses the project's fetcher, so the
+SSRF guard applies unless settings allow private networks; registering is one
+idempotent insert per board.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from parsers.types import DocumentKind, Quality, RawDocument
+from pipeline.app import App, parser_ref
+from pipeline.config import WORKDAY_TOKEN, AtsSource, SourceConfig
+from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
+from pipeline.crawl.platforms import host_of, platform_of
+from pipeline.crawl.validation import validate_body
+
+_URL = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s\"'<>,|]*)?", re.I)
+_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+_LOCALE = re.compile(r"^[a-z]{2}(?:-[A-Za-z]{2})?$")
+_NOT_BOARDS = frozenset(
+    {"www", "api", "app", "help", "support", "status", "jobs", "careers", "embed", "v0", "v1"}
+)
+
+
+@dataclass(frozen=True)
+class BoardRef:
+    """A board as a URL names it: the platform, its token, and its region."""
+
+    platform: str
+    token: str
+    region: str | None = None  # "eu" for EU-hosted instances (a different API host)
+
+    @property
+    def key(self) -> tuple[str, str, str | None]:
+        # Hosts are case-insensitive; paths (SmartRecruiters, Workday sites) are not.
+        token = self.token.lower() if self.platform in _SUBDOMAIN else self.token
+        return self.platform, token, self.region
+
+
+_SUBDOMAIN = frozenset({"recruitee", "bamboohr", "personio", "teamtailor"})
+
+
+def _first_segment(path: str) -> str | None:
+    parts = [unquote(p) for p in path.split("/") if p]
+    return parts[0] if parts else None
+
+
+def _segments(path: str) -> list[str]:
+    return [unquote(p) for p in path.split("/") if p]
+
+
+def recognize(url: str) -> BoardRef | None:
+    """The ATS board a URL belongs to, or None. Job and apply URLs name their board."""
+    if "://" not in url:
+        url = "https://" + url
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    path = parts.path
+    segments = _segments(path)
+    found = _recognize(host, segments, parts.query)
+    if found is None or not _TOKEN.match(found.token.split("/")[0]):
+        return None
+    if found.token.lower() in _NOT_BOARDS:
+        return None
+    return found
+
+
+def _recognize(host: str, segments: list[str], query: str) -> BoardRef | None:
+    first = segments[0] if segments else None
+    if host in (
+        "boards.greenhouse.io",
+        "job-boards.greenhouse.io",
+        "boards.eu.greenhouse.io",
+        "job-boards.eu.greenhouse.io",
+    ):
+        if first == "embed":
+            token = (parse_qs(query).get("for") or [None])[0]
+            return BoardRef("greenhouse", token) if token else None
+        # EU boards are served by the same global API host (verified in the captures).
+        return BoardRef("greenhouse", first) if first else None
+    if host in ("boards-api.greenhouse.io", "boards-api.eu.greenhouse.io"):
+        if len(segments) >= 3 and segments[:2] == ["v1", "boards"]:
+            return BoardRef("greenhouse", segments[2])
+        return None
+    if host in ("jobs.lever.co", "jobs.eu.lever.co"):
+        return BoardRef("lever", first, "eu" if ".eu." in host else None) if first else None
+    if host in ("api.lever.co", "api.eu.lever.co"):
+        if len(segments) >= 3 and segments[:2] == ["v0", "postings"]:
+            return BoardRef("lever", segments[2], "eu" if ".eu." in host else None)
+        return None
+    if host == "jobs.ashbyhq.com":
+        return BoardRef("ashby", first) if first else None
+    if host == "api.ashbyhq.com":
+        if len(segments) >= 3 and segments[:2] == ["posting-api", "job-board"]:
+            return BoardRef("ashby", segments[2])
+        return None
+    if host in ("jobs.smartrecruiters.com", "careers.smartrecruiters.com"):
+        return BoardRef("smartrecruiters", first) if first else None
+    if host == "api.smartrecruiters.com":
+        if len(segments) >= 3 and segments[:2] == ["v1", "companies"]:
+            return BoardRef("smartrecruiters", segments[2])
+        return None
+    if host == "apply.workable.com":
+        if segments[:4] == ["api", "v1", "widget", "accounts"] and len(segments) >= 5:
+            return BoardRef("workable", segments[4])
+        return BoardRef("workable", first) if first and first not in ("j", "api") else None
+    match = re.match(r"^([a-z0-9_-]+)\.(wd\d+)\.myworkdayjobs\.com$", host)
+    if match:
+        return _workday(match.group(1), match.group(2), segments)
+    for suffix, platform in (
+        (".recruitee.com", "recruitee"),
+        (".bamboohr.com", "bamboohr"),
+        (".jobs.personio.de", "personio"),
+        (".jobs.personio.com", "personio"),
+        (".teamtailor.com", "teamtailor"),
+        (".workable.com", "workable"),
+    ):
+        if host.endswith(suffix) and host.count(".") == suffix.count("."):
+            return BoardRef(platform, host.removesuffix(suffix))
+    return None
+
+
+def _workday(tenant: str, dc: str, segments: list[str]) -> BoardRef | None:
+    """tenant.wdN.myworkdayjobs.com/[locale/]Site[/job/...] -> tenant.wdN/Site."""
+    if segments and segments[0] == "wday":  # the CXS API: /wday/cxs/{tenant}/{site}/...
+        site = segments[3] if len(segments) >= 4 and segments[1] == "cxs" else None
+    else:
+        rest = segments[1:] if segments and _LOCALE.match(segments[0]) else segments
+        site = rest[0] if rest else None
+    if not site:
+        return None
+    token = f"{tenant}.{dc}/{site}"
+    return BoardRef("workday", token) if WORKDAY_TOKEN.match(token) else None
+
+
+def urls_in(lines: Iterable[str]) -> Iterator[str]:
+    """Every URL-looking string in the lines (plain lists, CSV, CDX/JSON index lines)."""
+    for line in lines:
+        yield from (m.group(0).rstrip(".);]}") for m in _URL.finditer(line))
+
+
+# ---------------------------------------------------------------- the import
+
+
+@dataclass(frozen=True)
+class Candidate:
+    board: BoardRef
+    url: str  # the first URL that named it
+    source: str
+    listing_url: str
+    lane: str
+    host: str
+
+
+@dataclass
+class ImportReport:
+    urls: int = 0
+    recognized: int = 0
+    duplicates: int = 0
+    valid: int = 0
+    registered: int = 0
+    invalid: list[tuple[str, str]] = field(default_factory=list)  # (url, reason)
+    unrecognized: int = 0
+
+    def summary(self) -> str:
+        return (
+            f"{self.urls} URLs: {self.recognized} boards recognized, {self.duplicates} duplicates, "
+            f"{self.valid} valid ({self.registered} registered), {len(self.invalid)} invalid, "
+            f"{self.unrecognized} not a known ATS board"
+        )
+
+
+def _source_for(app: App, board: BoardRef, only: str | None) -> tuple[str | None, str]:
+    """The configured source a board belongs to (matching platform and region)."""
+    names = [only] if only else list(app.sources.sources)
+    matches: list[tuple[str, SourceConfig]] = []
+    for name in names:
+        source = app.sources.get(name)
+        if not isinstance(source, AtsSource) or source.platform != board.platform:
+            continue
+        is_eu = bool(source.api_base and ".eu." in source.api_base)
+        if board.platform == "lever" and is_eu != (board.region == "eu"):
+            continue
+        matches.append((name, source))
+    if not matches:
+        region = " (EU instance: api_base https://api.eu.lever.co)" if board.region == "eu" else ""
+        scope = f"source {only!r}" if only else "sources.yaml"
+        return None, f"no {board.platform}{region} source in {scope}"
+    matches.sort(key=lambda item: not item[1].enabled)  # enabled sources first
+    return matches[0][0], ""
+
+
+def _existing(app: App) -> set[tuple[str, str]]:
+    with app.db.connect() as conn:
+        return {
+            (r["source_id"], r["board_key"])
+            for r in conn.execute("SELECT source_id, board_key FROM crawl.boards")
+        }
+
+
+def _candidate(app: App, board: BoardRef, url: str, source_name: str) -> Candidate:
+    source = app.sources.get(source_name)
+    platform = platform_of(source)
+    assert isinstance(source, AtsSource)
+    base = source.api_base or platform.default_api_base
+    listing = platform.listing_url(base, board.token)  # type: ignore[arg-type]
+    return Candidate(
+        board, url, source_name, listing, platform.lane(source, listing), host_of(listing)
+    )
+
+
+def _verdict(app: App, candidate: Candidate, result: FetchResult) -> str | None:
+    """None when the board answered with a readable listing; the reason otherwise."""
+    if result.status is None:
+        return result.error or "no response"
+    source = app.sources.get(candidate.source)
+    verdict = validate_body(result, source.validation, frozenset({candidate.host}))
+    if not verdict.ok:
+        return verdict.reason or "invalid response"
+    parser = app.registry.get(parser_ref(candidate.source, source))
+    doc = RawDocument(
+        result.body, result.final_url, DocumentKind.LISTING, result.content_type, result.status
+    )
+    outcome = parser.parse(doc)
+    if outcome.quality is Quality.REJECTED:
+        first = outcome.issues[0].message if outcome.issues else "rejected"
+        return f"{parser.ref} rejected the listing: {first}"
+    return None
+
+
+_INSERT = """
+INSERT INTO crawl.boards (source_id, board_key, url, lane, host, enabled, origin)
+VALUES (%(source)s, %(key)s, %(url)s, %(lane)s, %(host)s, true, 'import')
+ON CONFLICT (source_id, board_key) DO NOTHING
+"""
+
+
+def import_boards(
+    app: App, path: Path, *, source: str | None = None, dry_run: bool = False
+) -> ImportReport:
+    """Recognize, deduplicate, validate with one request each, and register."""
+    from pipeline.crawl.catalog import sync_catalog
+
+    if source is not None:
+        app.sources.get(source)  # a clear error for an unknown name
+    sync_catalog(app)  # sources must exist before boards can point at them
+    report = ImportReport()
+    known = _existing(app)
+    seen: set[tuple[str, str, str | None]] = set()
+    candidates: list[Candidate] = []
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for url in urls_in(handle):
+            report.urls += 1
+            board = recognize(url)
+            if board is None:
+                report.unrecognized += 1
+                continue
+            report.recognized += 1
+            if board.key in seen:
+                report.duplicates += 1
+                continue
+            seen.add(board.key)
+            source_name, reason = _source_for(app, board, source)
+            if source_name is None:
+                report.invalid.append((url, reason))
+                continue
+            if (source_name, board.token) in known:
+                report.duplicates += 1
+                continue
+            candidates.append(_candidate(app, board, url, source_name))
+    valid = _validate(app, candidates, report)
+    report.valid = len(valid)
+    if valid and not dry_run:
+        with app.db.connect() as conn, conn.transaction(), conn.cursor() as cur:
+            for candidate in valid:
+                cur.execute(
+                    _INSERT,
+                    {
+                        "source": candidate.source,
+                        "key": candidate.board.token,
+                        "url": candidate.listing_url,
+                        "lane": candidate.lane,
+                        "host": candidate.host,
+                    },
+                )
+                report.registered += cur.rowcount
+    return report
+
+
+def _validate(app: App, candidates: list[Candidate], report: ImportReport) -> list[Candidate]:
+    valid: list[Candidate] = []
+    requests = []
+    for candidate in candidates:
+        platform = platform_of(app.sources.get(candidate.source))
+        board_row = {"url": candidate.listing_url, "etag": None, "last_modified": None}
+        request = platform.first_request(board_row, {})
+        requests.append(
+            FetchRequest(request.url, request.headers, candidate, request.method, request.body)
+        )
+    with app.fetcher() as fetcher:
+        # The fetcher spends each host's shared budget; what it cannot place now comes
+        # back deferred (never sent) and is tried again when the budget allows.
+        while requests:
+            deferred: list[FetchRequest] = []
+            wait_s = 0.0
+            for result in fetcher.fetch_all(requests):
+                if result.deferred:
+                    deferred.append(result.request)
+                    wait_s = max(wait_s, min(result.deferred_s or 1.0, 60.0))
+                    continue
+                candidate = result.request.tag
+                reason = _verdict(app, candidate, result)
+                if reason is None:
+                    valid.append(candidate)
+                else:
+                    report.invalid.append((candidate.url, reason))
+            if deferred:
+                time.sleep(wait_s)
+            requests = deferred
+    return sorted(valid, key=lambda c: (c.source, c.board.token))

@@ -1,0 +1,89 @@
+"""Sync sources.yaml into ref.sources and crawl.boards (idempotent).
+
+Boards removed from the file are disabled, never deleted: their postings and
+history stay, and re-adding the board re-enables it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from pipeline.app import App, parser_ref
+from pipeline.config import config_hash
+from pipeline.crawl.platforms import board_specs
+
+_UPSERT_SOURCE = """
+INSERT INTO ref.sources (id, platform, display_name, parser, enabled, config, config_hash)
+VALUES (%(id)s, %(platform)s, %(display_name)s, %(parser)s, %(enabled)s, %(config)s::jsonb, %(hash)s)
+ON CONFLICT (id) DO UPDATE SET
+    platform = excluded.platform, display_name = excluded.display_name, parser = excluded.parser,
+    enabled = excluded.enabled, config = excluded.config, config_hash = excluded.config_hash,
+    updated_at = now()
+WHERE ref.sources.config_hash IS DISTINCT FROM excluded.config_hash
+   OR ref.sources.enabled IS DISTINCT FROM excluded.enabled
+RETURNING (xmax = 0) AS inserted
+"""
+
+_UPSERT_BOARD = """
+INSERT INTO crawl.boards (source_id, board_key, url, lane, host, enabled, origin)
+VALUES (%(source)s, %(key)s, %(url)s, %(lane)s, %(host)s, true, 'config')
+ON CONFLICT (source_id, board_key) DO UPDATE SET
+    url = excluded.url, lane = excluded.lane, host = excluded.host, enabled = true, updated_at = now()
+WHERE (crawl.boards.url, crawl.boards.lane, crawl.boards.host, crawl.boards.enabled)
+      IS DISTINCT FROM (excluded.url, excluded.lane, excluded.host, true)
+RETURNING (xmax = 0) AS inserted
+"""
+
+_DISABLE_REMOVED = """
+UPDATE crawl.boards SET enabled = false, updated_at = now()
+WHERE source_id = %(source)s AND origin = 'config' AND enabled AND NOT (board_key = ANY(%(keys)s))
+"""
+
+
+@dataclass(frozen=True)
+class CatalogReport:
+    sources_changed: int
+    boards_added: int
+    boards_updated: int
+    boards_disabled: int
+
+
+def sync_catalog(app: App) -> CatalogReport:
+    sources_changed = added = updated = disabled = 0
+    with app.db.connect() as conn, conn.transaction():
+        for name, source in app.sources.sources.items():
+            row = conn.execute(
+                _UPSERT_SOURCE,
+                {
+                    "id": name,
+                    "platform": source.platform,
+                    "display_name": source.display_name or name,
+                    "parser": parser_ref(name, source),
+                    "enabled": source.enabled,
+                    "config": json.dumps(source.model_dump(mode="json")),
+                    "hash": config_hash(source),
+                },
+            ).fetchone()
+            sources_changed += row is not None
+            if not source.enabled:
+                continue
+            specs = board_specs(source)
+            for spec in specs:
+                row = conn.execute(
+                    _UPSERT_BOARD,
+                    {
+                        "source": name,
+                        "key": spec.key,
+                        "url": spec.url,
+                        "lane": spec.lane,
+                        "host": spec.host,
+                    },
+                ).fetchone()
+                if row is not None:
+                    added += bool(row["inserted"])
+                    updated += not row["inserted"]
+            disabled += conn.execute(
+                _DISABLE_REMOVED, {"source": name, "keys": [s.key for s in specs]}
+            ).rowcount
+    return CatalogReport(sources_changed, added, updated, disabled)

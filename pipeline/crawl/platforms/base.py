@@ -1,0 +1,191 @@
+"""Platform adapters: where a platform's listings live, how they page, and which
+postings need their own page fetched.
+
+The phases stay platform-agnostic: they ask the adapter for the first request,
+the next page's request, and a posting's detail URL. A platform whose API is one
+GET per board needs only a listing URL template; paging quirks (offset paging,
+POST bodies, capped totals) are code in the platform's own adapter module.
+
+Crawl-engine hooks (all optional, with defaults that fit a JSON API):
+- `pacing`: the default per-host budget (sources.yaml `pacing` overrides it);
+- `pacing_key(url)`: whose budget a request spends (the host; Workday: the data
+  center, since its rate limit counts per data center, not per company);
+- `conditional`: send If-None-Match / If-Modified-Since on the first page;
+- `count_probe`: no validators, but the first page states the total: stop after
+  it when the total equals the last full pass (a full pass is forced daily);
+- `volatile`: what to strip before hashing bodies and listing rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from parsers.types import ParseOutcome, Posting
+from pipeline.config import AtsSource, HtmlSiteSource, SourceConfig
+from pipeline.crawl.http.fetcher import FetchRequest
+from pipeline.crawl.pacing import Budget
+from pipeline.crawl.volatile import DEFAULT_RULES, VolatileRules
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """One listing endpoint as the queue stores it (crawl.boards)."""
+
+    key: str
+    url: str  # the first page's URL
+    lane: str
+    host: str
+
+
+def host_of(url: str) -> str:
+    return urlsplit(url).netloc.lower()
+
+
+class Platform:
+    """Defaults fit a JSON API that returns a whole board in one GET."""
+
+    name: str = ""
+    default_api_base: str | None = None
+    robots: str = "ignore"  # APIs are not governed by robots.txt; websites override with "obey"
+    conditional: bool = True  # send If-None-Match / If-Modified-Since on the first page
+    max_pages: int = 1
+    # About two requests a second with a small burst: what ATS APIs tolerate from one
+    # client without complaint (measure a vendor and override in its adapter).
+    pacing: Budget = Budget(2.0, 4)
+    count_probe: bool = False
+    volatile: VolatileRules = DEFAULT_RULES
+
+    # ---- pacing
+
+    def pacing_key(self, url: str) -> str:
+        """Whose rate budget a request to `url` spends: its host by default."""
+        return host_of(url)
+
+    def budget_for(self, source: SourceConfig) -> Budget:
+        if source.pacing is not None:
+            return Budget(source.pacing.rate_per_s, source.pacing.burst)
+        return self.pacing
+
+    # ---- boards
+
+    def listing_url(self, api_base: str, token: str) -> str:
+        raise NotImplementedError(f"{self.name}: no listing URL template")
+
+    def lane(self, source: SourceConfig, url: str) -> str:
+        """Lanes keep a slow vendor from slowing the others: one per platform by default."""
+        return self.name
+
+    def board_specs(self, source: SourceConfig) -> list[BoardSpec]:
+        assert isinstance(source, AtsSource)
+        api_base = source.api_base or self.default_api_base
+        if not api_base:
+            raise NotImplementedError(f"{self.name}: api_base is required")
+        specs = []
+        for board in source.boards:
+            if board.enabled:
+                url = self.listing_url(api_base, board.token)
+                specs.append(BoardSpec(board.token, url, self.lane(source, url), host_of(url)))
+        return specs
+
+    # ---- paging
+
+    def first_request(self, board: Mapping[str, Any], headers: Mapping[str, str]) -> FetchRequest:
+        return FetchRequest(board["url"], headers=dict(headers), tag=board)
+
+    def next_request(
+        self,
+        board: Mapping[str, Any],
+        previous: FetchRequest,
+        outcome: ParseOutcome,
+        pages_read: int,
+    ) -> FetchRequest | None:
+        """The request for the page after `previous`, or None when the listing is done."""
+        if outcome.next_page_url and pages_read < self.max_pages_for(board):
+            return FetchRequest(outcome.next_page_url, tag=board)
+        return None
+
+    def max_pages_for(self, board: Mapping[str, Any]) -> int:
+        return self.max_pages
+
+    def scope_hash(self, board: Mapping[str, Any]) -> str:
+        """What a complete scan of this board covers. When it changes (another URL,
+        page cap, facets), the next complete scan is a new baseline, not evidence
+        that postings outside the new scope closed."""
+        scope = {"url": board["url"], "max_pages": self.max_pages_for(board), "platform": self.name}
+        return hashlib.sha256(json.dumps(scope, sort_keys=True).encode()).hexdigest()
+
+    def truncated(
+        self, board: Mapping[str, Any], last: FetchRequest, outcome: ParseOutcome, pages_read: int
+    ) -> bool:
+        """Whether the listing stopped with pages unread (it may add, never retire).
+        By default only the page cap leaves a next page unread."""
+        return bool(outcome.next_page_url) and pages_read >= self.max_pages_for(board)
+
+    def listing_total(
+        self, total: int | None, outcome: ParseOutcome, pages_read: int
+    ) -> int | None:
+        """The listing's own count so far: by default the first page that states one."""
+        return outcome.total if total is None else total
+
+    # ---- details
+
+    def detail_url(self, source: SourceConfig, posting: Posting) -> str | None:
+        """Where the posting's own page is, when the listing is not enough; None otherwise."""
+        return None
+
+    # ---- direct checks (closing needs the posting itself to say it is gone)
+
+    def check_request(self, posting: Mapping[str, Any]) -> FetchRequest:
+        """The request that asks the posting itself whether it still exists: the
+        platform's per-posting record (`check_url`) where it has one, else its page."""
+        return FetchRequest(self.check_url(posting) or posting["url"], tag=posting)
+
+    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+        """The platform's per-posting endpoint, derived from the board's configured
+        URL (pipeline/crawl/platforms/checks.py); None: ask the posting's own page."""
+        return None
+
+    def public_posting(self, source: SourceConfig, board_key: str, posting: Posting) -> Posting:
+        """The posting with its public URLs on the source's configured public host
+        (platforms whose listing API does not name the public page build it)."""
+        return posting
+
+    def closed_flag(self, response: Any) -> str | None:
+        """The platform's own "this posting is closed" signal in a check response, if any
+        (e.g. Workday's 403 with errorCode S22). None means no such signal."""
+        return None
+
+
+class HtmlSite(Platform):
+    name = "html_site"
+    robots = "obey"
+    conditional = False  # a 304 for page 1 says nothing about page 7
+
+    def __init__(self, max_pages: int = 50) -> None:
+        self.max_pages = max_pages
+
+    def lane(self, source: SourceConfig, url: str) -> str:
+        return f"site:{host_of(url)}"  # each site is its own vendor
+
+    def board_specs(self, source: SourceConfig) -> list[BoardSpec]:
+        assert isinstance(source, HtmlSiteSource)
+        specs = []
+        for scope in source.scopes:
+            url = scope_page_url(source, scope.path, source.pagination.first_page)
+            specs.append(BoardSpec(scope.key, url, self.lane(source, url), host_of(url)))
+        return specs
+
+    def max_pages_for(self, board: Mapping[str, Any]) -> int:
+        return int(board.get("max_pages") or self.max_pages)
+
+    def detail_url(self, source: SourceConfig, posting: Posting) -> str | None:
+        return posting.url
+
+
+def scope_page_url(source: HtmlSiteSource, scope_path: str, page: int) -> str:
+    return source.base_url + scope_path.replace("{page}", str(page))

@@ -1,0 +1,21 @@
+"""Greenhouse board API: one GET returns the whole board with content and meta.total."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+from pipeline.crawl.platforms.base import Platform
+from pipeline.crawl.platforms.checks import greenhouse_check_url
+
+
+class Greenhouse(Platform):
+    name = "greenhouse"
+    default_api_base = "https://boards-api.greenhouse.io"
+
+    def listing_url(self, api_base: str, token: str) -> str:
+        return f"{api_base}/v1/boards/{quote(token, safe='')}/jobs?content=true"
+
+    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+        return greenhouse_check_url(posting)

@@ -1,0 +1,208 @@
+"""Workday CXS: POST paging of 20, a 2,000-result ceiling split by facet, one lane
+per data center, and details only where the listing hides something.
+
+A board token is `{tenant}.{dc}/{site}`, e.g. `nvidia.wd5/NVIDIAExternalCareerSite`
+for https://nvidia.wd5.myworkdayjobs.com/NVIDIAExternalCareerSite.
+
+Paging: the first page's `total` is the count (later pages say 0). When it is the
+2,000 ceiling, the search is split by a location facet whose values each stay
+under the ceiling (every posting has a location, so the slices cover the board);
+if no such facet exists the listing is read up to the ceiling and reported as
+truncated: it can add postings but never retire any.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from parsers.types import ParseOutcome, Posting
+from pipeline.config import WORKDAY_TOKEN, SourceConfig
+from pipeline.crawl.http.fetcher import FetchRequest
+from pipeline.crawl.platforms.simple import HostPerBoard
+
+PAGE_SIZE = 20  # Workday refuses more
+TOTAL_CAP = 2000
+MAX_PAGES = 1000  # 20,000 postings: a safety stop, reported as truncated
+# Facets that partition a board (every posting has one value), most specific last.
+LOCATION_FACETS = ("locationHierarchy1", "locationCountry", "locations", "locationHierarchy2")
+TOKEN = re.compile(
+    r"^(?P<tenant>[A-Za-z0-9_-]+)\.(?P<dc>wd\d+)(?:\.myworkdayjobs\.com)?/(?P<site>[A-Za-z0-9_.-]+)$"
+)
+_HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
+
+
+def parse_token(token: str) -> tuple[str, str, str]:
+    """(tenant, data center, site) from `tenant.wdN/site`; ValueError otherwise."""
+    match = WORKDAY_TOKEN.match(token)
+    if match is None:
+        raise ValueError(f"Workday board token {token!r} must look like tenant.wd5/SiteName")
+    return match.group("tenant"), match.group("dc"), match.group("site")
+
+
+def search_body(offset: int, facets: Mapping[str, list[str]] | None = None) -> bytes:
+    return json.dumps(
+        {
+            "appliedFacets": dict(facets or {}),
+            "limit": PAGE_SIZE,
+            "offset": offset,
+            "searchText": "",
+        }
+    ).encode()
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where the paging is: the current slice (a facet value, or none) and offset."""
+
+    url: str
+    slices: tuple[tuple[str, str], ...] = ()  # (facet parameter, value id); () = unfaceted
+    slice_index: int = -1  # -1: the unfaceted search
+    offset: int = 0
+    slice_total: int | None = None
+    truncated: bool = False
+
+    def request(self) -> FetchRequest:
+        facets = {}
+        if self.slice_index >= 0:
+            parameter, value = self.slices[self.slice_index]
+            facets = {parameter: [value]}
+        return FetchRequest(
+            self.url,
+            headers=_HEADERS,
+            tag=self,
+            method="POST",
+            body=search_body(self.offset, facets),
+        )
+
+
+def plan_slices(facets: list[Mapping[str, Any]]) -> tuple[tuple[str, str], ...] | None:
+    """Values of a location facet that each stay under the ceiling, or None."""
+    by_name = {f.get("parameter"): f for f in facets}
+    for name in LOCATION_FACETS:
+        facet = by_name.get(name)
+        if not facet:
+            continue
+        values = [v for v in facet.get("values") or () if isinstance(v.get("count"), int)]
+        if values and all(v["count"] < TOTAL_CAP for v in values):
+            return tuple((name, str(v["id"])) for v in values if v["count"] > 0)
+    return None
+
+
+class Workday(HostPerBoard):
+    name = "workday"
+    conditional = False  # POST searches: no validators to send
+    # ...but the first page states the total: when it equals the last full pass (read
+    # within a day), the board is taken as unchanged after one page.
+    count_probe = True
+    max_pages = MAX_PAGES
+
+    # ---- direct checks
+
+    def check_request(self, posting: Mapping[str, Any]) -> FetchRequest:
+        """Ask the CXS detail API, not the hosted page: it says when a posting is closed."""
+        url = str(posting["url"])
+        match = re.match(r"^(?P<origin>.*?)/(?P<site>[^/]+)(?P<path>/job/.+)$", url)
+        tenant = re.search(r"([^/.]+)\.wd\d+", url)
+        if not match or not tenant:
+            return super().check_request(posting)
+        api = f"{match['origin']}/wday/cxs/{tenant.group(1)}/{match['site']}{match['path']}"
+        return FetchRequest(api, headers={"Accept": "application/json"}, tag=posting)
+
+    def closed_flag(self, response: Any) -> str | None:
+        """Workday's own "this posting is closed": 403 with errorCode S22 on the detail API."""
+        if response.status != 403:
+            return None
+        try:
+            data = json.loads(response.body)
+        except ValueError:
+            return None
+        code = data.get("errorCode") if isinstance(data, dict) else None
+        return "S22" if code == "S22" else None
+
+    def pacing_key(self, url: str) -> str:
+        """Workday rate-limits per data center, not per company: wd5 is one budget."""
+        match = re.search(r"\.(wd\d+)\.myworkdayjobs\.com", url)
+        return f"{match.group(1)}.myworkdayjobs.com" if match else super().pacing_key(url)
+
+    def listing_url(self, api_base: str | None, token: str) -> str:  # type: ignore[override]
+        tenant, dc, site = parse_token(token)
+        base = (
+            f"{api_base}/{tenant}.{dc}" if api_base else f"https://{tenant}.{dc}.myworkdayjobs.com"
+        )
+        return f"{base}/wday/cxs/{tenant}/{site}/jobs"
+
+    def lane(self, source: SourceConfig, url: str) -> str:
+        """One lane per data center (wd1, wd5, ...): they are separate vendors' hosts."""
+        match = re.search(r"\.(wd\d+)(?:\.|/)", url)
+        return f"workday:{match.group(1)}" if match else "workday"
+
+    # ---- paging
+
+    def first_request(self, board: Mapping[str, Any], headers: Mapping[str, str]) -> FetchRequest:
+        request = Cursor(board["url"]).request()
+        return replace(request, tag=board)  # discover finds its board on the first request
+
+    def next_request(
+        self,
+        board: Mapping[str, Any],
+        previous: FetchRequest,
+        outcome: ParseOutcome,
+        pages_read: int,
+    ) -> FetchRequest | None:
+        cursor = previous.tag if isinstance(previous.tag, Cursor) else Cursor(board["url"])
+        following = self._advance(cursor, outcome, pages_read)
+        return following.request() if following is not None else None
+
+    def _advance(self, cursor: Cursor, outcome: ParseOutcome, pages_read: int) -> Cursor | None:
+        paging = outcome.paging
+        count = int(paging.get("count") or 0)
+        reported = paging.get("reported_total")
+        if cursor.offset == 0:
+            cursor = replace(cursor, slice_total=reported if isinstance(reported, int) else None)
+        capped = cursor.offset == 0 and isinstance(reported, int) and reported >= TOTAL_CAP
+        if capped and cursor.slice_index == -1:
+            slices = plan_slices(list(paging.get("facets") or ()))
+            if slices:
+                return Cursor(cursor.url, slices, 0)
+            cursor = replace(cursor, truncated=True)  # no partition: read what the cap allows
+        elif capped:
+            cursor = replace(cursor, truncated=True)  # one slice is itself over the ceiling
+        next_offset = cursor.offset + PAGE_SIZE
+        limit = min(cursor.slice_total or 0, TOTAL_CAP)
+        if pages_read >= self.max_pages:
+            return None
+        if count > 0 and next_offset < limit:
+            return replace(cursor, offset=next_offset)
+        if 0 <= cursor.slice_index < len(cursor.slices) - 1:
+            return replace(cursor, slice_index=cursor.slice_index + 1, offset=0, slice_total=None)
+        return None
+
+    def truncated(
+        self, board: Mapping[str, Any], last: FetchRequest, outcome: ParseOutcome, pages_read: int
+    ) -> bool:
+        cursor = last.tag if isinstance(last.tag, Cursor) else None
+        capped = outcome.paging.get("reported_total")
+        if cursor is None:  # the first page was the last one
+            return isinstance(capped, int) and capped >= TOTAL_CAP
+        return cursor.truncated or pages_read >= self.max_pages
+
+    def listing_total(
+        self, total: int | None, outcome: ParseOutcome, pages_read: int
+    ) -> int | None:
+        # Only the first page counts the board; slices and later pages count other things.
+        return outcome.total if pages_read == 1 else total
+
+    # ---- details
+
+    def detail_url(self, source: SourceConfig, posting: Posting) -> str | None:
+        """Only where the listing hides locations ("3 Locations") or the title is wanted."""
+        if posting.more_offices:
+            return posting.detail_url
+        title_filter = getattr(source, "title_filter", None)
+        if title_filter and re.search(title_filter, posting.title, re.I):
+            return posting.detail_url
+        return None

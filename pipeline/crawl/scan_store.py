@@ -1,0 +1,146 @@
+"""What a board's poll stores in crawl.*: the board's schedule and validators (which
+also releases its lease), its scan, and every request it made (fetch attempts).
+
+Statements are built once at import from constant column lists only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pipeline.db.connect import DictConnection
+from pipeline.lifecycle.rules import EMPTY_SCANS_BEFORE_SUSPECT
+
+
+def as_columns(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> dict[str, list[Any]]:
+    """Row dicts as one list per column (for unnest)."""
+    return {name: [row[name] for row in rows] for name in columns}
+
+
+def attempt_columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    return {f"a_{name}": values for name, values in as_columns(rows, ATTEMPT_COLUMNS).items()}
+
+
+def insert_attempts(conn: DictConnection, run_id: int, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        conn.execute(INSERT_ATTEMPTS, {"run_id": run_id, **attempt_columns(rows)})
+
+
+ATTEMPT_COLUMNS = (
+    "board_id", "url", "host", "method", "transport", "status", "outcome", "bytes", "elapsed",
+    "raw", "error",
+)  # fmt: skip
+
+ATTEMPTS_FROM = """
+SELECT %(run_id)s::bigint, t.* FROM unnest(
+    %(a_board_id)s::bigint[], %(a_url)s::text[], %(a_host)s::text[], %(a_method)s::text[],
+    %(a_transport)s::text[], %(a_status)s::int[], %(a_outcome)s::text[], %(a_bytes)s::bigint[],
+    %(a_elapsed)s::int[], %(a_raw)s::text[], %(a_error)s::text[]) AS t
+"""
+
+ATTEMPT_TARGET = """crawl.fetch_attempts (run_id, board_id, url, host, method, transport,
+    http_status, outcome, byte_length, elapsed_ms, raw_sha256, error)"""
+
+INSERT_ATTEMPTS = f"INSERT INTO {ATTEMPT_TARGET} {ATTEMPTS_FROM}"
+
+QUIET_COLUMNS = (
+    "id", "due_at", "interval_s", "quiet", "state", "reason", "failures", "not_found", "etag",
+    "last_modified", "body_hash", "listing_hash", "item_count", "changed", "full_pass",
+    "outcome", "complete", "truncated", "pages", "items", "total", "status", "raw", "error",
+    "issues", "probe", "confirm", "scope",
+)  # fmt: skip
+
+
+# Many boards that wrote no postings, each still atomic: its lease release, next due
+# time, scan and (for 304 / unchanged) the confirmation of its postings land together
+# in one statement, and a board whose lease another worker took over writes nothing
+# but the requests it made.
+def lifecycle_board_set(value: Callable[[str], str]) -> str:
+    """Board columns a scan moves for lifecycle: complete empty listings in a row (a
+    streak flags the board `suspect` for the operator; nothing is retired) and the
+    scope a complete listing covered (a new scope is a new baseline). `value` names
+    the scan's input (a column of the batch, or a query parameter)."""
+    empty = f"{value('complete')} AND {value('outcome')} = 'empty'"
+    listed = f"{value('outcome')} IN ('changed', 'unchanged', 'not_modified')"
+    return f"""empty_streak = CASE WHEN {empty} THEN empty_streak + 1
+                        WHEN {listed} THEN 0 ELSE empty_streak END,
+    suspect_since = CASE
+        WHEN {empty} AND empty_streak + 1 >= {EMPTY_SCANS_BEFORE_SUSPECT}
+            THEN COALESCE(suspect_since, now())
+        WHEN {listed} THEN NULL ELSE suspect_since END,
+    scope_hash = CASE WHEN {value("full_pass")} THEN {value("scope")} ELSE scope_hash END"""
+
+
+RECORD_QUIET = f"""
+WITH input AS (
+    SELECT * FROM unnest(
+        %(id)s::bigint[], %(due_at)s::timestamptz[], %(interval_s)s::int[], %(quiet)s::int[],
+        %(state)s::text[], %(reason)s::text[], %(failures)s::int[], %(not_found)s::int[],
+        %(etag)s::text[], %(last_modified)s::text[], %(body_hash)s::text[],
+        %(listing_hash)s::text[], %(item_count)s::int[], %(changed)s::bool[],
+        %(full_pass)s::bool[], %(outcome)s::text[], %(complete)s::bool[], %(truncated)s::bool[],
+        %(pages)s::int[], %(items)s::int[], %(total)s::int[], %(status)s::int[], %(raw)s::text[],
+        %(error)s::text[], %(issues)s::text[], %(probe)s::bool[], %(confirm)s::bool[],
+        %(scope)s::text[]
+    ) AS t(id, due_at, interval_s, quiet, state, reason, failures, not_found, etag,
+           last_modified, body_hash, listing_hash, item_count, changed, full_pass, outcome,
+           complete, truncated, pages, items, total, status, raw, error, issues, probe, confirm,
+           scope)
+), released AS (
+    UPDATE crawl.boards AS b SET
+        lease_owner = NULL, lease_expires_at = NULL, last_polled_at = now(), updated_at = now(),
+        due_at = i.due_at, interval_s = i.interval_s, quiet_passes = i.quiet, state = i.state,
+        state_reason = i.reason, consecutive_failures = i.failures, consecutive_404s = i.not_found,
+        etag = i.etag, last_modified = i.last_modified, body_hash = i.body_hash,
+        listing_hash = i.listing_hash, item_count = i.item_count,
+        last_changed_at = CASE WHEN i.changed THEN now() ELSE b.last_changed_at END,
+        last_full_pass_at = CASE WHEN i.full_pass THEN now() ELSE b.last_full_pass_at END,
+        {lifecycle_board_set(lambda name: f"i.{name}")}
+    FROM input AS i
+    WHERE b.id = i.id AND b.lease_owner = %(owner)s
+    RETURNING b.id, b.suspect_since
+), scans AS (
+    INSERT INTO crawl.scans (run_id, board_id, outcome, complete, truncated, pages, items_seen,
+        total_reported, http_status, raw_sha256, error, issues, probe, scope_hash, finished_at)
+    SELECT %(run_id)s, i.id, i.outcome, i.complete, i.truncated, i.pages, i.items, i.total,
+        i.status, i.raw, i.error, i.issues::jsonb, i.probe, i.scope, now()
+    FROM input AS i JOIN released AS r ON r.id = i.id
+    RETURNING id, board_id
+), seen AS (
+    -- A 304 (or an unchanged body) says the listing is exactly as last read: its
+    -- postings are still there.
+    UPDATE core.postings AS p SET last_seen_at = now(), last_seen_scan_id = s.id
+    FROM scans AS s JOIN input AS i ON i.id = s.board_id
+    WHERE i.confirm AND p.board_id = s.board_id AND p.status = 'active' AND p.missing_count = 0
+    RETURNING p.id
+), attempts AS (
+    INSERT INTO {ATTEMPT_TARGET} {ATTEMPTS_FROM}
+    RETURNING id
+)
+SELECT (SELECT count(*) FROM released) AS released, (SELECT count(*) FROM seen) AS seen,
+       (SELECT count(*) FROM released WHERE suspect_since IS NOT NULL) AS suspect,
+       (SELECT count(*) FROM attempts) AS attempts
+"""
+
+RELEASE_BOARD = f"""
+UPDATE crawl.boards SET
+    lease_owner = NULL, lease_expires_at = NULL, last_polled_at = now(), updated_at = now(),
+    due_at = %(due_at)s, interval_s = %(interval_s)s, quiet_passes = %(quiet)s, state = %(state)s,
+    state_reason = %(reason)s, consecutive_failures = %(failures)s,
+    consecutive_404s = %(not_found)s, etag = %(etag)s, last_modified = %(last_modified)s,
+    body_hash = %(body_hash)s, listing_hash = %(listing_hash)s, item_count = %(item_count)s,
+    last_changed_at = CASE WHEN %(changed)s THEN now() ELSE last_changed_at END,
+    last_full_pass_at = CASE WHEN %(full_pass)s THEN now() ELSE last_full_pass_at END,
+    {lifecycle_board_set(lambda name: f"%({name})s")}
+WHERE id = %(id)s AND lease_owner = %(owner)s
+RETURNING suspect_since
+"""
+
+INSERT_SCAN = """
+INSERT INTO crawl.scans (run_id, board_id, outcome, complete, truncated, pages, items_seen,
+    total_reported, http_status, raw_sha256, error, issues, probe, scope_hash, finished_at)
+VALUES (%(run_id)s, %(board_id)s, %(outcome)s, %(complete)s, %(truncated)s, %(pages)s, %(items)s,
+    %(total)s, %(status)s, %(raw)s, %(error)s, %(issues)s::jsonb, %(probe)s, %(scope)s, now())
+RETURNING id
+"""

@@ -1,0 +1,131 @@
+"""Posting identity: the role behind a posting, its openings, and duplicates.
+
+- `repost_key`: the role — employer, normalized title, first office. Reposts of
+  the same role share it, so "how often was this role posted this year" is a
+  count over postings with the same key.
+- `opening_key`: the role plus its publication date. The same role posted again
+  next quarter is a new opening (a real vacancy), not a duplicate of the old one.
+- `duplicate_group`: postings of the same role on different boards or sources
+  whose descriptions are near-identical. Computed incrementally for postings
+  whose content changed, never as a full rebuild competing with polling.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+SIMILAR_DESCRIPTIONS = 0.85  # Jaccard similarity of word 5-shingles
+_SHINGLE = 5
+
+_LEGAL_SUFFIXES = re.compile(
+    r"\b(inc|incorporated|llc|ltd|limited|gmbh|ag|sa|sas|bv|nv|plc|corp|corporation|co|company|"
+    r"pte|pty|srl|spa|oy|ab|as|kk|jsc|tnhh|cổ phần|cong ty|công ty)\b\.?",
+    re.IGNORECASE,
+)
+_BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_REQ_ID = re.compile(r"\b(?:req|job|r)[- ]?(?:id)?[-# ]?\d{3,}\b|\b\d{5,}\b", re.IGNORECASE)
+
+
+def fold(text: str | None) -> str:
+    if not text:
+        return ""
+    text = text.replace("đ", "d").replace("Đ", "D")
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+    return " ".join(re.sub(r"[^\w]+", " ", plain).split())
+
+
+def normalize_employer(name: str | None) -> str:
+    return fold(_LEGAL_SUFFIXES.sub(" ", name or ""))
+
+
+def normalize_title(title: str | None) -> str:
+    """Lowercase, no diacritics, no bracketed notes or requisition numbers, no trailing
+    location after a dash. Seniority words stay: a senior role is another role."""
+    text = _BRACKETS.sub(" ", title or "")
+    text = _REQ_ID.sub(" ", text)
+    text = re.split(r"\s[-–—|]\s", text)[0]
+    return fold(text)
+
+
+def first_office(location: Mapping[str, Any] | None, location_text: str | None) -> str:
+    offices = (location or {}).get("offices") or []
+    if offices:
+        office = offices[0]
+        parts = [office.get("city"), office.get("region"), office.get("country")]
+        resolved = fold(" ".join(p for p in parts if p))
+        if resolved:
+            return resolved
+    text = (location_text or "").split(";")[0].split("|")[0]
+    return fold(text)
+
+
+def repost_key(employer: str | None, title: str | None, office: str) -> str | None:
+    employer_norm, title_norm = normalize_employer(employer), normalize_title(title)
+    if not employer_norm or not title_norm:
+        return None  # unknown stays unknown: no key rather than a key that merges strangers
+    return hashlib.sha1(f"{employer_norm}|{title_norm}|{office}".encode()).hexdigest()
+
+
+def opening_key(role: str | None, posted_at: datetime | None, precision: str | None) -> str | None:
+    if role is None:
+        return None
+    day = posted_at.date().isoformat() if posted_at and precision in ("exact", "day") else "undated"
+    return hashlib.sha1(f"{role}|{day}".encode()).hexdigest()
+
+
+def shingles(text: str | None) -> frozenset[int]:
+    words = fold(text).split()
+    if len(words) < _SHINGLE:
+        return frozenset([hash(" ".join(words))]) if words else frozenset()
+    return frozenset(
+        int.from_bytes(
+            hashlib.blake2b(" ".join(words[i : i + _SHINGLE]).encode(), digest_size=8).digest(),
+            "big",
+        )
+        for i in range(len(words) - _SHINGLE + 1)
+    )
+
+
+def similarity(a: frozenset[int], b: frozenset[int]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def employer_of(row: Mapping[str, Any]) -> str | None:
+    """The parsed company; without one, an ATS board names its employer (one tenant),
+    but a job site's board is a search scope of many employers: unknown stays unknown."""
+    if row["company"]:
+        return str(row["company"])
+    if row["platform"] == "html_site":
+        return None
+    return f"{row['source_id']}:{row['board_key']}"
+
+
+def posting_keys(row: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """(repost key, opening key) of a posting from its current parse result."""
+    location = (
+        row["location"]
+        if isinstance(row["location"], dict)
+        else json.loads(row["location"] or "null")
+    )
+    role = repost_key(employer_of(row), row["title"], first_office(location, row["location_text"]))
+    return role, opening_key(role, row["posted_at"], row["posted_precision"])
+
+
+def merged_group(
+    posting_id: int, group: int | None, matches: Iterable[Mapping[str, Any]]
+) -> tuple[int, list[int], list[int]]:
+    """The group a posting joins with its near-duplicates: (group id, posting ids, groups
+    merged). Merging keeps the smallest id, so a group's id is stable as it grows."""
+    found = list(matches)
+    ids = [posting_id, *(m["id"] for m in found)]
+    groups = [g for g in [group, *(m["duplicate_group"] for m in found)] if g]
+    return min(groups + ids), ids, groups

@@ -1,0 +1,164 @@
+"""The evidence rules that move a posting's status. Pure: facts in, decisions out.
+
+Absence is not evidence: only complete scans count, a posting must be absent
+from two consecutive complete scans to become `missing`, and closing needs a
+direct check of the posting itself (pipeline.lifecycle.check_rules). A posting
+seen again in any scan returns to `active`. The SQL that records these decisions
+is in pipeline.lifecycle.store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.lifecycle.check_rules import CheckVerdict
+
+MISSING_AFTER_SCANS = 2
+OPEN_STATUSES = ("active", "missing")
+EMPTY_SCANS_BEFORE_SUSPECT = 3
+
+# What a listing read proves about the postings it does not show.
+PROVES_NOTHING = "proves_nothing"  # partial or truncated: it may add, never retire
+NEW_BASELINE = "new_baseline"  # another scope than last time: start counting afresh
+COUNTS = "counts"  # complete, same scope: every absence counts
+
+
+@dataclass(frozen=True)
+class ScanFacts:
+    """What lifecycle needs to know about one listing read."""
+
+    source_id: str
+    board_id: int
+    scan_id: int
+    run_id: int
+    present: Mapping[str, str]  # external id -> listing title
+    complete: bool
+    truncated: bool
+    board_scope_hash: str | None
+    scan_scope_hash: str | None
+    exclude_titles: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LifecycleCounts:
+    reopened: int = 0
+    missing: int = 0
+    filtered: int = 0
+    new_baseline: bool = False
+
+
+def excluded_by(title: str, patterns: tuple[str, ...]) -> str | None:
+    """The first exclusion pattern the title matches (case-insensitive), if any."""
+    for pattern in patterns:
+        if re.search(pattern, title or "", re.IGNORECASE):
+            return pattern
+    return None
+
+
+def sort_present(
+    present: Sequence[Mapping[str, Any]], facts: ScanFacts
+) -> tuple[list[tuple[Mapping[str, Any], str]], list[Mapping[str, Any]]]:
+    """Postings the listing shows: (to filter, with the pattern; to reopen).
+
+    A title rule that excludes a posting wins over its being seen; a posting seen
+    and not excluded is active again whatever its status was.
+    """
+    to_filter, to_reopen = [], []
+    for row in present:
+        pattern = excluded_by(facts.present[row["external_id"]], facts.exclude_titles)
+        if pattern is not None:
+            if row["status"] != "filtered":
+                to_filter.append((row, pattern))
+        elif row["status"] != "active":
+            to_reopen.append(row)
+    return to_filter, to_reopen
+
+
+def absence_verdict(facts: ScanFacts) -> str:
+    """Whether this read's absences count (COUNTS), set a new baseline, or prove nothing."""
+    if not facts.complete or facts.truncated:
+        return PROVES_NOTHING
+    if facts.board_scope_hash and facts.board_scope_hash != facts.scan_scope_hash:
+        return NEW_BASELINE
+    return COUNTS
+
+
+def open_on_board(rows: Sequence[Mapping[str, Any]], board_id: int) -> list[Mapping[str, Any]]:
+    return [r for r in rows if r["board_id"] == board_id and r["status"] in OPEN_STATUSES]
+
+
+def becomes_missing(posting: Mapping[str, Any]) -> bool:
+    """One more absence makes an active posting `missing` on the second complete scan."""
+    return posting["status"] == "active" and posting["missing_count"] + 1 >= MISSING_AFTER_SCANS
+
+
+def absence_event(posting: Mapping[str, Any], *, run_id: int, scan_id: int) -> dict[str, Any]:
+    return {
+        "posting_id": posting["id"],
+        "from_status": "active",
+        "to_status": "missing",
+        "reason": f"absent_from_{MISSING_AFTER_SCANS}_complete_scans",
+        "evidence": {"scan_id": scan_id, "missing_count": posting["missing_count"] + 1},
+        "run_id": run_id,
+        "scan_id": scan_id,
+    }
+
+
+def reopen_event(
+    posting: Mapping[str, Any], *, run_id: int, scan_id: int, via: str = "listing"
+) -> dict[str, Any]:
+    return {
+        "posting_id": posting["id"],
+        "from_status": posting["status"],
+        "to_status": "active",
+        "reason": "seen_again",
+        "evidence": {"scan_id": scan_id, "via": via},
+        "run_id": run_id,
+        "scan_id": scan_id,
+    }
+
+
+def filter_event(posting: Mapping[str, Any], pattern: str, facts: ScanFacts) -> dict[str, Any]:
+    return {
+        "posting_id": posting["id"],
+        "from_status": posting["status"],
+        "to_status": "filtered",
+        "reason": "title_excluded",
+        "evidence": {
+            "pattern": pattern,
+            "title": facts.present[posting["external_id"]],
+            "scan_id": facts.scan_id,
+        },
+        "run_id": facts.run_id,
+        "scan_id": facts.scan_id,
+    }
+
+
+def orphan_event(row: Mapping[str, Any], *, run_id: int) -> dict[str, Any]:
+    return {
+        "posting_id": row["id"],
+        "from_status": "active",
+        "to_status": "missing",
+        "reason": row["reason"],
+        "evidence": {"board": row["board_key"], "board_state_reason": row["state_reason"]},
+        "run_id": run_id,
+        "scan_id": None,
+    }
+
+
+def check_event(
+    posting_id: int, verdict: CheckVerdict, evidence: Mapping[str, Any], *, run_id: int
+) -> dict[str, Any]:
+    """The event a conclusive direct check records as it closes a missing posting."""
+    return {
+        "posting_id": posting_id,
+        "from_status": "missing",
+        "to_status": verdict.outcome,
+        "reason": f"direct_check:{verdict.reason}",
+        "evidence": evidence,
+        "run_id": run_id,
+        "scan_id": None,
+    }

@@ -1,0 +1,126 @@
+"""The listing reader's pure decisions: complete or not, the order-free listing hash, and
+which reads may become the board's validators (the recorder's values)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from parsers.types import Posting
+from pipeline.config import load_sources
+from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
+from pipeline.crawl.platforms import platform_of
+from pipeline.phases.listing import ListingRead, Poll, SourceContext, complete_read, listing_hash
+from pipeline.phases.recorder import board_values
+
+SANDBOX_SOURCES = Path(__file__).resolve().parents[2] / "sandbox" / "sources.yaml"
+
+
+@pytest.fixture(scope="module")
+def ctx() -> SourceContext:
+    source = load_sources(SANDBOX_SOURCES).get("greenhouse")
+    platform = platform_of(source)
+    return SourceContext(
+        name="greenhouse",
+        source=source,
+        parser=None,  # type: ignore[arg-type]  # complete_read never parses
+        platform=platform,
+        budget=platform.budget_for(source),
+        obey_robots=False,
+        transport="http",
+    )
+
+
+def poll_of(ctx: SourceContext, ids: list[str], total: int | None, dropped: int = 0) -> Poll:
+    poll = Poll({"id": 1}, ctx, total=total, dropped=dropped)
+    page = FetchResult(
+        FetchRequest("https://x/jobs"), "https://x/jobs", 200, {"etag": "e1"}, b"", 1
+    )
+    poll.attempts.append(page)
+    for ext in ids:
+        poll.postings[ext] = Posting(ext, f"https://x/{ext}", "Engineer", payload={"id": ext})
+        poll.posting_raws[ext] = "sha-" + ext
+    return poll
+
+
+def test_a_read_is_complete_when_the_listing_total_matches(ctx: SourceContext) -> None:
+    read = complete_read(poll_of(ctx, ["a", "b"], total=2), truncated=False)
+    assert (read.outcome, read.complete, read.truncated) == ("changed", True, False)
+    assert read.issues == ()
+    assert read.etag == "e1", "the first page's validators travel with the read"
+
+
+def test_a_listing_without_a_total_cannot_show_a_gap(ctx: SourceContext) -> None:
+    assert complete_read(poll_of(ctx, ["a"], total=None), truncated=False).complete
+
+
+@pytest.mark.parametrize(
+    ("total", "dropped", "truncated", "issue"),
+    [
+        (3, 0, False, "total_mismatch"),
+        (2, 1, False, "dropped_items"),
+        (2, 0, True, None),
+    ],
+)
+def test_a_short_dropped_or_truncated_read_is_not_complete(
+    ctx: SourceContext, total: int, dropped: int, truncated: bool, issue: str | None
+) -> None:
+    read = complete_read(poll_of(ctx, ["a", "b"], total, dropped), truncated=truncated)
+    assert not read.complete
+    assert [i.code for i in read.issues] == ([issue] if issue else [])
+
+
+def test_a_read_without_postings_is_empty(ctx: SourceContext) -> None:
+    assert complete_read(poll_of(ctx, [], total=0), truncated=False).outcome == "empty"
+
+
+def test_the_listing_hash_ignores_order_but_not_membership_rows_or_total() -> None:
+    rows = {"a": "1", "b": "2"}
+    same = listing_hash("greenhouse", dict(reversed(rows.items())), 2)
+    assert listing_hash("greenhouse", rows, 2) == same
+    assert listing_hash("greenhouse", {"a": "1"}, 2) != same
+    assert listing_hash("greenhouse", {"a": "1", "b": "3"}, 2) != same
+    assert listing_hash("greenhouse", rows, 3) != same
+
+
+BOARD = {
+    "id": 1,
+    "interval_s": 3600,
+    "consecutive_failures": 0,
+    "consecutive_404s": 0,
+    "state": "active",
+    "quiet_passes": 0,
+    "state_reason": None,
+    "etag": "old-etag",
+    "last_modified": None,
+    "body_hash": "old-body",
+    "listing_hash": "old-listing",
+    "item_count": 2,
+}
+
+
+@pytest.mark.parametrize(
+    ("complete", "truncated", "kept"),
+    [(True, False, False), (False, False, True), (True, True, True)],
+)
+def test_only_a_complete_listing_becomes_the_boards_validators(
+    complete: bool, truncated: bool, kept: bool
+) -> None:
+    read = ListingRead(
+        "changed",
+        http_status=200,
+        complete=complete,
+        truncated=truncated,
+        etag="new-etag",
+        body_hash="new-body",
+        listing_hash="new-listing",
+    )
+    values = board_values(BOARD, read, "changed", datetime(2026, 3, 2, tzinfo=UTC))
+    validators = (values["etag"], values["body_hash"], values["listing_hash"])
+    expected = (
+        ("old-etag", "old-body", "old-listing") if kept else ("new-etag", "new-body", "new-listing")
+    )
+    assert validators == expected
+    assert values["full_pass"] is complete

@@ -1,0 +1,113 @@
+"""The pure lifecycle rules, one decision at a time (their SQL is tested in test_scenarios)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.lifecycle.check_rules import CheckVerdict
+from pipeline.lifecycle.rules import (
+    COUNTS,
+    MISSING_AFTER_SCANS,
+    NEW_BASELINE,
+    PROVES_NOTHING,
+    ScanFacts,
+    absence_event,
+    absence_verdict,
+    becomes_missing,
+    check_event,
+    excluded_by,
+    open_on_board,
+    sort_present,
+)
+
+
+def facts(**values: object) -> ScanFacts:
+    base: dict[str, object] = {
+        "source_id": "s",
+        "board_id": 1,
+        "scan_id": 10,
+        "run_id": 5,
+        "present": {"a": "Engineer", "b": "Intern (unpaid)"},
+        "complete": True,
+        "truncated": False,
+        "board_scope_hash": "scope-1",
+        "scan_scope_hash": "scope-1",
+    }
+    return ScanFacts(**{**base, **values})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("values", "verdict"),
+    [
+        ({}, COUNTS),
+        ({"complete": False}, PROVES_NOTHING),
+        ({"truncated": True}, PROVES_NOTHING),
+        ({"complete": False, "scan_scope_hash": "scope-2"}, PROVES_NOTHING),
+        ({"scan_scope_hash": "scope-2"}, NEW_BASELINE),
+        ({"board_scope_hash": None, "scan_scope_hash": "scope-2"}, COUNTS),
+    ],
+)
+def test_only_a_complete_untruncated_read_of_the_same_scope_counts_absences(
+    values: dict[str, object], verdict: str
+) -> None:
+    assert absence_verdict(facts(**values)) == verdict
+
+
+@pytest.mark.parametrize(
+    ("status", "missing_count", "becomes"),
+    [
+        ("active", 0, False),  # the first absence is only counted
+        ("active", MISSING_AFTER_SCANS - 1, True),
+        ("active", 5, True),
+        ("missing", 1, False),  # already missing: no second transition
+    ],
+)
+def test_an_active_posting_becomes_missing_on_its_second_complete_absence(
+    status: str, missing_count: int, becomes: bool
+) -> None:
+    assert becomes_missing({"status": status, "missing_count": missing_count}) is becomes
+
+
+def test_a_title_rule_filters_a_seen_posting_and_other_seen_postings_reopen() -> None:
+    rows = [
+        {"external_id": "a", "status": "missing"},
+        {"external_id": "b", "status": "active"},
+    ]
+    to_filter, to_reopen = sort_present(rows, facts(exclude_titles=(r"\bintern\b",)))
+    assert [(r["external_id"], p) for r, p in to_filter] == [("b", r"\bintern\b")]
+    assert [r["external_id"] for r in to_reopen] == ["a"]
+
+
+def test_an_already_filtered_or_active_posting_moves_nowhere() -> None:
+    rows = [
+        {"external_id": "a", "status": "active"},
+        {"external_id": "b", "status": "filtered"},
+    ]
+    assert sort_present(rows, facts(exclude_titles=("intern",))) == ([], [])
+
+
+def test_exclusion_patterns_match_case_insensitively_and_name_the_first_match() -> None:
+    assert excluded_by("Senior INTERN", ("nothing", "intern", "senior")) == "intern"
+    assert excluded_by("Engineer", ("intern",)) is None
+    assert excluded_by("", ("intern",)) is None
+
+
+def test_only_open_postings_of_the_scanned_board_can_be_absent() -> None:
+    rows = [
+        {"id": 1, "board_id": 1, "status": "active"},
+        {"id": 2, "board_id": 1, "status": "missing"},
+        {"id": 3, "board_id": 1, "status": "expired"},
+        {"id": 4, "board_id": 2, "status": "active"},  # same posting id listed elsewhere
+    ]
+    assert [r["id"] for r in open_on_board(rows, 1)] == [1, 2]
+
+
+def test_events_carry_the_evidence_of_their_transition() -> None:
+    missing = absence_event({"id": 7, "missing_count": 1}, run_id=5, scan_id=10)
+    assert missing["reason"] == f"absent_from_{MISSING_AFTER_SCANS}_complete_scans"
+    assert missing["evidence"] == {"scan_id": 10, "missing_count": 2}
+    verdict = CheckVerdict("not_found", "http_404", {"status": 404})
+    closed = check_event(7, verdict, {"status": 404}, run_id=5)
+    assert (closed["from_status"], closed["to_status"]) == ("missing", "not_found")
+    assert closed["reason"] == "direct_check:http_404"
+    assert closed["scan_id"] is None
