@@ -1,6 +1,9 @@
 """Write cases.jsonl: the project-made part of the labelled set (deterministic).
 
-    python -m pipeline.enrich.evalset.generate
+    python -m sandbox.enrich_evalset
+
+It lives beside the sandbox because it draws its texts from the sandbox's world
+(nothing under pipeline/ may import the sandbox).
 
 Stratified by source (eight English ATS sources, three Vietnamese job sites) and
 language; a `traps` subset holds words that look like skills and are not (Go the
@@ -17,7 +20,7 @@ from typing import Any
 from pipeline.enrich.text import normalize
 from sandbox import world
 
-OUT = Path(__file__).with_name("cases.jsonl")
+OUT = Path(__file__).resolve().parent.parent / "pipeline" / "enrich" / "evalset" / "cases.jsonl"
 EN_SOURCES = (
     "greenhouse",
     "lever",
