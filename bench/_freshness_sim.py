@@ -406,10 +406,11 @@ class Fixed:
         return int(self.interval_s)
 
     def due(self, b: BoardSim, outcome: str, status: int | None, t: float, **kw) -> float:
-        due = _as_due(next_state(b.state, outcome, status, _now(t), **kw), b)
         if outcome in SUCCESS:
+            if b.state.consecutive_failures or b.state.state != "active":
+                _as_due(next_state(b.state, outcome, status, _now(t), **kw), b)  # the reset
             return t + jittered(self.interval_s, kw["jitter"])
-        return due
+        return _as_due(next_state(b.state, outcome, status, _now(t), **kw), b)
 
 
 class HostCap:
