@@ -57,7 +57,18 @@ class Policy(Protocol):
 
     def first_interval(self, board: Board) -> int: ...
 
-    def due(self, sim: BoardSim, outcome: str, status: int | None, t: float, **kw) -> float: ...
+    def due(
+        self,
+        b: BoardSim,
+        outcome: str,
+        status: int | None,
+        t: float,
+        jitter: float,
+        retry_in_s: float | None,
+        elapsed_s: float | None,
+    ) -> float:
+        """The board's next due time after this poll (its state updated)."""
+        ...
 
 
 @dataclass
@@ -156,9 +167,7 @@ class Simulation:
         # As discover passes it: the time since the board's last recorded poll.
         elapsed = None if b.last_poll_t is None else t - b.last_poll_t
         b.last_poll_t = t
-        return self.policy.due(
-            b, outcome, status, t, jitter=self.rng.random(), retry_in_s=retry_in, elapsed_s=elapsed
-        )
+        return self.policy.due(b, outcome, status, t, self.rng.random(), retry_in, elapsed)
 
     def _advance(self, b: BoardSim, t: float) -> None:
         """Apply the world's events up to t to the board's truth."""
@@ -388,8 +397,21 @@ class Adaptive:
     def first_interval(self, board: Board) -> int:
         return FIRST_INTERVAL_S
 
-    def due(self, b: BoardSim, outcome: str, status: int | None, t: float, **kw) -> float:
-        return _as_due(next_state(b.state, outcome, status, _now(t), **kw), b)
+    def due(
+        self,
+        b: BoardSim,
+        outcome: str,
+        status: int | None,
+        t: float,
+        jitter: float,
+        retry_in_s: float | None,
+        elapsed_s: float | None,
+    ) -> float:
+        nxt = next_state(
+            b.state, outcome, status, _now(t), jitter=jitter, retry_in_s=retry_in_s,
+            elapsed_s=elapsed_s,
+        )  # fmt: skip
+        return _as_due(nxt, b)
 
 
 SUCCESS = frozenset({"changed", "unchanged", "not_modified", "empty"})
@@ -405,12 +427,21 @@ class Fixed:
     def first_interval(self, board: Board) -> int:
         return int(self.interval_s)
 
-    def due(self, b: BoardSim, outcome: str, status: int | None, t: float, **kw) -> float:
-        if outcome in SUCCESS:
-            if b.state.consecutive_failures or b.state.state != "active":
-                _as_due(next_state(b.state, outcome, status, _now(t), **kw), b)  # the reset
-            return t + jittered(self.interval_s, kw["jitter"])
-        return _as_due(next_state(b.state, outcome, status, _now(t), **kw), b)
+    def due(
+        self,
+        b: BoardSim,
+        outcome: str,
+        status: int | None,
+        t: float,
+        jitter: float,
+        retry_in_s: float | None,
+        elapsed_s: float | None,
+    ) -> float:
+        if outcome in SUCCESS and not b.state.consecutive_failures and b.state.state == "active":
+            return t + jittered(self.interval_s, jitter)
+        nxt = next_state(b.state, outcome, status, _now(t), jitter=jitter, retry_in_s=retry_in_s)
+        due = _as_due(nxt, b)  # failures, backoff and waits (and the reset after them)
+        return t + jittered(self.interval_s, jitter) if outcome in SUCCESS else due
 
 
 class HostCap:
@@ -447,9 +478,18 @@ class ConfirmSoon(Adaptive):
 
     name = "confirm-soon"
 
-    def due(self, b: BoardSim, outcome: str, status: int | None, t: float, **kw) -> float:
-        due = super().due(b, outcome, status, t, **kw)
+    def due(
+        self,
+        b: BoardSim,
+        outcome: str,
+        status: int | None,
+        t: float,
+        jitter: float,
+        retry_in_s: float | None,
+        elapsed_s: float | None,
+    ) -> float:
+        due = super().due(b, outcome, status, t, jitter, retry_in_s, elapsed_s)
         pending = any(b.status[p] == "active" for p in b.counting)
         if pending and outcome in SUCCESS:
-            return min(due, t + jittered(MIN_INTERVAL_S, kw["jitter"]))
+            return min(due, t + jittered(MIN_INTERVAL_S, jitter))
         return due
