@@ -112,7 +112,7 @@ def table(figures: list[Figures]) -> str:
     head = (
         f"{'policy':<13} {'requests':>9} {'checks':>7} {'304':>5} {'unch':>5} "
         f"{'new p50':>8} {'p90':>6} {'p99':>6} {'close p50':>9} {'p90':>6} {'p99':>6} "
-        f"{'wrong':>5} {'unseen':>6}"
+        f"{'wrong':>5} {'unseen':>6} {'deferred':>8}"
     )
     lines = [head, "-" * len(head)]
     for f in figures:
@@ -123,7 +123,7 @@ def table(figures: list[Figures]) -> str:
             f"{f.policy:<13} {f.requests:>9} {f.checks:>7} "
             f"{f.outcomes['not_modified'] / polls:>5.0%} {f.outcomes['unchanged'] / polls:>5.0%} "
             f"{new[0]:>8} {new[1]:>6} {new[2]:>6} {close[0]:>9} {close[1]:>6} {close[2]:>6} "
-            f"{f.wrongful_closes:>5} {f.missed:>6}"
+            f"{f.wrongful_closes:>5} {f.missed:>6} {f.deferred:>8}"
         )
     return "\n".join(lines)
 
@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         f"all {info['runs']} in {info['cpu_s']}s of CPU ({info['wall_s']}s wall)"
     )
     print(table(figures))
-    title = f"{args.boards} boards x {args.days:g} days, {info['budget']} requests per policy"
+    title = f"{args.boards} boards x {args.days:g} days, budget {info['budget']} requests"
     args.plot.parent.mkdir(parents=True, exist_ok=True)
     plot(figures, args.plot, title)
     print(f"plot: {args.plot}")
