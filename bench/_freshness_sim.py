@@ -220,9 +220,10 @@ class Simulation:
         if u < noise.server_error:
             return "failed", 502, None
         u -= noise.server_error
-        if u < noise.empty or (not b.visible and not b.stale):
-            # An empty listing proves nothing (a board with no postings at all reads
-            # as empty too, as in production).
+        if u < noise.empty or not b.visible:
+            # An empty listing proves nothing. A board whose last posting closed reads
+            # as empty too, as in production: that posting stays open (and the board
+            # is flagged suspect after three such reads), whatever the policy.
             return "empty", 200, None
         u -= noise.empty
         if u < noise.partial:
