@@ -8,10 +8,10 @@ STAMP  := $(VENV)/.installed-stamp
 DATA   := .data
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test lint format bench up down clean
+.PHONY: help install demo test lint format bench freshness up down clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,9 @@ bench: install ## run the benchmarks; each prints its figures and ends with one 
 	@set -e; for script in bench/*.py; do \
 		case $$script in */_*) continue;; esac; \
 		echo "== $$script"; $(BIN)/python $$script; done
+
+freshness: install ## the full freshness simulation: 10,000 boards x 7 days per policy, plot in docs/
+	$(BIN)/python bench/freshness.py --boards 10000 --days 7 --plot docs/freshness.png
 
 up: install ## start Airflow standalone (UI on http://localhost:8080) with the sandbox sources
 	PATH="$(CURDIR)/$(BIN):$$PATH" bash scripts/airflow-up.sh

@@ -1,9 +1,11 @@
 """`jobharbor status`: what an operator needs to see per source, in one screen.
 
 Boards by state (and suspect ones), postings by status, scans by outcome in the
-last 24 hours, when each phase last succeeded, and for count-probed boards
-(Workday) how old their last full pass is: between full passes a swap that keeps
-the count (one posting removed, another added) is not seen.
+last 24 hours, when each phase last succeeded, each board's schedule (its
+estimated change rate, from the evidence stored on the board, and current
+interval), and for count-probed boards (Workday) how old their last full pass
+is: between full passes a swap that keeps the count (one posting removed,
+another added) is not seen.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pipeline.crawl.platforms import PLATFORMS
+from pipeline.crawl.schedule import change_rate_per_day
 from pipeline.db.connect import Database, DictConnection
 
 PHASES = ("discover", "fetch", "parse", "check")
+BOARDS_SHOWN = 20  # per source in the text view, busiest first (--json has every board)
 
 
 def _grouped(conn: DictConnection, sql: str, source: str | None) -> dict[str, dict[str, int]]:
@@ -37,6 +41,11 @@ _SCANS = """SELECT b.source_id, s.outcome AS key, count(*) AS n
             WHERE s.started_at > now() - interval '24 hours'
               AND (%(source)s::text IS NULL OR b.source_id = %(source)s)
             GROUP BY 1, 2"""
+_SCHEDULE = """SELECT source_id, board_key, state, interval_s, due_at, rate_polls, rate_changes,
+                     rate_seen_s
+              FROM crawl.boards
+              WHERE enabled AND (%(source)s::text IS NULL OR source_id = %(source)s)
+              ORDER BY source_id, board_key"""
 _LAST = """SELECT source_id, phase AS key, max(finished_at) AS at FROM crawl.runs
            WHERE status = 'succeeded' AND (%(source)s::text IS NULL OR source_id = %(source)s OR source_id IS NULL)
            GROUP BY 1, 2"""
@@ -76,6 +85,7 @@ def gather_status(db: Database, source: str | None = None) -> dict[str, Any]:
         postings = _grouped(conn, _POSTINGS, source)
         scans = _grouped(conn, _SCANS, source)
         full_passes = _full_passes(conn, source)
+        schedules = _schedules(conn, source)
         last: dict[str | None, dict[str, datetime]] = {}
         for row in conn.execute(_LAST, {"source": source}):
             last.setdefault(row["source_id"], {})[row["key"]] = row["at"]
@@ -90,10 +100,29 @@ def gather_status(db: Database, source: str | None = None) -> dict[str, Any]:
             "postings": postings.get(name, {}),
             "scans_24h": scans.get(name, {}),
             "last_success": {phase: _iso(last.get(name, {}).get(phase)) for phase in PHASES},
+            "schedule": schedules.get(name, []),
         }
         if name in full_passes:
             report["sources"][name]["full_pass"] = full_passes[name]
     return report
+
+
+def _schedules(conn: DictConnection, source: str | None) -> dict[str, list[dict[str, Any]]]:
+    """Per source, each board's estimated change rate and current interval."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in conn.execute(_SCHEDULE, {"source": source}):
+        rate = change_rate_per_day(row["rate_polls"], row["rate_changes"], row["rate_seen_s"])
+        out.setdefault(row["source_id"], []).append(
+            {
+                "board": row["board_key"],
+                "state": row["state"],
+                "interval_s": row["interval_s"],
+                "changes_per_day": round(rate, 3),
+                "evidence_polls": round(row["rate_polls"], 1),
+                "due_at": _iso(row["due_at"]),
+            }
+        )
+    return out
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -112,6 +141,25 @@ def _ago(iso: str | None, now: datetime) -> str:
         if seconds >= size:
             return f"{iso} ({seconds // size}{unit} ago)"
     return f"{iso} ({seconds}s ago)"
+
+
+def _interval(seconds: int) -> str:
+    return f"{seconds / 3600:.1f}h" if seconds >= 3600 else f"{seconds // 60}m"
+
+
+def _schedule_lines(boards: list[Mapping[str, Any]]) -> list[str]:
+    if not boards:
+        return []
+    busiest = sorted(boards, key=lambda b: (-b["changes_per_day"], b["board"]))
+    lines = ["  schedule     board: changes/day (estimated), interval"]
+    lines += [
+        f"    {b['board']:<28} {b['changes_per_day']:>8.2f}/day  every {_interval(b['interval_s'])}"
+        + ("" if b["state"] == "active" else f"  ({b['state']})")
+        for b in busiest[:BOARDS_SHOWN]
+    ]
+    if len(busiest) > BOARDS_SHOWN:
+        lines.append(f"    ... {len(busiest) - BOARDS_SHOWN} more boards (--json lists every one)")
+    return lines
 
 
 def render_status(report: Mapping[str, Any], now: datetime | None = None) -> str:
@@ -134,5 +182,6 @@ def render_status(report: Mapping[str, Any], now: datetime | None = None) -> str
             f"  full pass    {board} {_ago(full['last_full_pass_at'], now)}"
             for board, full in info.get("full_pass", {}).items()
         ]
+        lines += _schedule_lines(info.get("schedule", []))
     lines.append(f"serving sync   last success {_ago(report['sync']['last_success'], now)}")
     return "\n".join(lines)

@@ -48,7 +48,7 @@ QUIET_COLUMNS = (
     "id", "due_at", "interval_s", "quiet", "state", "reason", "failures", "not_found", "etag",
     "last_modified", "body_hash", "listing_hash", "item_count", "changed", "full_pass",
     "outcome", "complete", "truncated", "pages", "items", "total", "status", "raw", "error",
-    "issues", "probe", "confirm", "scope",
+    "issues", "probe", "confirm", "scope", "rate_polls", "rate_changes", "rate_seen_s",
 )  # fmt: skip
 
 
@@ -82,18 +82,20 @@ WITH input AS (
         %(full_pass)s::bool[], %(outcome)s::text[], %(complete)s::bool[], %(truncated)s::bool[],
         %(pages)s::int[], %(items)s::int[], %(total)s::int[], %(status)s::int[], %(raw)s::text[],
         %(error)s::text[], %(issues)s::text[], %(probe)s::bool[], %(confirm)s::bool[],
-        %(scope)s::text[]
+        %(scope)s::text[], %(rate_polls)s::float8[], %(rate_changes)s::float8[],
+        %(rate_seen_s)s::float8[]
     ) AS t(id, due_at, interval_s, quiet, state, reason, failures, not_found, etag,
            last_modified, body_hash, listing_hash, item_count, changed, full_pass, outcome,
            complete, truncated, pages, items, total, status, raw, error, issues, probe, confirm,
-           scope)
+           scope, rate_polls, rate_changes, rate_seen_s)
 ), released AS (
     UPDATE crawl.boards AS b SET
         lease_owner = NULL, lease_expires_at = NULL, last_polled_at = now(), updated_at = now(),
         due_at = i.due_at, interval_s = i.interval_s, quiet_passes = i.quiet, state = i.state,
         state_reason = i.reason, consecutive_failures = i.failures, consecutive_404s = i.not_found,
         etag = i.etag, last_modified = i.last_modified, body_hash = i.body_hash,
-        listing_hash = i.listing_hash, item_count = i.item_count,
+        listing_hash = i.listing_hash, item_count = i.item_count, rate_polls = i.rate_polls,
+        rate_changes = i.rate_changes, rate_seen_s = i.rate_seen_s,
         last_changed_at = CASE WHEN i.changed THEN now() ELSE b.last_changed_at END,
         last_full_pass_at = CASE WHEN i.full_pass THEN now() ELSE b.last_full_pass_at END,
         {lifecycle_board_set(lambda name: f"i.{name}")}
@@ -130,6 +132,7 @@ UPDATE crawl.boards SET
     state_reason = %(reason)s, consecutive_failures = %(failures)s,
     consecutive_404s = %(not_found)s, etag = %(etag)s, last_modified = %(last_modified)s,
     body_hash = %(body_hash)s, listing_hash = %(listing_hash)s, item_count = %(item_count)s,
+    rate_polls = %(rate_polls)s, rate_changes = %(rate_changes)s, rate_seen_s = %(rate_seen_s)s,
     last_changed_at = CASE WHEN %(changed)s THEN now() ELSE last_changed_at END,
     last_full_pass_at = CASE WHEN %(full_pass)s THEN now() ELSE last_full_pass_at END,
     {lifecycle_board_set(lambda name: f"%({name})s")}

@@ -108,6 +108,11 @@ boards = sa.Table(
     _ts("suspect_since"),
     # Active postings absent from the last complete scan (see lifecycle.refresh_pending_absences).
     sa.Column("pending_absences", sa.Integer, nullable=False, server_default="0"),
+    # The change-rate evidence the schedule sets the interval from (pipeline.crawl.schedule):
+    # polls that read the listing, how many found it changed, the seconds they covered.
+    sa.Column("rate_polls", sa.Float, nullable=False, server_default="0"),
+    sa.Column("rate_changes", sa.Float, nullable=False, server_default="0"),
+    sa.Column("rate_seen_s", sa.Float, nullable=False, server_default="0"),
     _ts("last_polled_at"),
     _ts("last_changed_at"),
     _ts("last_full_pass_at"),

@@ -247,19 +247,33 @@ class Recorder:
         )
 
 
-def board_values(
-    board: Mapping[str, Any], read: ListingRead, outcome: str, now: datetime
-) -> dict[str, Any]:
-    state = BoardState(
+def board_state(board: Mapping[str, Any]) -> BoardState:
+    """The schedule's view of a claimed board row, with its stored change-rate evidence."""
+    return BoardState(
         board["interval_s"],
         board["consecutive_failures"],
         board["consecutive_404s"],
         board["state"],
         board["quiet_passes"],
         board["state_reason"],
+        board["rate_polls"],
+        board["rate_changes"],
+        board["rate_seen_s"],
     )
+
+
+def board_values(
+    board: Mapping[str, Any], read: ListingRead, outcome: str, now: datetime
+) -> dict[str, Any]:
+    last = board["last_polled_at"]
     nxt = next_state(
-        state, outcome, read.http_status, now, jitter=random.random(), retry_in_s=read.retry_in_s
+        board_state(board),
+        outcome,
+        read.http_status,
+        now,
+        jitter=random.random(),
+        retry_in_s=read.retry_in_s,
+        elapsed_s=(now - last).total_seconds() if last else None,
     )
     parsed = read.has_listing and read.listing_hash is not None
     full = read.has_listing and read.complete and not read.truncated
@@ -272,6 +286,9 @@ def board_values(
         "reason": nxt.state_reason,
         "failures": nxt.consecutive_failures,
         "not_found": nxt.consecutive_404s,
+        "rate_polls": nxt.rate_polls,
+        "rate_changes": nxt.rate_changes,
+        "rate_seen_s": nxt.rate_seen_s,
         # Validators and hashes only from a complete, good listing: an empty, failed or
         # partial answer must never be cached as "the board as it is", or a later 304
         # (or an identical body) would replay it as a complete scan.

@@ -30,6 +30,12 @@ def test_status_reports_boards_postings_scans_and_last_runs(app, capsys, monkeyp
     text = render_status(report)
     assert "greenhouse\n  boards       active 5" in text
     assert "last check    never" in text
+    # Each board's estimated change rate and current interval (one read: the prior).
+    schedule = gh["schedule"]
+    assert len(schedule) == 5
+    assert {b["interval_s"] for b in schedule} == {3600}
+    assert all(b["changes_per_day"] == 0.405 and b["evidence_polls"] == 0 for b in schedule)
+    assert f"    {schedule[0]['board']:<28}     0.41/day  every 1.0h" in text
 
     monkeypatch.setenv("JOBHARBOR_DATABASE_URL", app.db.url)
     assert main(["status", "--source", "vieclam", "--json"]) == 0

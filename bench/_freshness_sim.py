@@ -1,0 +1,496 @@
+"""The discrete-event simulation behind bench/freshness.py.
+
+A virtual clock, one event queue of board polls, and a check tick every 5 minutes
+(a DAG run: discover, then check). What the crawler decides is the project's own
+code, called the way discover and check call it:
+
+- the next due time, interval, quiet-pass count, backoff and jitter:
+  `pipeline.crawl.schedule.next_state` (jitter = a uniform draw, as discover passes
+  `random.random()`), with the board state rebuilt from its result as discover
+  stores it;
+- a board our own limiter (or a host cooldown) could not place goes back in the
+  queue without a scan, `max(RETRY_SOON_S, wait)` plus discover's `_jitter_up`;
+- Retry-After parsed by `pipeline.crawl.pacing.parse_retry_after`;
+- absences: only complete listings count, `MISSING_AFTER_SCANS` (2) of them make a
+  posting `missing`; a 304 repeats the last complete listing; a posting seen in any
+  read is active again with its count reset;
+- the direct check: `pipeline.lifecycle.check_rules.judge` on the page the world answers,
+  ambiguous verdicts checked again after `RECHECK_AFTER_S` (6 h). `judge` is pure,
+  so its verdict per kind of page is computed once and reused.
+
+What the world does (postings opening, closing, hiding; requests failing) is in
+bench/_freshness_world.py. A policy only decides when a board is polled next.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+from _freshness_world import CLOSE, EDIT, HIDE, OPEN, SHOW, Board, World  # noqa: F401
+
+from pipeline.crawl.pacing import parse_retry_after
+from pipeline.crawl.schedule import (
+    MIN_INTERVAL_S,
+    RETRY_SOON_S,
+    BoardState,
+    jittered,
+    next_state,
+)
+from pipeline.lifecycle.check_rules import CheckedResponse, judge
+from pipeline.lifecycle.store import MISSING_AFTER_SCANS
+from pipeline.phases.check import RECHECK_AFTER_S
+from pipeline.phases.discover import _jitter_up
+
+EPOCH = datetime(2026, 3, 2, tzinfo=UTC)
+CHECK_TICK_S = 300.0  # the DAG wakes every 5 minutes: discover, then check
+FIRST_INTERVAL_S = 3600  # crawl.boards.interval_s server default
+MAX_WAIT_S = 30.0  # JOBHARBOR_PACING_MAX_WAIT_S: slots further out are refused
+
+
+class Policy(Protocol):
+    name: str
+
+    def first_interval(self, board: Board) -> int: ...
+
+    def due(
+        self,
+        b: BoardSim,
+        outcome: str,
+        status: int | None,
+        t: float,
+        jitter: float,
+        retry_in_s: float | None,
+        elapsed_s: float | None,
+    ) -> float:
+        """The board's next due time after this poll (its state updated)."""
+        ...
+
+
+@dataclass
+class Figures:
+    """What one policy's week produced."""
+
+    policy: str
+    requests: int = 0
+    polls: int = 0
+    checks: int = 0
+    deferred: int = 0
+    outcomes: Counter = field(default_factory=Counter)
+    check_verdicts: Counter = field(default_factory=Counter)
+    new_delays: list[float] = field(default_factory=list)
+    close_delays: list[float] = field(default_factory=list)
+    wrongful_closes: int = 0
+    missed: int = 0  # opened and closed between two reads: never seen
+    new_censored: int = 0  # opened in the window, still unseen at the end
+    close_censored: int = 0  # closed in the window, still open here at the end
+    sim_s: float = 0.0
+
+
+class BoardSim:
+    """One board as the crawler knows it, next to the world's truth of it."""
+
+    __slots__ = (
+        "board", "counting", "full_version", "known", "last_poll_t", "open", "ptr", "stale",
+        "state", "status", "undetected", "version", "visible",
+    )  # fmt: skip
+
+    def __init__(self, board: Board, interval_s: int) -> None:
+        self.board = board
+        self.ptr = 0
+        self.open = set(board.initial)  # truth: postings open (listed or hidden)
+        self.visible = set(board.initial)  # truth: what a full listing shows now
+        self.version = 0  # bumps on every listing change
+        self.full_version = -1  # the version the stored validators describe
+        self.known: dict[int, int] = {}  # postings we hold open -> missing_count
+        self.status: dict[int, str] = {}  # active | missing
+        self.stale: set[int] = set()  # known, but not in the listing now
+        self.counting: set[int] = set()  # known with missing_count > 0
+        self.undetected: set[int] = set(board.initial)
+        self.state = BoardState(interval_s, 0, 0, "active")
+        self.last_poll_t: float | None = None  # crawl.boards.last_polled_at
+
+
+class Simulation:
+    def __init__(self, world: World, policy: Policy, *, cap: HostCap | None = None) -> None:
+        self.world = world
+        self.policy = policy
+        self.cap = cap
+        self.rng = random.Random(world.rng_seed * 7919 + 1)
+        self.noise = world.config.noise
+        self.horizon = world.duration_s
+        edge = min(86400.0, self.horizon / 7)
+        self.window = (edge, self.horizon - edge)  # events measured: warm-up and tail cut
+        self.cooldown_until = [0.0] * len(world.hosts)
+        self.fig = Figures(policy.name)
+        self.boards = [BoardSim(b, policy.first_interval(b)) for b in world.boards]
+        self.checks: list[tuple[float, int, int]] = []  # (due, posting, board)
+        self.verdicts: dict[tuple[str, bool], bool] = {}
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self) -> Figures:
+        random.seed(self.world.rng_seed)  # discover's _jitter_up draws from `random`
+        queue = [(self.rng.random() * b.state.interval_s, i) for i, b in enumerate(self.boards)]
+        heapq.heapify(queue)
+        tick = 0.0
+        while queue and queue[0][0] < self.horizon:
+            t, index = heapq.heappop(queue)
+            while tick <= t:
+                self._check_tick(tick)
+                tick += CHECK_TICK_S
+            heapq.heappush(queue, (self._poll(self.boards[index], t), index))
+        while tick < self.horizon:
+            self._check_tick(tick)
+            tick += CHECK_TICK_S
+        self._censor()
+        return self.fig
+
+    def _poll(self, b: BoardSim, t: float) -> float:
+        self._advance(b, t)
+        host = b.board.host
+        wait = self.cooldown_until[host] - t
+        if wait <= 0 and self.cap is not None:
+            wait = self.cap.wait(host, t)
+        if wait > 0:
+            # Not sent: back in the queue with nothing recorded (discover's requeue).
+            self.fig.deferred += 1
+            return t + _jitter_up(max(RETRY_SOON_S, wait))
+        self.fig.requests += 1
+        self.fig.polls += 1
+        outcome, status, retry_in = self._read(b, t)
+        self.fig.outcomes[outcome] += 1
+        # As discover passes it: the time since the board's last recorded poll.
+        elapsed = None if b.last_poll_t is None else t - b.last_poll_t
+        b.last_poll_t = t
+        return self.policy.due(b, outcome, status, t, self.rng.random(), retry_in, elapsed)
+
+    def _advance(self, b: BoardSim, t: float) -> None:
+        """Apply the world's events up to t to the board's truth."""
+        events, ptr = b.board.events, b.ptr
+        while ptr < len(events) and events[ptr][0] <= t:
+            _, kind, pid = events[ptr]
+            ptr += 1
+            b.version += 1
+            if kind == OPEN:
+                b.open.add(pid)
+                b.visible.add(pid)
+                b.undetected.add(pid)
+            elif kind == CLOSE:
+                b.open.discard(pid)
+                b.visible.discard(pid)
+                self._gone(b, pid)
+            elif kind == HIDE:
+                b.visible.discard(pid)
+                if pid in b.known:
+                    b.stale.add(pid)
+            elif kind == SHOW:
+                b.visible.add(pid)
+                b.stale.discard(pid)
+        b.ptr = ptr
+
+    def _gone(self, b: BoardSim, pid: int) -> None:
+        if pid in b.known:
+            b.stale.add(pid)
+        elif pid in b.undetected:
+            b.undetected.discard(pid)
+            if self._in_window(self.world.opened_at[pid]):
+                self.fig.missed += 1
+
+    def _in_window(self, at: float) -> bool:
+        return self.window[0] <= at < self.window[1]
+
+    # ------------------------------------------------------------------ one read
+
+    def _read(self, b: BoardSim, t: float) -> tuple[str, int | None, float | None]:
+        """What a poll of the board answers now, and what it teaches us."""
+        noise, u = self.noise, self.rng.random()
+        outage = b.board.outage
+        if outage and outage[0] <= t < outage[1]:
+            return "failed", 503, None
+        if u < noise.rate_limited:
+            retry = parse_retry_after(str(self.rng.randint(*noise.retry_after_s)))
+            self.cooldown_until[b.board.host] = t + (retry or 0.0)
+            return "rate_limited", 429, retry
+        u -= noise.rate_limited
+        if u < noise.server_error:
+            return "failed", 502, None
+        u -= noise.server_error
+        if u < noise.empty or not b.visible:
+            # An empty listing proves nothing. A board whose last posting closed reads
+            # as empty too, as in production: that posting stays open (and the board
+            # is flagged suspect after three such reads), whatever the policy.
+            return "empty", 200, None
+        u -= noise.empty
+        if u < noise.partial:
+            self._seen(b, t, [p for p in b.visible if self.rng.random() < noise.partial_rows])
+            return "changed", 200, None  # its rows differ from the stored listing hash
+        if b.version == b.full_version:
+            # Nothing changed since the last complete read: a 304 (or an unchanged body),
+            # which repeats that listing: absences count once more.
+            if b.stale:
+                self._absences(b, t)
+            return ("not_modified", 304, None) if b.board.etag else ("unchanged", 200, None)
+        self._seen(b, t, [p for p in b.undetected if p in b.visible])
+        self._reset_present(b)
+        self._absences(b, t)
+        b.full_version = b.version
+        return "changed", 200, None
+
+    def _seen(self, b: BoardSim, t: float, postings: list[int]) -> None:
+        """Postings in a read: new ones detected; known ones active again, count reset."""
+        opened = self.world.opened_at
+        for pid in postings:
+            if pid in b.undetected:
+                b.undetected.discard(pid)
+                b.known[pid] = 0
+                b.status[pid] = "active"
+                if self._in_window(opened[pid]):
+                    self.fig.new_delays.append(t - opened[pid])
+            elif pid in b.counting:
+                b.counting.discard(pid)
+                b.known[pid] = 0
+                b.status[pid] = "active"
+
+    def _reset_present(self, b: BoardSim) -> None:
+        for pid in b.counting - b.stale:
+            b.counting.discard(pid)
+            b.known[pid] = 0
+            b.status[pid] = "active"
+
+    def _absences(self, b: BoardSim, t: float) -> None:
+        """One more complete listing without each stale posting; the second makes it
+        `missing`, and the next check tick checks it directly."""
+        for pid in b.stale:
+            count = b.known[pid] + 1
+            b.known[pid] = count
+            b.counting.add(pid)
+            if count >= MISSING_AFTER_SCANS and b.status[pid] == "active":
+                b.status[pid] = "missing"
+                heapq.heappush(self.checks, (t, pid, b.board.index))
+
+    # ------------------------------------------------------------------ checks
+
+    def _check_tick(self, tick: float) -> None:
+        while self.checks and self.checks[0][0] <= tick:
+            _, pid, index = heapq.heappop(self.checks)
+            b = self.boards[index]
+            if b.status.get(pid) != "missing":
+                continue  # seen again (or closed) meanwhile
+            if self.cap is not None and self.cap.wait(b.board.host, tick) > 0:
+                heapq.heappush(self.checks, (tick + CHECK_TICK_S, pid, index))
+                continue
+            self._advance(b, tick)
+            self.fig.requests += 1
+            self.fig.checks += 1
+            live = pid in b.open
+            kind = self._page(pid, live)
+            closes = self._verdict(kind, live)
+            self.fig.check_verdicts[f"{'live' if live else 'closed'}:{kind}"] += 1
+            if not closes:
+                heapq.heappush(self.checks, (tick + RECHECK_AFTER_S, pid, index))
+                continue
+            self._close(b, pid, tick, live)
+
+    def _page(self, pid: int, live: bool) -> str:
+        if self.rng.random() < self.noise.check_unavailable:
+            return "http_503"
+        if not live:
+            return self.world.page_kind[pid]
+        options = self.noise.live_pages
+        pick, acc = self.rng.random(), 0.0
+        for kind, weight in options:
+            acc += weight
+            if pick < acc:
+                return kind
+        return options[-1][0]
+
+    def _verdict(self, kind: str, live: bool) -> bool:
+        key = (kind, live)
+        if key not in self.verdicts:
+            self.verdicts[key] = judge(
+                PAGES[kind](), external_id=EXTERNAL_ID, title=TITLE
+            ).conclusive
+        return self.verdicts[key]
+
+    def _close(self, b: BoardSim, pid: int, t: float, live: bool) -> None:
+        del b.known[pid]
+        del b.status[pid]
+        b.stale.discard(pid)
+        b.counting.discard(pid)
+        if live:
+            self.fig.wrongful_closes += 1
+        closed = self.world.closed_at.get(pid)
+        if closed is not None and self._in_window(closed):
+            self.fig.close_delays.append(t - closed)
+
+    def _censor(self) -> None:
+        opened, closed = self.world.opened_at, self.world.closed_at
+        for b in self.boards:
+            self.fig.new_censored += sum(1 for p in b.undetected if self._in_window(opened[p]))
+            self.fig.close_censored += sum(
+                1 for p in b.known if p in closed and self._in_window(closed[p])
+            )
+
+
+# ---------------------------------------------------------------------- pages
+
+EXTERNAL_ID = "4012345"
+TITLE = "Senior Data Engineer"
+_URL = f"https://jobs.example.com/acme/{EXTERNAL_ID}"
+
+
+def _page(
+    status: int | None, body: bytes = b"", final: str = _URL, redirects=()
+) -> CheckedResponse:
+    return CheckedResponse(_URL, final, status, body, tuple(redirects))
+
+
+PAGES = {
+    "http_404": lambda: _page(404, b"Not found"),
+    "redirect_to_board": lambda: _page(
+        200, b"<html><h1>Open roles at Acme</h1></html>", "https://jobs.example.com/acme", [_URL]
+    ),
+    "closed_banner": lambda: _page(
+        200,
+        b"<html><h1>Senior Data Engineer</h1><p>This job is no longer accepting applications.</p></html>",
+    ),
+    "http_503": lambda: _page(503, b"Service unavailable"),
+    "login_wall": lambda: _page(403, b"<html>Please sign in to continue</html>"),
+    "search_page": lambda: _page(200, b"<html><h1>Search jobs</h1><p>42 results</p></html>"),
+    "posting_page": lambda: _page(
+        200, b"<html><h1>Senior Data Engineer</h1><p>Apply now. We are hiring.</p></html>"
+    ),
+}
+
+
+# ---------------------------------------------------------------------- policies
+
+
+def _as_due(nxt, board: BoardSim) -> float:
+    board.state = BoardState(
+        nxt.interval_s,
+        nxt.consecutive_failures,
+        nxt.consecutive_404s,
+        nxt.state,
+        nxt.quiet_passes,
+        nxt.state_reason,
+        nxt.rate_polls,
+        nxt.rate_changes,
+        nxt.rate_seen_s,
+    )
+    return (nxt.due_at - EPOCH).total_seconds()
+
+
+def _now(t: float) -> datetime:
+    return EPOCH + timedelta(seconds=t)
+
+
+class Adaptive:
+    """The project's schedule, exactly as discover drives it."""
+
+    name = "adaptive"
+
+    def first_interval(self, board: Board) -> int:
+        return FIRST_INTERVAL_S
+
+    def due(
+        self,
+        b: BoardSim,
+        outcome: str,
+        status: int | None,
+        t: float,
+        jitter: float,
+        retry_in_s: float | None,
+        elapsed_s: float | None,
+    ) -> float:
+        nxt = next_state(
+            b.state, outcome, status, _now(t), jitter=jitter, retry_in_s=retry_in_s,
+            elapsed_s=elapsed_s,
+        )  # fmt: skip
+        return _as_due(nxt, b)
+
+
+SUCCESS = frozenset({"changed", "unchanged", "not_modified", "empty"})
+
+
+class Fixed:
+    """Every board on one interval; failures, backoff and waits as in production."""
+
+    def __init__(self, interval_s: float) -> None:
+        self.interval_s = interval_s
+        self.name = "fixed"
+
+    def first_interval(self, board: Board) -> int:
+        return int(self.interval_s)
+
+    def due(
+        self,
+        b: BoardSim,
+        outcome: str,
+        status: int | None,
+        t: float,
+        jitter: float,
+        retry_in_s: float | None,
+        elapsed_s: float | None,
+    ) -> float:
+        if outcome in SUCCESS and not b.state.consecutive_failures and b.state.state == "active":
+            return t + jittered(self.interval_s, jitter)
+        nxt = next_state(b.state, outcome, status, _now(t), jitter=jitter, retry_in_s=retry_in_s)
+        due = _as_due(nxt, b)  # failures, backoff and waits (and the reset after them)
+        return t + jittered(self.interval_s, jitter) if outcome in SUCCESS else due
+
+
+class HostCap:
+    """A per-host budget: a token bucket per host (rate = the host's share of the
+    budget times `factor`), slots within MAX_WAIT_S taken, later ones refused."""
+
+    def __init__(self, world: World, budget: float, factor: float, burst: float = 10.0) -> None:
+        counts = Counter(b.host for b in world.boards)
+        per_s = budget / world.duration_s
+        n = len(world.boards)
+        self.rate = [factor * per_s * counts.get(h, 0) / n for h in range(len(world.hosts))]
+        self.burst = burst
+        self.tokens = [burst] * len(world.hosts)
+        self.last = [0.0] * len(world.hosts)
+
+    def wait(self, host: int, t: float) -> float:
+        rate = self.rate[host]
+        if rate <= 0:
+            return 86400.0
+        tokens = min(self.burst, self.tokens[host] + (t - self.last[host]) * rate)
+        self.last[host] = t
+        wait = (1.0 - tokens) / rate if tokens < 1.0 else 0.0
+        if wait > MAX_WAIT_S:
+            self.tokens[host] = tokens
+            return wait
+        self.tokens[host] = tokens - 1.0  # the slot is ours (the bucket may go into debt)
+        return 0.0
+
+
+class ConfirmSoon(Adaptive):
+    """The proposal: the adaptive schedule, but a board with postings absent from one
+    complete listing (discover reads it as `pending_absences > 0`) comes back at the
+    minimum interval, so the second miss and the direct check follow sooner."""
+
+    name = "confirm-soon"
+
+    def due(
+        self,
+        b: BoardSim,
+        outcome: str,
+        status: int | None,
+        t: float,
+        jitter: float,
+        retry_in_s: float | None,
+        elapsed_s: float | None,
+    ) -> float:
+        due = super().due(b, outcome, status, t, jitter, retry_in_s, elapsed_s)
+        pending = any(b.status[p] == "active" for p in b.counting)
+        if pending and outcome in SUCCESS:
+            return min(due, t + jittered(MIN_INTERVAL_S, jitter))
+        return due

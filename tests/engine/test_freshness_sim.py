@@ -1,0 +1,92 @@
+"""bench/freshness.py: the simulated week drives the project's own schedule and
+lifecycle rules, never closes a live posting, and compares policies at one budget."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+import freshness  # noqa: E402
+from _freshness_sim import Adaptive, Simulation  # noqa: E402
+from _freshness_world import Noise, WorldConfig, build_world, calibration  # noqa: E402
+
+import pipeline.crawl.schedule  # noqa: E402
+
+
+def _world(boards: int = 300, days: float = 2.0, **noise):
+    return build_world(WorldConfig(boards=boards, days=days, seed=5, noise=Noise(**noise)))
+
+
+def test_the_default_world_matches_what_the_seeds_report() -> None:
+    cal = calibration(samples=50_000)
+    assert cal["unchanged_share_daily"] == pytest.approx(0.44, abs=0.02)
+    assert cal["lever_304_share_daily"] == pytest.approx(0.91, abs=0.02)
+
+
+def test_the_simulation_follows_the_projects_schedule_not_a_copy(monkeypatch) -> None:
+    world = _world()
+    before = Simulation(world, Adaptive()).run()
+    # Halve the project's interval for a once-a-day board: the simulated crawler spends more.
+    monkeypatch.setattr(
+        pipeline.crawl.schedule, "RATE_INTERVAL_S", pipeline.crawl.schedule.RATE_INTERVAL_S / 2
+    )
+    after = Simulation(world, Adaptive()).run()
+    assert after.polls > 1.3 * before.polls
+
+
+def test_a_live_posting_is_never_closed_however_noisy_the_listings() -> None:
+    world = _world(hidden=0.3, partial=0.2, empty=0.1, server_error=0.1)
+    fig = Simulation(world, Adaptive()).run()
+    assert fig.wrongful_closes == 0
+    # The trap was sprung: hidden live postings went missing and were checked directly ...
+    assert sum(n for kind, n in fig.check_verdicts.items() if kind.startswith("live:")) > 20
+    # ... while closed ones still closed on their own page's evidence.
+    assert len(fig.close_delays) > 50
+
+
+def test_no_posting_closes_without_complete_listings() -> None:
+    world = _world(partial=0.999, empty=0.0, server_error=0.0, rate_limited=0.0)
+    fig = Simulation(world, Adaptive()).run()
+    assert world.closed_at  # postings did close in the world ...
+    assert fig.close_delays == []  # ... but partial listings are never evidence of it
+    assert fig.checks < 5
+
+
+def test_the_fixed_interval_is_solved_to_the_adaptive_budget() -> None:
+    world = _world()
+    adaptive = Simulation(world, Adaptive()).run()
+    guess = len(world.boards) * world.duration_s / adaptive.polls
+    fixed, interval = freshness.solve_fixed(world, adaptive.requests, guess)
+    assert fixed.requests == pytest.approx(adaptive.requests, rel=0.02)
+    assert interval > pipeline.crawl.schedule.MIN_INTERVAL_S
+
+
+def test_the_bench_prints_a_table_a_plot_and_one_json_line(tmp_path, capsys) -> None:
+    plot = tmp_path / "cdf.png"
+    assert freshness.main(["--boards", "200", "--days", "2", "--plot", str(plot)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    result = json.loads(lines[-1])
+    for key in (
+        "fresh_new_median_ratio",
+        "fresh_close_median_ratio",
+        "fresh_new_p99_ratio",
+        "fresh_sim_s",
+    ):
+        assert result[key] is not None
+    assert result["wrongful_closes"] == 0
+    assert any(line.startswith("adaptive ") for line in lines)
+    assert any(line.startswith("fixed ") for line in lines)
+    assert plot.stat().st_size > 10_000
+
+
+def test_a_world_is_the_same_for_every_policy() -> None:
+    one, two = _world(), _world()
+    assert [b.events for b in one.boards] == [b.events for b in two.boards]
+    assert replace(one.config) == two.config
