@@ -42,7 +42,7 @@ from pipeline.crawl.schedule import (
     next_state,
 )
 from pipeline.lifecycle.check_rules import CheckedResponse, judge
-from pipeline.lifecycle.store import MISSING_AFTER_SCANS
+from pipeline.lifecycle.rules import MISSING_AFTER_SCANS
 from pipeline.phases.check import RECHECK_AFTER_S
 from pipeline.phases.discover import _jitter_up
 
