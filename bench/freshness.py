@@ -57,7 +57,7 @@ from _freshness_sim import (  # noqa: E402
 )
 from _freshness_world import WorldConfig, build_world, calibration  # noqa: E402
 
-from pipeline import schedule  # noqa: E402
+from pipeline.crawl import schedule  # noqa: E402
 
 PERCENTILES = (0.5, 0.9, 0.99)
 SOLVE_STEPS = 2  # fixed-interval runs: a first guess, then one correction (~0.5% off)
