@@ -107,13 +107,14 @@ def apply_content(conn: DictConnection, full: bool) -> None:
     columns = ", ".join(CONTENT)
     assignments = ", ".join(f"{c} = s.{c}" for c in FINGERPRINTED)
     conn.execute(
-        f"""UPDATE serving.jobs AS j SET {assignments}, synced_at = now()
+        f"""UPDATE serving.jobs AS j
+            SET {assignments}, source_fingerprint = s.fingerprint, synced_at = now()
             FROM staging AS s
             WHERE s.id = j.id AND j.fingerprint IS DISTINCT FROM s.fingerprint"""
     )
     conn.execute(
-        f"""INSERT INTO serving.jobs ({columns})
-            SELECT {columns} FROM staging AS s
+        f"""INSERT INTO serving.jobs ({columns}, source_fingerprint)
+            SELECT {columns}, fingerprint FROM staging AS s
             WHERE NOT EXISTS (SELECT 1 FROM serving.jobs AS j WHERE j.id = s.id)"""
     )
     conn.execute(f"DELETE FROM serving.jobs AS j WHERE {removed_sql(full)}")

@@ -65,6 +65,15 @@ def check_fingerprints(conn: DictConnection, expected: Expected) -> str | None:
     return f"rows differ from the snapshot: ids {ids}" if ids else None
 
 
+def check_edited_outside(conn: DictConnection, expected: Expected) -> str | None:
+    """Rows not staged this time must still be what an earlier sync wrote."""
+    ids = _ids(
+        conn,
+        "SELECT j.id FROM serving.jobs AS j WHERE j.fingerprint IS DISTINCT FROM j.source_fingerprint",
+    )
+    return f"rows differ from the snapshot they were written from: ids {ids}" if ids else None
+
+
 def check_liveness(conn: DictConnection, expected: Expected) -> str | None:
     ids = _ids(
         conn,
@@ -90,6 +99,7 @@ CHECKS: tuple[Callable[[DictConnection, Expected], str | None], ...] = (
     check_missing,
     check_remaining,
     check_fingerprints,
+    check_edited_outside,
     check_liveness,
 )
 

@@ -1,8 +1,8 @@
 -- serving schema v5: a sync that moves only what changed and proves what it wrote.
 --
 -- 1. The fingerprint is computed by the database from the row's own columns (a
---    generated column): a hand edit changes it, so the next full reconcile sees the
---    row differs from the source and repairs it, and verification recomputes it.
+--    generated column): a hand edit changes it, so verification sees the row no
+--    longer matches the snapshot it was written from, and a full reconcile repairs it.
 -- 2. Liveness (the day a posting was last seen) lives in a narrow table of its own:
 --    the daily refresh of every open posting rewrites 20-byte rows, never the
 --    content rows with their description and tsvector.
@@ -42,6 +42,12 @@ ALTER TABLE serving.jobs ADD COLUMN fingerprint text GENERATED ALWAYS AS (servin
     first_seen_at, salary_min, salary_max, salary_currency, salary_period, url, apply_url,
     description, openings_12m, duplicate_group
 )) STORED;
+-- The fingerprint of the snapshot row the sync wrote. A row whose own columns no longer
+-- give it was changed outside the sync; the partial index finds those in no time.
+ALTER TABLE serving.jobs ADD COLUMN source_fingerprint text;
+UPDATE serving.jobs SET source_fingerprint = fingerprint;
+CREATE INDEX jobs_edited_outside_sync_idx ON serving.jobs (id)
+    WHERE fingerprint IS DISTINCT FROM source_fingerprint;
 
 ALTER TABLE serving.sync_runs
     ADD COLUMN mode            text,     -- full | incremental
