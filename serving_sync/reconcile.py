@@ -33,6 +33,7 @@ from serving_sync.source import (
     open_snapshot,
     snapshot_xmin,
 )
+from serving_sync.text import unaccent
 from serving_sync.verify import Expected, verify
 
 __all__ = ["PUBLISHED_STATUSES", "SyncReport", "check_removal", "reconcile", "serving_row"]
@@ -106,7 +107,11 @@ def serving_row(record: Mapping[str, Any]) -> dict[str, Any]:
     row["remote"] = row.get("remote") or "unknown"
     row["posted_precision"] = row.get("posted_precision") or "unknown"
     row["retained"] = bool(row.get("retained"))
-    return {column: row.get(column) for column in (*stage.CONTENT, "retained")}
+    for column in ("title", "company", "location_text"):
+        row[f"u_{column}"] = unaccent(row.get(column))
+    # search_tsv reads the first 20,000 characters, as fold(left(description, 20000)) did.
+    row["u_description"] = unaccent((row.get("description") or "")[:20000])
+    return {column: row.get(column) for column in stage.STAGED}
 
 
 # Removing more than this share of what is published (and more than a handful of rows),
@@ -199,6 +204,7 @@ def _sync(
     read = SourceRead(source, snapshot, identity, base, options.retention_days, options.batch)
     staged = _stage_all(conn, read)
     total = read.published_total()
+    stage.classify(conn)
     counts = stage.diff_counts(conn, mode.full)
     too_much = check_removal(counts, total)
     if too_much and not options.allow_mass_removal and not options.dry_run:
@@ -218,8 +224,7 @@ def _sync(
 
 def _stage_all(conn: DictConnection, read: SourceRead) -> int:
     stage.create_staging(conn)
-    columns = (*stage.CONTENT, "retained")
-    staged = stage.copy_rows(conn, "staging", columns, _content_rows(read.content()))
+    staged = stage.copy_rows(conn, "staging", stage.STAGED, _content_rows(read.content()))
     stage.copy_rows(conn, "staging_gone", ("id",), ((r["id"],) for r in read.gone()))
     stage.copy_rows(
         conn,
@@ -243,10 +248,9 @@ def _stage_all(conn: DictConnection, read: SourceRead) -> int:
 
 
 def _content_rows(records: Iterator[dict[str, Any]]) -> Iterator[list[Any]]:
-    columns = (*stage.CONTENT, "retained")
     for record in records:
         row = serving_row(record)
-        yield [row[c] for c in columns]
+        yield [row[c] for c in stage.STAGED]
 
 
 def _preview(conn: DictConnection, mode: Mode, options: Options) -> dict[str, Any]:

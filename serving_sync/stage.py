@@ -21,6 +21,11 @@ CONTENT = (
     "duplicate_group",
 )  # fmt: skip
 FINGERPRINTED = CONTENT[1:]
+# The searchable text without diacritics (serving_sync.text.unaccent), staged only: the
+# writes build search_tsv from it (serving.search_tsv_of).
+UNACCENTED = ("u_title", "u_company", "u_location_text", "u_description")
+STAGED = (*CONTENT, "retained", *UNACCENTED)
+_SEARCH_TSV = "serving.search_tsv_of(s.u_title, s.u_company, s.u_location_text, s.u_description)"
 CLOSED = ("id", "source", "title", "company", "closed_at", "reason")
 
 
@@ -37,7 +42,10 @@ def create_staging(conn: DictConnection) -> None:
     )
     conn.execute(
         "ALTER TABLE staging ADD COLUMN retained boolean NOT NULL DEFAULT false, "
-        "ADD COLUMN fingerprint text GENERATED ALWAYS AS (" + fingerprint_sql() + ") STORED"
+        + "".join(f"ADD COLUMN {c} text, " for c in UNACCENTED)
+        + "ADD COLUMN fingerprint text GENERATED ALWAYS AS ("
+        + fingerprint_sql()
+        + ") STORED"
     )
     conn.execute("CREATE TEMP TABLE staging_gone (id bigint PRIMARY KEY) ON COMMIT DROP")
     conn.execute(
@@ -85,13 +93,28 @@ def removed_sql(full: bool) -> str:
     return "EXISTS (SELECT 1 FROM staging_gone AS g WHERE g.id = j.id)"
 
 
+def classify(conn: DictConnection) -> None:
+    """Which staged rows are new and which changed, into small id tables. Written once,
+    before serving.jobs is touched: a write never re-reads the table it is growing."""
+    conn.execute(
+        """CREATE TEMP TABLE staging_new ON COMMIT DROP AS
+           SELECT s.id FROM staging AS s
+           WHERE NOT EXISTS (SELECT 1 FROM serving.jobs AS j WHERE j.id = s.id)"""
+    )
+    conn.execute(
+        """CREATE TEMP TABLE staging_changed ON COMMIT DROP AS
+           SELECT s.id FROM staging AS s JOIN serving.jobs AS j ON j.id = s.id
+           WHERE j.fingerprint IS DISTINCT FROM s.fingerprint"""
+    )
+    conn.execute("ANALYZE staging_new")
+    conn.execute("ANALYZE staging_changed")
+
+
 def diff_counts(conn: DictConnection, full: bool) -> dict[str, int]:
     row = conn.execute(
         f"""SELECT
-             (SELECT count(*) FROM staging AS s
-               WHERE NOT EXISTS (SELECT 1 FROM serving.jobs AS j WHERE j.id = s.id)) AS inserted,
-             (SELECT count(*) FROM staging AS s JOIN serving.jobs AS j ON j.id = s.id
-               WHERE j.fingerprint IS DISTINCT FROM s.fingerprint) AS updated,
+             (SELECT count(*) FROM staging_new) AS inserted,
+             (SELECT count(*) FROM staging_changed) AS updated,
              (SELECT count(*) FROM serving.jobs AS j WHERE {removed_sql(full)}) AS removed,
              (SELECT count(*) FROM serving.jobs) AS published,
              (SELECT count(*) FROM staging WHERE retained) AS retained"""
@@ -108,14 +131,15 @@ def apply_content(conn: DictConnection, full: bool) -> None:
     assignments = ", ".join(f"{c} = s.{c}" for c in FINGERPRINTED)
     conn.execute(
         f"""UPDATE serving.jobs AS j
-            SET {assignments}, source_fingerprint = s.fingerprint, synced_at = now()
-            FROM staging AS s
-            WHERE s.id = j.id AND j.fingerprint IS DISTINCT FROM s.fingerprint"""
+            SET {assignments}, search_tsv = {_SEARCH_TSV}, source_fingerprint = s.fingerprint,
+                synced_at = now()
+            FROM staging_changed AS c JOIN staging AS s ON s.id = c.id
+            WHERE j.id = c.id"""
     )
     conn.execute(
-        f"""INSERT INTO serving.jobs ({columns}, source_fingerprint)
-            SELECT {columns}, fingerprint FROM staging AS s
-            WHERE NOT EXISTS (SELECT 1 FROM serving.jobs AS j WHERE j.id = s.id)"""
+        f"""INSERT INTO serving.jobs ({columns}, search_tsv, source_fingerprint)
+            SELECT {", ".join(f"s.{c}" for c in CONTENT)}, {_SEARCH_TSV}, s.fingerprint
+            FROM staging_new AS n JOIN staging AS s ON s.id = n.id"""
     )
     conn.execute(f"DELETE FROM serving.jobs AS j WHERE {removed_sql(full)}")
 
@@ -169,15 +193,15 @@ def _changed_fields_sql() -> str:
 def sample(conn: DictConnection, full: bool, size: int) -> dict[str, list[dict[str, Any]]]:
     """A few rows of each kind of change, with the fields an update changes."""
     inserts = conn.execute(
-        """SELECT s.id, s.source, s.title, s.company FROM staging AS s
-           WHERE NOT EXISTS (SELECT 1 FROM serving.jobs AS j WHERE j.id = s.id)
+        """SELECT s.id, s.source, s.title, s.company
+           FROM staging_new AS n JOIN staging AS s ON s.id = n.id
            ORDER BY s.id LIMIT %s""",
         (size,),
     ).fetchall()
     updates = conn.execute(
         f"""SELECT s.id, s.title, s.retained, {_changed_fields_sql()} AS changed
-            FROM staging AS s JOIN serving.jobs AS j ON j.id = s.id
-            WHERE j.fingerprint IS DISTINCT FROM s.fingerprint ORDER BY s.id LIMIT %s""",
+            FROM staging_changed AS c JOIN staging AS s ON s.id = c.id
+            JOIN serving.jobs AS j ON j.id = c.id ORDER BY s.id LIMIT %s""",
         (size,),
     ).fetchall()
     removals = conn.execute(

@@ -24,8 +24,12 @@ def changes(seed: Seeder) -> tuple[int, int, int]:
     ids = seed.postings(3)
     seed.sync()
     seed.parse(ids[1], title="Edited title", remote="yes")
-    seed.sql("UPDATE core.postings SET status = 'expired', closed_at = now() WHERE id = %s", (ids[2],))
-    seed.sql("UPDATE core.postings SET last_seen_at = now() + interval '1 day' WHERE id = %s", (ids[0],))
+    seed.sql(
+        "UPDATE core.postings SET status = 'expired', closed_at = now() WHERE id = %s", (ids[2],)
+    )
+    seed.sql(
+        "UPDATE core.postings SET last_seen_at = now() + interval '1 day' WHERE id = %s", (ids[0],)
+    )
     new = seed.posting(title="Brand new")
     return new, ids[1], ids[2]
 
