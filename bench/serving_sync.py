@@ -8,8 +8,8 @@ real sync (serving_sync.reconcile) run in this process.
 
 Measured, in order:
   load      the first sync into an empty serving database (informational)
-  1pct      an incremental sync after 1% of published rows changed (edits, closures,
-            new postings, a day of liveness for them)
+  1pct      an incremental sync after 1% of published rows changed (60% edited, 20%
+            closed, 20% new postings)
   nochange  an incremental sync with nothing changed
   reconcile a full reconcile (`jobharbor sync --full`) after another 1% changed: every
             row read, staged and compared, the changed ones written

@@ -34,7 +34,7 @@ from serving_sync.source import (
     snapshot_xmin,
 )
 from serving_sync.text import unaccent
-from serving_sync.verify import Expected, verify
+from serving_sync.verify import Expected, VerificationFailed, verify
 
 __all__ = ["PUBLISHED_STATUSES", "SyncReport", "check_removal", "reconcile", "serving_row"]
 
@@ -240,8 +240,6 @@ def _stage_all(conn: DictConnection, read: SourceRead) -> int:
     )
     duplicates = stage.duplicate_ids(conn)
     if duplicates:
-        from serving_sync.verify import VerificationFailed
-
         raise VerificationFailed(f"the snapshot has duplicate ids: {duplicates}")
     stage.index_staging(conn)
     return staged
