@@ -175,8 +175,7 @@ def reconcile(
         try:
             with conn.transaction(force_rollback=dry_run):
                 conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_SYNC_LOCK,))
-                with source.transaction():
-                    report, snapshot, identity = _sync(conn, source, options)
+                report, snapshot, identity = _sync(conn, source, options)
                 report = replace(report, elapsed_s=time.monotonic() - started)
                 if not dry_run:
                     _record(conn, report, "applied", snapshot, identity)
@@ -192,18 +191,20 @@ def reconcile(
 def _sync(
     conn: DictConnection, source: DictConnection, options: Options
 ) -> tuple[SyncReport, str, str]:
-    snapshot, identity = open_snapshot(source)
-    mode = choose_mode(
-        read_history(conn),
-        identity=identity,
-        now=datetime.now(UTC),
-        full_requested=options.full,
-        full_every=options.full_every,
-    )
-    base = None if mode.full else _base(conn)
-    read = SourceRead(source, snapshot, identity, base, options.retention_days, options.batch)
-    staged = _stage_all(conn, read)
-    total = read.published_total()
+    # The source transaction lasts as long as the read, not the writes and checks.
+    with source.transaction():
+        snapshot, identity = open_snapshot(source)
+        mode = choose_mode(
+            read_history(conn),
+            identity=identity,
+            now=datetime.now(UTC),
+            full_requested=options.full,
+            full_every=options.full_every,
+        )
+        base = None if mode.full else _base(conn)
+        read = SourceRead(source, snapshot, identity, base, options.retention_days, options.batch)
+        staged = _stage_all(conn, read)
+        total = read.published_total()
     stage.classify(conn)
     counts = stage.diff_counts(conn, mode.full)
     too_much = check_removal(counts, total)

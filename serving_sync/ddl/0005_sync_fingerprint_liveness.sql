@@ -33,6 +33,9 @@ CREATE TABLE serving.job_liveness (
     last_seen_on date NOT NULL              -- day granularity: a re-poll alone is not a change
 );
 INSERT INTO serving.job_liveness (id, last_seen_on) SELECT id, last_seen_on FROM serving.jobs;
+-- Like every serving table (Supabase): row level security on; the owner (the sync) is
+-- exempt, and no other role has a grant or a policy on it.
+ALTER TABLE serving.job_liveness ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE serving.jobs DROP COLUMN last_seen_on;
 ALTER TABLE serving.jobs DROP COLUMN fingerprint;
