@@ -23,7 +23,7 @@ Prints each figure, then ONE line of JSON:
 where "full" is the full reload; the `*_vs_full_reconcile` keys compare with the
 full reconcile instead.
 
-Usage: python bench/serving_sync.py [--rows 200000] [--keep]
+Usage: python bench/serving_sync.py [--rows 100000] [--keep]
 Targets at 1M rows (python bench/serving_sync.py --rows 1000000): 1% changed >= 10x
 faster than a full reload, no change >= 50x faster, peak RSS <= 300 MB.
 """
@@ -246,7 +246,7 @@ def empty(serving: Database) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rows", type=int, default=200_000, help="published rows to generate")
+    parser.add_argument("--rows", type=int, default=100_000, help="published rows to generate")
     parser.add_argument("--keep", action="store_true", help="keep the temporary data directory")
     args = parser.parse_args(argv)
 
