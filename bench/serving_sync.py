@@ -99,7 +99,7 @@ SELECT i, b.source_id, i::text, b.id, 'http://bench/' || b.source_id || '/' || i
        CASE WHEN i %% 100 >= 94 THEN 'bench' END,
        CASE WHEN i %% 10 < 3 THEN 'role-' || (i %% 50000) END,
        CASE WHEN i %% 10 < 3 THEN 'opening-' || (i %% 70000) END
-FROM generate_series(%(first)s, %(last)s) AS i
+FROM generate_series(%(first)s::int, %(last)s::int) AS i
 JOIN crawl.boards AS b ON b.source_id = (%(sources)s::text[])[1 + i %% 5];
 """
 
