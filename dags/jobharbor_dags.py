@@ -101,6 +101,11 @@ def sync_dag() -> DAG:
                 type="boolean",
                 description="apply a diff that removes most (or all) published rows",
             ),
+            "full": Param(
+                False,
+                type="boolean",
+                description="reconcile every published row, not only those changed since the last sync",
+            ),
         },
         **COMMON,
     ) as dag:
@@ -113,6 +118,7 @@ def sync_dag() -> DAG:
             return run_sync(
                 dry_run=bool(params.get("dry_run")),
                 allow_mass_removal=bool(params.get("allow_mass_removal")),
+                full=bool(params.get("full")),
             )
 
         sync()

@@ -174,10 +174,24 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
     app = _app(args)
     report = sync_serving(
-        app, dry_run=args.dry_run, wait_s=args.wait, allow_mass_removal=args.allow_mass_removal
+        app,
+        dry_run=args.dry_run,
+        wait_s=args.wait,
+        allow_mass_removal=args.allow_mass_removal,
+        full=args.full,
     )
     _print_report(report)
+    if args.dry_run:
+        _print_plan(report.stats.get("sample") or {})
     return 0 if report.status != "failed" else 1
+
+
+def _print_plan(sample: dict) -> None:
+    """The dry run's sample: a few rows per kind of change, updates with their fields."""
+    for kind in ("insert", "update", "remove"):
+        for row in sample.get(kind, []):
+            changed = f" changed: {', '.join(row['changed'])}" if row.get("changed") else ""
+            print(f"  {kind:<6} {row['id']}: {row.get('title')}{changed}")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -426,6 +440,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--dry-run", action="store_true", help="compute and report the diff, change nothing"
     )
     sync.add_argument("--wait", type=float, default=0.0, help="seconds to wait for a running sync")
+    sync.add_argument(
+        "--full",
+        action="store_true",
+        help="reconcile every published row, not only those changed since the last sync",
+    )
     sync.add_argument(
         "--allow-mass-removal",
         action="store_true",

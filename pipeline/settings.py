@@ -65,6 +65,12 @@ class Settings(BaseSettings):
 
     sandbox_url: str = "http://127.0.0.1:8765"
 
+    # Serving sync: incremental by default; a full reconcile at least this often (hours,
+    # 0 = only when asked or when the last base is in doubt), and how long a closed
+    # posting keeps answering "closed on ..." (serving.closed_jobs).
+    serving_full_sync_hours: float = Field(default=24.0, ge=0)
+    serving_closed_retention_days: int = Field(default=90, ge=1)
+
     @cached_property
     def egress_hosts(self) -> frozenset[str] | None:
         """The parsed allowlist; None when egress is not restricted (production)."""

@@ -1,85 +1,90 @@
 """Publish open postings into the serving schema as one transactional diff.
 
-1. Read a repeatable-read snapshot of open postings with their current parse.
-2. Stage those rows in the serving database (COPY into a temp table).
-3. Upsert rows whose fingerprint changed, insert new ones, remove rows no longer
-   open, verify the result equals the staging table, then commit. A dry run does
-   all of it and rolls back, reporting what would have changed.
+1. Under the serving sync lock, read the sync history: build on the last applied
+   sync (incremental) or reconcile everything (full: asked for, periodic, or the
+   base is in doubt). See serving_sync.mode.
+2. Open a repeatable-read snapshot of the source and stream, through server-side
+   cursors, the postings to publish (all, or those changed since the base
+   snapshot), the ones to remove, recent closures and liveness, COPYing each
+   batch into temporary staging tables in the serving database.
+3. Diff by fingerprint, refuse mass removals unless asked, write only what
+   differs, refresh liveness in its own narrow table, record closures.
+4. Verify what serving.jobs now holds against the snapshot, then commit with the
+   snapshot recorded as the next base. Any failure rolls back and is recorded.
+   A dry run stops after the diff: it returns the plan and writes no serving row.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from datetime import date, datetime
-from decimal import Decimal
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import FatalError
-from serving_sync import schema
-
-PUBLISHED_STATUSES = ("active", "missing")  # missing is not a verdict: it stays listed
-_SYNC_LOCK = "jobharbor:serving:sync"
-
-COLUMNS = (
-    "id", "source", "external_id", "status", "title", "company", "department", "location_text",
-    "countries", "regions", "cities", "location_unresolved", "remote", "employment_type", "job_type",
-    "posted_at", "posted_precision", "first_seen_at", "last_seen_on", "salary_min", "salary_max",
-    "salary_currency", "salary_period", "url", "apply_url", "description", "openings_12m",
-    "duplicate_group", "fingerprint",
-)  # fmt: skip
-
-_SNAPSHOT = """
-WITH openings AS (
-    -- How often each role was posted: distinct openings first seen in the last year.
-    SELECT repost_key, count(DISTINCT opening_key) AS openings_12m
-    FROM core.postings
-    WHERE repost_key IS NOT NULL AND first_seen_at > now() - interval '365 days'
-    GROUP BY repost_key
+from serving_sync import schema, stage
+from serving_sync.mode import History, Mode, choose_mode
+from serving_sync.source import (
+    PUBLISHED_STATUSES,
+    Base,
+    SourceRead,
+    open_snapshot,
+    snapshot_xmin,
 )
-SELECT p.id, p.source_id AS source, p.external_id, p.status, r.title, r.company, r.department,
-       r.location_text, r.location, r.remote, r.employment_type, r.job_type, r.posted_at,
-       r.posted_precision, p.first_seen_at, (p.last_seen_at AT TIME ZONE 'UTC')::date AS last_seen_on,
-       r.salary_min, r.salary_max, r.salary_currency, r.salary_period, COALESCE(r.url, p.url) AS url,
-       r.apply_url, r.description_text AS description,
-       COALESCE(o.openings_12m, 1) AS openings_12m, p.duplicate_group
-FROM core.postings AS p
-JOIN core.parse_results AS r ON r.posting_id = p.id AND r.is_current
--- A disabled source is no longer followed: its postings are not vouched for in serving.
-JOIN ref.sources AS s ON s.id = p.source_id AND s.enabled
-LEFT JOIN openings AS o ON o.repost_key = p.repost_key
-WHERE p.status = ANY(%s)
-ORDER BY p.id
-"""
+from serving_sync.text import unaccent
+from serving_sync.verify import Expected, VerificationFailed, verify
+
+__all__ = ["PUBLISHED_STATUSES", "SyncReport", "check_removal", "reconcile", "serving_row"]
+
+_SYNC_LOCK = "jobharbor:serving:sync"
+BATCH_ROWS = 2000  # rows per server-side cursor fetch; bounds the sync's memory
+SAMPLE_ROWS = 5
+DEFAULT_RETENTION_DAYS = 90
 
 
 @dataclass(frozen=True)
 class SyncReport:
     dry_run: bool
-    source_rows: int
+    source_rows: int  # published postings in the source snapshot
     inserted: int
     updated: int
     removed: int
     unchanged: int
     elapsed_s: float
+    mode: str = "full"
+    mode_reason: str | None = None
+    staged: int = 0  # rows read and staged (all of them, or only the changed ones)
+    retained: int = 0  # staged rows publishing their last good content
+    liveness: int = 0  # last_seen_on refreshed (or to refresh, in a dry run)
+    closed: int = 0  # closures written to serving.closed_jobs
+    pruned: int = 0  # closures past retention removed
+    sample: Mapping[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def changed(self) -> int:
         return self.inserted + self.updated + self.removed
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        values = {
             "dry_run": self.dry_run,
+            "mode": self.mode,
+            "mode_reason": self.mode_reason,
             "source_rows": self.source_rows,
+            "staged": self.staged,
             "inserted": self.inserted,
             "updated": self.updated,
             "removed": self.removed,
             "unchanged": self.unchanged,
+            "retained": self.retained,
+            "liveness": self.liveness,
+            "closed": self.closed,
+            "pruned": self.pruned,
         }
+        if self.dry_run:
+            values["sample"] = {k: [dict(r) for r in v] for k, v in self.sample.items()}
+        return values
 
 
 def _location_columns(location: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -96,92 +101,17 @@ def _location_columns(location: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def serving_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A source record as the serving.jobs content columns (plus `retained`)."""
     row = {k: v for k, v in record.items() if k != "location"}
     row.update(_location_columns(record.get("location")))
     row["remote"] = row.get("remote") or "unknown"
     row["posted_precision"] = row.get("posted_precision") or "unknown"
-    row["fingerprint"] = fingerprint(row)
-    return {column: row.get(column) for column in COLUMNS}
-
-
-def fingerprint(row: Mapping[str, Any]) -> str:
-    def plain(value: Any) -> Any:
-        if isinstance(value, (datetime, date)):
-            return value.isoformat()
-        if isinstance(value, Decimal):
-            return str(value.normalize())
-        return value
-
-    blob = json.dumps(
-        {k: plain(v) for k, v in sorted(row.items()) if k != "fingerprint"},
-        sort_keys=True,
-        ensure_ascii=False,
-        default=str,
-    )
-    return hashlib.md5(blob.encode(), usedforsecurity=False).hexdigest()
-
-
-def read_snapshot(db: Database) -> list[dict[str, Any]]:
-    with db.connect() as conn:
-        conn.isolation_level = 3  # REPEATABLE READ: one consistent view of every table read
-        with conn.transaction():
-            return [serving_row(r) for r in conn.execute(_SNAPSHOT, (list(PUBLISHED_STATUSES),))]
-
-
-def _stage(conn: DictConnection, rows: list[dict[str, Any]]) -> None:
-    conn.execute(
-        """CREATE TEMP TABLE staging ON COMMIT DROP AS
-           SELECT """
-        + ", ".join(COLUMNS)
-        + " FROM serving.jobs WITH NO DATA"
-    )
-    with conn.cursor().copy(f"COPY staging ({', '.join(COLUMNS)}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row([row[c] for c in COLUMNS])
-    conn.execute("ALTER TABLE staging ADD PRIMARY KEY (id)")
-
-
-def _diff_counts(conn: DictConnection) -> dict[str, int]:
-    row = conn.execute(
-        """SELECT
-             count(*) FILTER (WHERE j.id IS NULL) AS inserted,
-             count(*) FILTER (WHERE j.id IS NOT NULL AND j.fingerprint <> s.fingerprint) AS updated,
-             count(*) FILTER (WHERE j.id IS NOT NULL AND j.fingerprint = s.fingerprint) AS unchanged
-           FROM staging AS s LEFT JOIN serving.jobs AS j ON j.id = s.id"""
-    ).fetchone()
-    removed = conn.execute(
-        "SELECT count(*) AS n FROM serving.jobs AS j WHERE NOT EXISTS (SELECT 1 FROM staging s WHERE s.id = j.id)"
-    ).fetchone()
-    assert row is not None
-    assert removed is not None
-    return {**row, "removed": removed["n"]}
-
-
-def _apply(conn: DictConnection) -> None:
-    columns = ", ".join(COLUMNS)
-    updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
-    conn.execute(
-        f"""INSERT INTO serving.jobs ({columns})
-            SELECT {columns} FROM staging
-            ON CONFLICT (id) DO UPDATE SET {updates}, synced_at = now()
-            WHERE serving.jobs.fingerprint IS DISTINCT FROM excluded.fingerprint"""
-    )
-    conn.execute(
-        "DELETE FROM serving.jobs AS j WHERE NOT EXISTS (SELECT 1 FROM staging s WHERE s.id = j.id)"
-    )
-
-
-def _verify(conn: DictConnection) -> None:
-    row = conn.execute(
-        """SELECT
-             (SELECT count(*) FROM serving.jobs) AS published,
-             (SELECT count(*) FROM staging) AS staged,
-             (SELECT count(*) FROM staging s LEFT JOIN serving.jobs j ON j.id = s.id
-               WHERE j.fingerprint IS DISTINCT FROM s.fingerprint) AS mismatched"""
-    ).fetchone()
-    assert row is not None
-    if row["published"] != row["staged"] or row["mismatched"]:
-        raise FatalError("serving verification failed; rolled back", **row)
+    row["retained"] = bool(row.get("retained"))
+    for column in ("title", "company", "location_text"):
+        row[f"u_{column}"] = unaccent(row.get(column))
+    # search_tsv reads the first 20,000 characters, as fold(left(description, 20000)) did.
+    row["u_description"] = unaccent((row.get("description") or "")[:20000])
+    return {column: row.get(column) for column in stage.STAGED}
 
 
 # Removing more than this share of what is published (and more than a handful of rows),
@@ -206,58 +136,203 @@ def check_removal(counts: Mapping[str, int], source_rows: int) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Options:
+    dry_run: bool = False
+    allow_mass_removal: bool = False
+    full: bool = False
+    full_every: timedelta | None = None
+    retention_days: int = DEFAULT_RETENTION_DAYS
+    batch: int = BATCH_ROWS
+    sample_size: int = SAMPLE_ROWS
+
+
 def reconcile(
     source_db: Database,
     serving_db: Database,
     *,
     dry_run: bool = False,
     allow_mass_removal: bool = False,
+    full: bool = False,
+    full_every_hours: float | None = None,
+    retention_days: int = DEFAULT_RETENTION_DAYS,
+    batch: int = BATCH_ROWS,
 ) -> SyncReport:
-    started = time.monotonic()
+    """One sync. `full` reconciles everything; `full_every_hours` makes a run full when
+    the last full reconcile is older than that (None or 0: only when asked or needed)."""
+    options = Options(
+        dry_run=dry_run,
+        allow_mass_removal=allow_mass_removal,
+        full=full,
+        full_every=timedelta(hours=full_every_hours) if full_every_hours else None,
+        retention_days=retention_days,
+        batch=batch,
+    )
     schema.upgrade(serving_db)
-    rows = read_snapshot(source_db)
-    with serving_db.connect() as conn:
+    started = time.monotonic()
+    with serving_db.connect() as conn, source_db.connect() as source:
+        source.isolation_level = 3  # REPEATABLE READ: one consistent view of every table read
         try:
             with conn.transaction(force_rollback=dry_run):
                 conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_SYNC_LOCK,))
-                _stage(conn, rows)
-                counts = _diff_counts(conn)
-                too_much = check_removal(counts, len(rows))
-                if too_much and not allow_mass_removal and not dry_run:
-                    raise FatalError(
-                        f"{too_much}; refusing (check which databases this run uses, or pass "
-                        "--allow-mass-removal if this is intended)"
-                    )
-                _apply(conn)
-                _verify(conn)
-                report = SyncReport(
-                    dry_run,
-                    len(rows),
-                    counts["inserted"],
-                    counts["updated"],
-                    counts["removed"],
-                    counts["unchanged"],
-                    time.monotonic() - started,
-                )
+                report, snapshot, identity = _sync(conn, source, options)
+                report = replace(report, elapsed_s=time.monotonic() - started)
                 if not dry_run:
-                    _record(conn, report, "applied")
+                    _record(conn, report, "applied", snapshot, identity)
         except Exception as exc:
-            _record_failure(conn, dry_run, len(rows), exc)
+            _record_failure(conn, dry_run, exc)
             raise
         if dry_run:
             with conn.transaction():
-                _record(conn, report, "previewed")
+                _record(conn, report, "previewed", None, None)
     return report
+
+
+def _sync(
+    conn: DictConnection, source: DictConnection, options: Options
+) -> tuple[SyncReport, str, str]:
+    # The source transaction lasts as long as the read, not the writes and checks.
+    with source.transaction():
+        snapshot, identity = open_snapshot(source)
+        mode = choose_mode(
+            read_history(conn),
+            identity=identity,
+            now=datetime.now(UTC),
+            full_requested=options.full,
+            full_every=options.full_every,
+        )
+        base = None if mode.full else _base(conn)
+        read = SourceRead(source, snapshot, identity, base, options.retention_days, options.batch)
+        staged = _stage_all(conn, read)
+        total = read.published_total()
+    stage.classify(conn)
+    counts = stage.diff_counts(conn, mode.full)
+    too_much = check_removal(counts, total)
+    if too_much and not options.allow_mass_removal and not options.dry_run:
+        raise FatalError(
+            f"{too_much}; refusing (check which databases this run uses, or pass "
+            "--allow-mass-removal if this is intended)"
+        )
+    if options.dry_run:
+        return _report(options, mode, total, staged, counts, _preview(conn, mode, options)), "", ""
+    stage.apply_content(conn, mode.full)
+    liveness = stage.apply_liveness(conn)
+    closed, pruned = stage.apply_closures(conn, mode.full, options.retention_days)
+    verify(conn, Expected(published_total=total, full=mode.full))
+    applied = {"liveness": liveness, "closed": closed, "pruned": pruned}
+    return _report(options, mode, total, staged, counts, applied), snapshot, identity
+
+
+def _stage_all(conn: DictConnection, read: SourceRead) -> int:
+    stage.create_staging(conn)
+    staged = stage.copy_rows(conn, "staging", stage.STAGED, _content_rows(read.content()))
+    stage.copy_rows(conn, "staging_gone", ("id",), ((r["id"],) for r in read.gone()))
+    stage.copy_rows(
+        conn,
+        "staging_live",
+        ("id", "last_seen_on"),
+        ((r["id"], r["last_seen_on"]) for r in read.liveness()),
+    )
+    stage.copy_rows(
+        conn,
+        "staging_closed",
+        stage.CLOSED,
+        ([r[c] for c in stage.CLOSED] for r in read.closures()),
+    )
+    duplicates = stage.duplicate_ids(conn)
+    if duplicates:
+        raise VerificationFailed(f"the snapshot has duplicate ids: {duplicates}")
+    stage.index_staging(conn)
+    return staged
+
+
+def _content_rows(records: Iterator[dict[str, Any]]) -> Iterator[list[Any]]:
+    for record in records:
+        row = serving_row(record)
+        yield [row[c] for c in stage.STAGED]
+
+
+def _preview(conn: DictConnection, mode: Mode, options: Options) -> dict[str, Any]:
+    return {
+        "liveness": stage.liveness_pending(conn),
+        "sample": stage.sample(conn, mode.full, options.sample_size),
+    }
+
+
+def _report(
+    options: Options,
+    mode: Mode,
+    total: int,
+    staged: int,
+    counts: Mapping[str, int],
+    extra: Mapping[str, Any],
+) -> SyncReport:
+    return SyncReport(
+        dry_run=options.dry_run,
+        source_rows=total,
+        inserted=counts["inserted"],
+        updated=counts["updated"],
+        removed=counts["removed"],
+        unchanged=counts["unchanged"],
+        elapsed_s=0.0,
+        mode=mode.name,
+        mode_reason=mode.reason,
+        staged=staged,
+        retained=counts["retained"],
+        liveness=extra.get("liveness", 0),
+        closed=extra.get("closed", 0),
+        pruned=extra.get("pruned", 0),
+        sample=extra.get("sample", {}),
+    )
+
+
+_HISTORY = """
+WITH base AS (
+    SELECT id, source_snapshot, source_identity FROM serving.sync_runs
+    WHERE status = 'applied' ORDER BY id DESC LIMIT 1
+)
+SELECT b.source_snapshot, b.source_identity,
+       (SELECT max(finished_at) FROM serving.sync_runs
+         WHERE status = 'applied' AND mode = 'full') AS last_full_at,
+       EXISTS (SELECT 1 FROM serving.sync_runs AS r
+                WHERE r.status = 'failed' AND NOT r.dry_run AND r.id > b.id) AS failed_since_base
+FROM base AS b
+"""
+
+
+def read_history(conn: DictConnection) -> History:
+    row = conn.execute(_HISTORY).fetchone()
+    if row is None:
+        return History(None, None, None, False)
+    return History(
+        row["source_snapshot"],
+        row["source_identity"],
+        row["last_full_at"],
+        row["failed_since_base"],
+    )
+
+
+def _base(conn: DictConnection) -> Base:
+    history = read_history(conn)
+    assert history.base_snapshot is not None
+    return Base(history.base_snapshot, snapshot_xmin(history.base_snapshot))
 
 
 _RECORD = """
 INSERT INTO serving.sync_runs (dry_run, status, source_rows, inserted, updated, removed, unchanged,
-                               error, finished_at)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s, now())
+                               mode, mode_reason, source_identity, source_snapshot, retained,
+                               liveness, closed, pruned, error, finished_at)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, NULL, now())
 """
 
 
-def _record(conn: DictConnection, report: SyncReport, status: str) -> None:
+def _record(
+    conn: DictConnection,
+    report: SyncReport,
+    status: str,
+    snapshot: str | None,
+    identity: str | None,
+) -> None:
     conn.execute(
         _RECORD,
         (
@@ -268,16 +343,27 @@ def _record(conn: DictConnection, report: SyncReport, status: str) -> None:
             report.updated,
             report.removed,
             report.unchanged,
-            None,
+            report.mode,
+            report.mode_reason,
+            identity,
+            snapshot,
+            report.retained,
+            report.liveness,
+            report.closed,
+            report.pruned,
         ),
     )
 
 
-def _record_failure(conn: DictConnection, dry_run: bool, rows: int, exc: Exception) -> None:
+def _record_failure(conn: DictConnection, dry_run: bool, exc: Exception) -> None:
     if conn.closed:
         return
     with conn.transaction():
-        conn.execute(_RECORD, (dry_run, "failed", rows, 0, 0, 0, 0, f"{type(exc).__name__}: {exc}"))
+        conn.execute(
+            "INSERT INTO serving.sync_runs (dry_run, status, error, finished_at) "
+            "VALUES (%s, 'failed', %s, now())",
+            (dry_run, f"{type(exc).__name__}: {exc}"),
+        )
 
 
 def search(serving_db: Database, query: str, limit: int = 5) -> Iterator[dict[str, Any]]:

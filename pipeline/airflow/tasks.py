@@ -82,13 +82,17 @@ def run_check(source: str) -> dict[str, Any]:
     return _finish(check_postings(_app(), source))
 
 
-def run_sync(dry_run: bool = False, allow_mass_removal: bool = False) -> dict[str, Any]:
+def run_sync(
+    dry_run: bool = False, allow_mass_removal: bool = False, full: bool = False
+) -> dict[str, Any]:
     from pipeline.db.setup import setup_databases
     from pipeline.phases.sync import sync_serving
 
     app = _app()
     setup_databases(app.db, app.serving_db)
-    return _finish(sync_serving(app, dry_run=dry_run, allow_mass_removal=allow_mass_removal))
+    return _finish(
+        sync_serving(app, dry_run=dry_run, allow_mass_removal=allow_mass_removal, full=full)
+    )
 
 
 def fail_run(reason: str) -> None:

@@ -250,6 +250,8 @@ robots = sa.Table(
     schema="crawl",
 )
 
+_XACT = sa.text("(pg_current_xact_id()::text)::bigint")
+
 postings = sa.Table(
     "postings",
     metadata,
@@ -285,6 +287,11 @@ postings = sa.Table(
     sa.Column("grouped_content_hash", sa.Text),
     _ts("created_at", False, True),
     _ts("updated_at", False, True),
+    # Serving sync change stamps (migration 0011, kept by triggers): the transaction that
+    # last changed what this posting publishes, or the day it was last seen.
+    sa.Column("publish_xid", sa.BigInteger, nullable=False, server_default=_XACT),
+    sa.Column("liveness_xid", sa.BigInteger, nullable=False, server_default=_XACT),
+    sa.Column("publish_md5", sa.Text),
     sa.UniqueConstraint("source_id", "external_id"),
     sa.CheckConstraint(_in("status", POSTING_STATUSES), name="status"),
     sa.CheckConstraint(_in("detail_state", DETAIL_STATES), name="detail_state"),
@@ -292,6 +299,8 @@ postings = sa.Table(
     sa.Index("ix_postings_source_status", "source_id", "status"),
     sa.Index("ix_postings_repost_key", "repost_key"),
     sa.Index("ix_postings_duplicate_group", "duplicate_group"),
+    sa.Index("ix_postings_publish_xid", "publish_xid"),
+    sa.Index("ix_postings_liveness_xid", "liveness_xid"),
     sa.Index(
         "ix_postings_detail_needed",
         "source_id",

@@ -8,11 +8,26 @@ from serving_sync.reconcile import reconcile
 
 
 def sync_serving(
-    app: App, *, dry_run: bool = False, wait_s: float = 0.0, allow_mass_removal: bool = False
+    app: App,
+    *,
+    dry_run: bool = False,
+    wait_s: float = 0.0,
+    allow_mass_removal: bool = False,
+    full: bool = False,
 ) -> PhaseReport:
+    """One sync: incremental unless `full`, the base is in doubt, or the periodic full
+    reconcile (`serving_full_sync_hours`) is due."""
+    settings = app.settings
+
     def work(run_id: int) -> dict[str, object]:
         report = reconcile(
-            app.db, app.serving_db, dry_run=dry_run, allow_mass_removal=allow_mass_removal
+            app.db,
+            app.serving_db,
+            dry_run=dry_run,
+            allow_mass_removal=allow_mass_removal,
+            full=full,
+            full_every_hours=settings.serving_full_sync_hours,
+            retention_days=settings.serving_closed_retention_days,
         )
         return report.as_dict()
 

@@ -1,0 +1,38 @@
+"""search_tsv written by the sync (diacritics stripped in Python) is the tsvector the
+SQL fold gives; any other writer of serving.jobs gets it computed by the trigger."""
+
+from __future__ import annotations
+
+from tests.serving.conftest import Seeder
+
+SAME_AS_SQL_FOLD = """
+SELECT j.id, j.search_tsv = serving.search_tsv_of(
+           serving.fold(j.title), serving.fold(j.company), serving.fold(j.location_text),
+           serving.fold(left(j.description, 20000))) AS same
+FROM serving.jobs AS j ORDER BY j.id
+"""
+
+
+def test_the_synced_search_text_is_the_sql_fold_of_the_row(seed: Seeder) -> None:
+    seed.posting(
+        title="KẾ TOÁN Trưởng", company="Công ty ĐÀ NẴNG", location_text="Hà Nội & 2 nơi khác"
+    )
+    seed.posting(title="Ingénieur Zürich", description_text="Ærøskøbing Œuvre ǅemal " * 900)
+    seed.posting(title="Plain ASCII Engineer", company=None, location_text=None)
+    seed.sync()
+    assert [r["same"] for r in seed.serving(SAME_AS_SQL_FOLD)] == [True, True, True]
+    hits = seed.serving(
+        "SELECT j.title FROM serving.jobs AS j "
+        "WHERE j.search_tsv @@ websearch_to_tsquery('simple', serving.fold('ke toan da nang'))"
+    )
+    assert hits == [{"title": "KẾ TOÁN Trưởng"}]
+
+
+def test_a_row_written_outside_the_sync_gets_its_search_text(seed: Seeder) -> None:
+    seed.serving(
+        "INSERT INTO serving.jobs (id, source, external_id, status, title, first_seen_at, url) "
+        "VALUES (1, 'acme', '1', 'active', 'Kỹ sư phần mềm', now(), 'http://x/1')"
+    )
+    seed.serving("UPDATE serving.jobs SET company = 'Đông Á' WHERE id = 1")
+    assert seed.serving(SAME_AS_SQL_FOLD) == [{"id": 1, "same": True}]
+    assert "'dong':5B" in seed.serving("SELECT search_tsv::text AS t FROM serving.jobs")[0]["t"]
