@@ -221,6 +221,13 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    from web.server import serve  # lazy: the CLI must not need FastAPI for other commands
+
+    serve(host=args.host, port=args.port)
+    return 0
+
+
 def cmd_raw_recover(args: argparse.Namespace) -> int:
     from pipeline.rawstore.recovery import recover_and_requeue
 
@@ -440,6 +447,10 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("query", help='web-search syntax: words, "quoted phrase", OR, -exclude')
     search.add_argument("--limit", type=int, default=10)
     search.add_argument("--json", action="store_true")
+
+    web = add("web", cmd_web, "serve the web app (search, job pages, stats, JSON API)")
+    web.add_argument("--host", default="127.0.0.1")
+    web.add_argument("--port", type=int, default=8000)
 
     raw = sub.add_parser("raw", help="raw object storage").add_subparsers(dest="sub", required=True)
     recover = add(
