@@ -365,6 +365,8 @@ def _group_counts(group: str, rows: list[Mapping[str, Any]], top_n: int | None) 
     buckets = [(r["value"], r["count"]) for r in rows if r["value"] is not None]
     unknown = next((c for v, c in buckets if v == UNKNOWN), 0)
     known = [(v, c) for v, c in buckets if v != UNKNOWN]
+    if group == "month":  # a time series reads in time order, newest first
+        known.sort(reverse=True)
     shown = known[:top_n] if top_n else known
     other = 0
     if group not in ARRAY_GROUPS:

@@ -37,6 +37,7 @@ def templates() -> Jinja2Templates:
         value_label=present.value_label,
         query_string=present.query_string,
         with_value=present.with_value,
+        page_link=present.page_link,
         number=present.number,
         percent=present.percent,
         posted_text=present.posted_text,

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pycountry
 
-from serving_sync.search import UNKNOWN, Filters
+from serving_sync.search import DEFAULT_LIMIT, UNKNOWN, Filters, SearchRequest
 
 GROUP_LABELS = {
     "country": "Country",
@@ -81,6 +81,16 @@ def query_string(filters: Filters, **changes: Any) -> str:
         values = value if isinstance(value, list | tuple) else [value]
         pairs.extend((key, str(v)) for v in values)
     return urlencode(pairs)
+
+
+def page_link(query: SearchRequest, cursor: str | None = None) -> str:
+    """A link to another page of the same list: same filters, sort and page size."""
+    return "/?" + query_string(
+        query.filters,
+        sort=None if query.sort == "newest" else query.sort,
+        limit=None if query.limit == DEFAULT_LIMIT else query.limit,
+        cursor=cursor,
+    )
 
 
 def with_value(filters: Filters, group: str, value: str) -> str:
