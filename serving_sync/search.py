@@ -312,6 +312,7 @@ def decode_cursor(text: str) -> Cursor:
 _FILTER_SQL = "%s, %s, %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int, %s::boolean, %s::numeric, %s::text"
 SEARCH_SQL = f"SELECT * FROM serving.web_search({_FILTER_SQL}, %s, %s::timestamptz, %s::real, %s::bigint, %s, %s)"
 FACET_SQL = f"SELECT * FROM serving.web_facet(%s, {_FILTER_SQL}, %s)"
+FACETS_ALL_SQL = f"SELECT * FROM serving.web_facets_all({_FILTER_SQL}, %s)"
 
 
 def filter_args(filters: Filters) -> tuple[Any, ...]:
@@ -382,19 +383,30 @@ def counts(
     budget_ms: int,
     top_n: int | None = None,
 ) -> Counts:
-    """Disjunctive counts per group, each under its own time budget: a group past its
-    budget is reported unavailable (None), never as a partial count."""
-    results: dict[str, GroupCounts | None] = {}
-    total: int | None = None
+    """Disjunctive counts per group, each part under its own time budget: a part past
+    its budget is reported unavailable (None), never as a partial count.
+
+    Groups without a filter of their own share one context (all filters), counted in a
+    single pass with the total; each group with its own filter set is one more pass."""
     args = filter_args(filters)
+    own = [g for g in groups if g in GROUPS and filters.values(g)]
+    shared = [g for g in groups if g not in own]
+    results: dict[str, GroupCounts | None] = {}
     with conn.transaction():
-        for group in ("total", *groups):
-            rows = _timed_part(conn, budget_ms, FACET_SQL, (group, *args, top_n))
-            if group == "total":
-                total = rows[0]["count"] if rows else None
-            else:
-                results[group] = None if rows is None else _group_counts(group, rows, top_n)
-    return Counts(total, datetime.now(UTC), results)
+        rows = _timed_part(conn, budget_ms, FACETS_ALL_SQL, (*args, top_n))
+        total = None
+        if rows is not None:
+            total = next((r["count"] for r in rows if r["facet"] == "total"), 0)
+            for group in shared:
+                mine = [r for r in rows if r["facet"] == group]
+                mine.append({"value": None, "count": total})
+                results[group] = _group_counts(group, mine, top_n)
+        else:
+            results.update(dict.fromkeys(shared))
+        for group in own:
+            part = _timed_part(conn, budget_ms, FACET_SQL, (group, *args, top_n))
+            results[group] = None if part is None else _group_counts(group, part, top_n)
+    return Counts(total, datetime.now(UTC), {g: results[g] for g in groups})
 
 
 def _timed_part(

@@ -266,3 +266,14 @@ def test_injection_in_every_value_is_only_data(seeded, serving, web_conn) -> Non
     search.counts(web_conn, filters, search.FACET_GROUPS, budget_ms=5000)
     with psycopg.connect(serving.url) as owner:
         assert owner.execute("SELECT count(*) FROM serving.jobs").fetchone()[0] == len(seeded)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Data ENGINEER", "Kế toán HÀ NỘI", "Straße in Zürich", "plain ascii, 123!", "ǅemal Łódź"],
+)
+def test_sql_folding_matches_python_folding_for_ascii_and_not(serving, text) -> None:
+    from serving_sync.text import fold
+
+    with psycopg.connect(serving.url) as owner:
+        assert owner.execute("SELECT serving.fold(%s)", (text,)).fetchone()[0] == fold(text)
