@@ -265,7 +265,7 @@ def measure(reader: str, owner: str, n: int, rng: random.Random) -> dict[str, di
         for name, groups in (("facets", search.FACET_GROUPS), ("stats", search.STATS_GROUPS)):
             mixed = classes["common_term"][: n // 2] + classes["filters_only"][: n - n // 2]
             times = [
-                _timed(lambda f=f: search.counts(conn, f, groups, budget_ms=2900, top_n=12))
+                _timed(lambda f=f, g=groups: search.counts(conn, f, g, budget_ms=2900, top_n=12))
                 for f in mixed
             ]
             results[name] = _summary(times)
