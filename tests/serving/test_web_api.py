@@ -204,3 +204,28 @@ def test_the_openapi_document_lists_the_contract_parameters(web) -> None:
     assert names == {*search.filter_names(), "sort", "cursor", "limit"}
     assert "/api/stats" in spec["paths"]
     assert "/api/jobs/{job_id}" in spec["paths"]
+
+
+def test_the_cli_serves_the_web_app_on_host_and_port() -> None:
+    from pipeline.cli import build_parser, cmd_web
+
+    args = build_parser().parse_args(["web", "--host", "0.0.0.0", "--port", "8123"])
+    assert (args.func, args.host, args.port) == (cmd_web, "0.0.0.0", 8123)
+    defaults = build_parser().parse_args(["web"])
+    assert (defaults.host, defaults.port) == ("127.0.0.1", 8000)
+
+
+def test_the_reader_url_logs_in_as_the_web_role_with_the_environment_password(
+    monkeypatch, databases
+) -> None:
+    from psycopg.conninfo import conninfo_to_dict
+
+    from web.server import resolve_reader_url
+    from web.settings import WebSettings
+
+    monkeypatch.setenv("JOBHARBOR_DATABASE_URL", databases.db.url)
+    monkeypatch.setenv("JOBHARBOR_SERVING_DATABASE_URL", databases.serving.url)
+    monkeypatch.setenv("JOBHARBOR_WEB_DB_PASSWORD", "s3cret")
+    info = conninfo_to_dict(resolve_reader_url(WebSettings()))
+    assert (info["user"], info["password"]) == ("jobharbor_web", "s3cret")
+    assert info["dbname"] == conninfo_to_dict(databases.serving.url)["dbname"]
