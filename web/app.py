@@ -38,6 +38,7 @@ def templates() -> Jinja2Templates:
         query_string=present.query_string,
         with_value=present.with_value,
         page_link=present.page_link,
+        safe_url=present.safe_url,
         number=present.number,
         percent=present.percent,
         posted_text=present.posted_text,

@@ -98,6 +98,13 @@ def with_value(filters: Filters, group: str, value: str) -> str:
     return "/?" + query_string(filters, **{group: [value]})
 
 
+def safe_url(url: str | None) -> str | None:
+    """Only web links leave the page: a posting's `javascript:` or `data:` URL does not."""
+    if url and url.lower().startswith(("https://", "http://")):
+        return url
+    return None
+
+
 def number(value: int | None) -> str:
     return "?" if value is None else f"{value:,}"
 

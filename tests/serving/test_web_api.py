@@ -229,3 +229,16 @@ def test_the_reader_url_logs_in_as_the_web_role_with_the_environment_password(
     info = conninfo_to_dict(resolve_reader_url(WebSettings()))
     assert (info["user"], info["password"]) == ("jobharbor_web", "s3cret")
     assert info["dbname"] == conninfo_to_dict(databases.serving.url)["dbname"]
+
+
+def test_a_posting_cannot_put_a_script_link_on_its_page(seeded, serving, web) -> None:
+    with psycopg.connect(serving.url) as owner:
+        owner.execute(
+            "UPDATE serving.jobs SET apply_url = 'javascript:alert(1)', url = 'data:text/html,x', description = '<script>alert(2)</script>' WHERE id = %s",
+            (seeded[0]["id"],),
+        )
+    page = get(web, f"/jobs/{seeded[0]['id']}").text
+    assert "javascript:" not in page
+    assert "data:text" not in page
+    assert "<script>alert(2)" not in page
+    assert "&lt;script&gt;alert(2)" in page
