@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 
 from serving_sync import search
 from serving_sync.search import InvalidParameter
-from web.app import json_response, raw_params
+from web.app import cached_counts, json_response, raw_params
 
 router = APIRouter(prefix="/api", tags=["api"])
 _FILTERS = frozenset(search.filter_names())
@@ -79,12 +79,8 @@ def stats(request: Request) -> JSONResponse:
     filters = search.parse_filters(raw)
     settings = request.app.state.settings
     with request.app.state.pool.connection() as conn:
-        found = search.counts(
-            conn,
-            filters,
-            (*search.FACET_GROUPS, "month"),
-            budget_ms=settings.web_facet_budget_ms,
-            top_n=settings.web_stats_top,
+        found = cached_counts(
+            request, conn, filters, (*search.FACET_GROUPS, "month"), settings.web_stats_top
         )
     return json_response(stats_body(found))
 

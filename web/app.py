@@ -18,8 +18,10 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from serving_sync import search
 from serving_sync.search import InvalidParameter
 from web import present
+from web.cache import CountsCache
 from web.db import ReaderPool, Unavailable
 from web.ratelimit import RateLimiter
 from web.settings import WebSettings
@@ -70,6 +72,7 @@ def create_app(reader_url: str, settings: WebSettings | None = None) -> FastAPI:
     app.state.pool = pool
     app.state.settings = settings
     app.state.limiter = RateLimiter(settings.web_rate_limit_per_minute)
+    app.state.counts_cache = CountsCache(settings.web_counts_cache_s)
     app.state.templates = templates()
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     _install_middleware(app)
@@ -129,6 +132,19 @@ def render(request: Request, name: str, context: dict[str, Any], status: int = 2
 
 def json_response(body: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(jsonable_encoder(body), status_code=status)
+
+
+def cached_counts(
+    request: Request, conn: Any, filters: search.Filters, groups: tuple[str, ...], top_n: int
+) -> search.Counts:
+    """Facet or stats counts, reused for the same filters for a few seconds."""
+    settings = request.app.state.settings
+    return request.app.state.counts_cache.get_or_compute(
+        (filters, groups, top_n),
+        lambda: search.counts(
+            conn, filters, groups, budget_ms=settings.web_facet_budget_ms, top_n=top_n
+        ),
+    )
 
 
 def raw_params(request: Request) -> dict[str, list[str]]:

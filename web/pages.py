@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, Response
 
 from serving_sync import search
-from web.app import raw_params, render
+from web.app import cached_counts, raw_params, render
 from web.db import Unavailable
 
 router = APIRouter(include_in_schema=False)
@@ -22,12 +22,8 @@ def search_page(request: Request) -> Response:
     try:
         with request.app.state.pool.connection() as conn:
             page = search.search(conn, query)
-            facets = search.counts(
-                conn,
-                query.filters,
-                search.FACET_GROUPS,
-                budget_ms=settings.web_facet_budget_ms,
-                top_n=settings.web_facet_top,
+            facets = cached_counts(
+                request, conn, query.filters, search.FACET_GROUPS, settings.web_facet_top
             )
     except Unavailable:
         # A distinct state: the form stays usable, and no one reads "0 results".
@@ -56,13 +52,7 @@ def stats_page(request: Request) -> Response:
     filters = search.parse_filters(raw_params(request))
     settings = request.app.state.settings
     with request.app.state.pool.connection() as conn:
-        found = search.counts(
-            conn,
-            filters,
-            search.STATS_GROUPS,
-            budget_ms=settings.web_facet_budget_ms,
-            top_n=settings.web_stats_top,
-        )
+        found = cached_counts(request, conn, filters, search.STATS_GROUPS, settings.web_stats_top)
     context = {"title": "Statistics", "filters": filters, "stats": found}
     return render(request, "stats.html", context)
 

@@ -20,5 +20,7 @@ class WebSettings(BaseSettings):
     web_rate_limit_per_minute: int = Field(default=120, ge=0)
     # Each facet/stats part gets this budget; past it the part says "unavailable".
     web_facet_budget_ms: int = Field(default=1000, ge=1)
+    # Seconds a facet/stats result is reused for the same filters (0 = never).
+    web_counts_cache_s: float = Field(default=30.0, ge=0)
     web_facet_top: int = Field(default=12, ge=1, le=100)
     web_stats_top: int = Field(default=20, ge=1, le=100)

@@ -156,7 +156,7 @@ def start_web(reader_url: str, **settings: Any) -> RunningWeb:
     from web.app import create_app
     from web.settings import WebSettings
 
-    values = {"web_rate_limit_per_minute": 0, **settings}
+    values = {"web_rate_limit_per_minute": 0, "web_counts_cache_s": 0, **settings}
     app = create_app(reader_url, WebSettings(**values))
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")

@@ -242,3 +242,17 @@ def test_a_posting_cannot_put_a_script_link_on_its_page(seeded, serving, web) ->
     assert "data:text" not in page
     assert "<script>alert(2)" not in page
     assert "&lt;script&gt;alert(2)" in page
+
+
+def test_counts_are_reused_briefly_with_their_computed_at(seeded, serving, web_url) -> None:
+    running = start_web(web_url, web_counts_cache_s=60)
+    try:
+        first = get(running, "/api/stats", remote="yes").json()
+        with psycopg.connect(serving.url) as owner:
+            owner.execute("DELETE FROM serving.jobs WHERE remote = 'yes'")
+        again = get(running, "/api/stats", remote="yes").json()
+        assert again == first  # the same result, computed_at included: true as of then
+        other = get(running, "/api/stats", remote="hybrid").json()
+        assert other["computed_at"] != first["computed_at"]
+    finally:
+        running.stop()
