@@ -24,6 +24,7 @@ Typical use:
   jobharbor run                    discover -> fetch -> parse -> check every source, then sync
   jobharbor status                 what ran, what changed, postings by status
   jobharbor search "data engineer" search what was published
+  jobharbor web                    serve the web app on http://127.0.0.1:8000
   jobharbor demo                   the whole path against the offline sandbox
 
 Without JOBHARBOR_DATABASE_URL, a private PostgreSQL runs under .data/.
