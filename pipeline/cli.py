@@ -24,6 +24,7 @@ Typical use:
   jobharbor run                    discover -> fetch -> parse -> check every source, then sync
   jobharbor status                 what ran, what changed, postings by status
   jobharbor search "data engineer" search what was published
+  jobharbor web                    serve the web app on http://127.0.0.1:8000
   jobharbor demo                   the whole path against the offline sandbox
 
 Without JOBHARBOR_DATABASE_URL, a private PostgreSQL runs under .data/.
@@ -232,6 +233,13 @@ def cmd_search(args: argparse.Namespace) -> int:
         )
     if not rows:
         print("no results")
+    return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from web.server import serve  # lazy: the CLI must not need FastAPI for other commands
+
+    serve(host=args.host, port=args.port)
     return 0
 
 
@@ -460,6 +468,10 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("query", help='web-search syntax: words, "quoted phrase", OR, -exclude')
     search.add_argument("--limit", type=int, default=10)
     search.add_argument("--json", action="store_true")
+
+    web = add("web", cmd_web, "serve the web app (search, job pages, stats, JSON API)")
+    web.add_argument("--host", default="127.0.0.1")
+    web.add_argument("--port", type=int, default=8000)
 
     raw = sub.add_parser("raw", help="raw object storage").add_subparsers(dest="sub", required=True)
     recover = add(

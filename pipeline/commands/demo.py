@@ -158,4 +158,5 @@ def run_demo(*, advance: bool = False) -> int:
             f"  {row['rank']:.3f}  {row['title']} — {row['company']} ({row['location_text']}) [{row['source']}]"
         )
     print(f"\ndone in {time.monotonic() - started:.1f}s")
+    print("open the web app: jobharbor web, then http://127.0.0.1:8000 (API docs at /docs)")
     return 0

@@ -1,16 +1,28 @@
-"""Serving sync tests: postings written straight into the real authoritative database
-(as the parse and lifecycle phases write them, triggers included), synced into a
-real serving database."""
+"""Serving tests. The sync's: postings written straight into the real authoritative
+database (as the parse and lifecycle phases write them, triggers included), synced
+into a real serving database (`seed`). Search's: a small, varied published set
+inserted straight into serving.jobs (every group has known and unknown values), the
+web role's connection, and a real web server on a socket (`seeded`, `web`)."""
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import socket
+import threading
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
+import psycopg
 import pytest
+from psycopg.rows import dict_row
 
+from pipeline.db.connect import Database
+from serving_sync import roles
 from serving_sync.reconcile import SyncReport, reconcile
 from tests.conftest import TestDatabases
 
@@ -119,3 +131,164 @@ class Seeder:
 @pytest.fixture
 def seed(databases: TestDatabases) -> Seeder:
     return Seeder(databases)
+
+
+WEB_PASSWORD = "web-test-password"
+NOW = datetime.now(UTC).replace(microsecond=0)
+
+TITLES = (
+    "Data Engineer",
+    "Senior Software Engineer",
+    "Kế toán trưởng",
+    "Nhân viên kế toán tổng hợp",
+    "Product Designer",
+    "Marketing Intern",
+    "Engineering Manager",
+    "Backend Developer (Python)",
+    "Graduate Data Analyst",
+    "Customer Support Specialist",
+)
+PLACES = (  # countries, regions, cities, location_text
+    (["VN"], ["Hà Nội"], ["Hà Nội"], "Hà Nội"),
+    (["VN"], ["Hồ Chí Minh"], ["Hồ Chí Minh"], "TP. Hồ Chí Minh"),
+    (["US"], ["California"], ["San Francisco"], "San Francisco, CA"),
+    (["CA", "US"], ["Ontario", "New York"], ["New York", "Toronto"], "Toronto or New York"),
+    ([], [], [], "Somewhere nice"),
+    (["DE"], [], [], "Germany"),
+)
+REMOTES = ("yes", "hybrid", "unknown", "unknown")
+JOB_TYPES = (None, None, "intern", "new_grad")
+EMPLOYMENT = ("Full-time", None, "Part-time")
+SOURCES = ("greenhouse", "lever", "vietnamworks")
+COMPANIES = ("Acme", "Globex", None, "Initech", "Acme")
+
+
+def job_row(i: int, **overrides: Any) -> dict[str, Any]:
+    countries, regions, cities, location = PLACES[i % len(PLACES)]
+    salary = i % 4 == 0
+    row = {
+        "id": 1000 + i,
+        "source": SOURCES[i % len(SOURCES)],
+        "external_id": f"ext-{i}",
+        "status": "active",
+        "title": TITLES[i % len(TITLES)],
+        "company": COMPANIES[i % len(COMPANIES)],
+        "location_text": location,
+        "countries": countries,
+        "regions": regions,
+        "cities": cities,
+        "location_unresolved": not countries,
+        "remote": REMOTES[i % len(REMOTES)],
+        "job_type": JOB_TYPES[i % len(JOB_TYPES)],
+        "employment_type": EMPLOYMENT[i % len(EMPLOYMENT)],
+        # Every third posting has no posted date: it is dated by when we first saw it.
+        "posted_at": None if i % 3 == 0 else NOW - timedelta(days=i, hours=i),
+        "posted_precision": "unknown" if i % 3 == 0 else "day",
+        "first_seen_at": NOW - timedelta(days=i % 50, hours=2 * i),
+        "salary_min": Decimal(1000 * (i + 1)) if salary else None,
+        "salary_max": Decimal(1500 * (i + 1)) if salary else None,
+        "salary_currency": ("EUR", "USD")[i % 2] if salary else None,
+        "salary_period": "year" if salary else None,
+        "url": f"https://jobs.example.test/{i}",
+        "description": f"Job number {i}. We build things together. {TITLES[i % len(TITLES)]}.",
+        "openings_12m": 1 + i % 3,
+    }
+    row.update(overrides)
+    return row
+
+
+def insert_jobs(conn: psycopg.Connection, rows: list[dict[str, Any]]) -> None:
+    """Insert rows, filling the bookkeeping columns the schema requires (whichever of
+    them exist in this version: the sync owns those, search does not read them)."""
+    required = {
+        r[0]
+        for r in conn.execute(
+            """SELECT column_name FROM information_schema.columns
+               WHERE table_schema = 'serving' AND table_name = 'jobs'
+                 AND is_nullable = 'NO' AND column_default IS NULL AND is_generated = 'NEVER'"""
+        )
+    }
+    fill = {"fingerprint": "test", "last_seen_on": NOW.date()}
+    for row in rows:
+        full = {**{k: v for k, v in fill.items() if k in required}, **row}
+        names = ", ".join(full)
+        marks = ", ".join(["%s"] * len(full))
+        conn.execute(f"INSERT INTO serving.jobs ({names}) VALUES ({marks})", list(full.values()))
+
+
+SEED_ROWS = [job_row(i) for i in range(60)]
+
+
+@pytest.fixture
+def serving(databases) -> Database:
+    return databases.serving
+
+
+@pytest.fixture
+def seeded(serving: Database) -> list[dict[str, Any]]:
+    with psycopg.connect(serving.url) as conn:
+        insert_jobs(conn, SEED_ROWS)
+        conn.execute(
+            "INSERT INTO serving.closed_jobs (id, source, title, company, closed_at, reason) VALUES (%s, %s, %s, %s, %s, %s)",
+            (999, "greenhouse", "Closed Role", "Acme", NOW - timedelta(days=3), "expired"),
+        )
+        conn.execute("ANALYZE serving.jobs")
+    return SEED_ROWS
+
+
+@pytest.fixture
+def web_url(serving: Database) -> str:
+    roles.provision_web_role(serving, WEB_PASSWORD)
+    return roles.reader_url(serving.url, WEB_PASSWORD)
+
+
+@pytest.fixture
+def web_conn(web_url: str) -> Iterator[psycopg.Connection]:
+    with psycopg.connect(web_url, autocommit=True, row_factory=dict_row) as conn:
+        yield conn
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class RunningWeb:
+    def __init__(self, url: str, server: Any, thread: threading.Thread) -> None:
+        self.url, self._server, self._thread = url, server, thread
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+
+
+def start_web(reader_url: str, **settings: Any) -> RunningWeb:
+    """The real app under uvicorn on a loopback socket, in a thread."""
+    import uvicorn
+
+    from web.app import create_app
+    from web.settings import WebSettings
+
+    values = {"web_rate_limit_per_minute": 0, "web_counts_cache_s": 0, **settings}
+    app = create_app(reader_url, WebSettings(**values))
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("web server did not start")
+        time.sleep(0.05)
+    return RunningWeb(f"http://127.0.0.1:{port}", server, thread)
+
+
+@pytest.fixture
+def web(seeded, web_url: str) -> Iterator[RunningWeb]:
+    running = start_web(web_url)
+    try:
+        yield running
+    finally:
+        running.stop()

@@ -1,0 +1,437 @@
+"""Search, filters, facets and stats over the serving schema, as the web app asks them.
+
+The SQL lives in serving DDL 0007 (`serving.web_search`, `serving.web_facet`, ...): the
+web role may only call those functions. This module validates what a user typed into
+bounded, typed values and passes them as parameters; no SQL is ever built from input.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import psycopg
+
+from parsers.common import _EMPLOYMENT_JOB_TYPES, _JOB_TYPE_RULES
+from serving_sync.text import fold
+
+UNKNOWN = "unknown"
+MAX_Q_CHARS = 200
+MAX_VALUES = 20
+MAX_VALUE_CHARS = 200
+MAX_LIMIT = 50
+DEFAULT_LIMIT = 20
+MAX_DAYS = 3650
+RELEVANCE_CANDIDATES = 1000
+PREFIX_MIN_CHARS = 3
+
+# Filter groups, in the order the SQL functions take them.
+GROUPS = (
+    "country",
+    "region",
+    "city",
+    "remote",
+    "job_type",
+    "employment_type",
+    "source",
+    "company",
+)
+FACET_GROUPS = GROUPS
+STATS_GROUPS = ("country", "remote", "job_type", "employment_type", "source", "company", "month")
+ARRAY_GROUPS = frozenset({"country", "region", "city"})  # a posting can have several
+SORTS = ("newest", "relevance")
+REMOTE_VALUES = ("yes", "hybrid", UNKNOWN)
+# The labels the parsers assign (parsers/common.py), so a filter can name only real ones.
+JOB_TYPES = (
+    *dict.fromkeys(label for label, _ in (*_JOB_TYPE_RULES, *_EMPLOYMENT_JOB_TYPES)),
+    UNKNOWN,
+)
+_COUNTRY = re.compile(r"^[A-Za-z]{2}$")
+_CURRENCY = re.compile(r"^[A-Za-z]{3}$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+class InvalidParameter(ValueError):
+    """A request parameter that cannot be used; says which and why (HTTP 422)."""
+
+    def __init__(self, param: str, problem: str) -> None:
+        super().__init__(f"{param}: {problem}")
+        self.param = param
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Filters:
+    q: str = ""
+    country: tuple[str, ...] = ()
+    region: tuple[str, ...] = ()
+    city: tuple[str, ...] = ()
+    remote: tuple[str, ...] = ()
+    job_type: tuple[str, ...] = ()
+    employment_type: tuple[str, ...] = ()
+    source: tuple[str, ...] = ()
+    company: tuple[str, ...] = ()
+    posted_within_days: int | None = None
+    has_salary: bool | None = None
+    salary_min: Decimal | None = None
+    salary_currency: str | None = None
+
+    def values(self, group: str) -> tuple[str, ...]:
+        return getattr(self, group)
+
+    def as_params(self) -> list[tuple[str, str]]:
+        """The filters as (name, value) pairs for a URL: repeated names mean OR."""
+        pairs: list[tuple[str, str]] = [("q", self.q)] if self.q else []
+        for group in GROUPS:
+            pairs.extend((group, value) for value in self.values(group))
+        for name in ("posted_within_days", "salary_min", "salary_currency"):
+            if getattr(self, name) is not None:
+                pairs.append((name, str(getattr(self, name))))
+        if self.has_salary is not None:
+            pairs.append(("has_salary", "true" if self.has_salary else "false"))
+        return pairs
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where the previous page ended: its sort, last sort key and id."""
+
+    sort: str
+    id: int
+    at: datetime | None = None
+    rank: float | None = None
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    filters: Filters = field(default_factory=Filters)
+    sort: str = "newest"
+    cursor: Cursor | None = None
+    limit: int = DEFAULT_LIMIT
+
+
+@dataclass(frozen=True)
+class Page:
+    items: tuple[dict[str, Any], ...]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class GroupCounts:
+    """One facet or distribution: buckets (unknown among them), and what they are out of."""
+
+    group: str
+    buckets: tuple[tuple[str, int], ...]
+    denominator: int
+    unknown: int
+    other: int  # postings in buckets cut off by top N (single-valued groups only)
+
+    @property
+    def coverage(self) -> float | None:
+        """The share of postings with a known value."""
+        if self.denominator == 0:
+            return None
+        return round((self.denominator - self.unknown) / self.denominator, 4)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Facets or stats; a group that ran past its budget is None ("unavailable")."""
+
+    total: int | None
+    computed_at: datetime
+    groups: Mapping[str, GroupCounts | None]
+
+
+# ---------------------------------------------------------------- validation
+
+
+def _one(raw: Mapping[str, Sequence[str]], name: str) -> str | None:
+    values = [v for v in raw.get(name, ()) if v != ""]
+    if len(values) > 1:
+        raise InvalidParameter(name, "give it at most once")
+    return values[0] if values else None
+
+
+def _clean_value(group: str, value: str) -> str:
+    value = value.strip()
+    if not value or len(value) > MAX_VALUE_CHARS or _CONTROL.search(value):
+        raise InvalidParameter(group, f"values must be 1..{MAX_VALUE_CHARS} printable characters")
+    if group == "country":
+        if value.lower() == UNKNOWN:
+            return UNKNOWN
+        if not _COUNTRY.match(value):
+            raise InvalidParameter(group, f"{value!r} is not an ISO 3166 alpha-2 code or 'unknown'")
+        return value.upper()
+    if group == "remote" and value not in REMOTE_VALUES:
+        raise InvalidParameter(group, f"{value!r} is not one of {', '.join(REMOTE_VALUES)}")
+    if group == "job_type" and value not in JOB_TYPES:
+        raise InvalidParameter(group, f"{value!r} is not one of {', '.join(JOB_TYPES)}")
+    return value
+
+
+def _group_values(raw: Mapping[str, Sequence[str]], group: str) -> tuple[str, ...]:
+    values = [v for v in raw.get(group, ()) if v != ""]
+    if len(values) > MAX_VALUES:
+        raise InvalidParameter(group, f"at most {MAX_VALUES} values")
+    return tuple(dict.fromkeys(_clean_value(group, v) for v in values))
+
+
+def _integer(raw: Mapping[str, Sequence[str]], name: str, low: int, high: int) -> int | None:
+    text = _one(raw, name)
+    if text is None:
+        return None
+    try:
+        number = int(text)
+    except ValueError:
+        raise InvalidParameter(name, "must be a whole number") from None
+    if not low <= number <= high:
+        raise InvalidParameter(name, f"must be between {low} and {high}")
+    return number
+
+
+def _boolean(raw: Mapping[str, Sequence[str]], name: str) -> bool | None:
+    text = _one(raw, name)
+    if text is None:
+        return None
+    if text.lower() in _TRUE:
+        return True
+    if text.lower() in _FALSE:
+        return False
+    raise InvalidParameter(name, "must be true or false")
+
+
+def _salary(raw: Mapping[str, Sequence[str]]) -> tuple[Decimal | None, str | None]:
+    text, currency = _one(raw, "salary_min"), _one(raw, "salary_currency")
+    if currency is not None and not _CURRENCY.match(currency):
+        raise InvalidParameter("salary_currency", "must be an ISO 4217 code such as EUR")
+    if text is None:
+        return None, currency.upper() if currency else None
+    try:
+        amount = Decimal(text)
+    except InvalidOperation:
+        raise InvalidParameter("salary_min", "must be a number") from None
+    if not amount.is_finite() or amount < 0 or amount > Decimal(10) ** 12:
+        raise InvalidParameter("salary_min", "must be between 0 and 10^12")
+    if currency is None:
+        raise InvalidParameter("salary_min", "needs salary_currency (amounts are compared in it)")
+    return amount, currency.upper()
+
+
+def parse_filters(raw: Mapping[str, Sequence[str]]) -> Filters:
+    """Filters from query parameters (each name -> every value given for it)."""
+    q = (_one(raw, "q") or "").strip()
+    if len(q) > MAX_Q_CHARS:
+        raise InvalidParameter("q", f"at most {MAX_Q_CHARS} characters")
+    if _CONTROL.search(q):
+        raise InvalidParameter("q", "control characters are not allowed")
+    salary_min, currency = _salary(raw)
+    return Filters(
+        q=q,
+        **{group: _group_values(raw, group) for group in GROUPS},
+        posted_within_days=_integer(raw, "posted_within_days", 1, MAX_DAYS),
+        has_salary=_boolean(raw, "has_salary"),
+        salary_min=salary_min,
+        salary_currency=currency,
+    )
+
+
+def parse_request(raw: Mapping[str, Sequence[str]]) -> SearchRequest:
+    filters = parse_filters(raw)
+    sort = _one(raw, "sort") or "newest"
+    if sort not in SORTS:
+        raise InvalidParameter("sort", f"must be one of {', '.join(SORTS)}")
+    limit = _integer(raw, "limit", 1, MAX_LIMIT)
+    text = _one(raw, "cursor")
+    cursor = decode_cursor(text) if text else None
+    if cursor and cursor.sort != effective_sort(filters, sort):
+        raise InvalidParameter("cursor", "belongs to another sort order")
+    return SearchRequest(filters, sort, cursor, limit or DEFAULT_LIMIT)
+
+
+def effective_sort(filters: Filters, sort: str) -> str:
+    """Relevance needs words to rank by; without a query it is the newest order."""
+    return "relevance" if sort == "relevance" and filters.q else "newest"
+
+
+def prefix_applies(q: str) -> bool:
+    """Does the last word of `q` also match as a prefix? Only a plain word: not inside
+    quotes, not excluded, not the OR operator, and at least 3 folded characters."""
+    if not q or q.rstrip() != q or q.count('"') % 2 == 1 or q.endswith('"'):
+        return False
+    last = q.split()[-1]
+    if last.startswith("-") or last.lower() == "or":
+        return False
+    return len(re.sub(r"\W", "", fold(last))) >= PREFIX_MIN_CHARS
+
+
+# ---------------------------------------------------------------- cursors
+
+
+def encode_cursor(cursor: Cursor) -> str:
+    body = {"s": cursor.sort, "i": cursor.id}
+    if cursor.at is not None:
+        body["t"] = cursor.at.isoformat()
+    if cursor.rank is not None:
+        body["r"] = cursor.rank
+    raw = json.dumps(body, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(text: str) -> Cursor:
+    """An opaque cursor back into typed values; anything else is a 422, never a 500."""
+    if len(text) > 200:
+        raise InvalidParameter("cursor", "malformed")
+    try:
+        body = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+        sort, job_id = body["s"], body["i"]
+        if sort not in SORTS or type(job_id) is not int or not 0 <= job_id < 2**63:
+            raise ValueError
+        at = datetime.fromisoformat(body["t"]) if "t" in body else None
+        rank = float(body["r"]) if "r" in body else None
+        if rank is not None and not abs(rank) < 1e30:  # also rejects nan and inf
+            raise ValueError
+        if (sort == "newest" and at is None) or (sort == "relevance" and rank is None):
+            raise ValueError
+    except (ValueError, TypeError, KeyError, binascii.Error, UnicodeDecodeError):
+        raise InvalidParameter("cursor", "malformed") from None
+    return Cursor(sort, job_id, at, rank)
+
+
+# ---------------------------------------------------------------- queries
+
+_FILTER_SQL = "%s, %s, %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int, %s::boolean, %s::numeric, %s::text"
+SEARCH_SQL = f"SELECT * FROM serving.web_search({_FILTER_SQL}, %s, %s::timestamptz, %s::real, %s::bigint, %s, %s)"
+FACET_SQL = f"SELECT * FROM serving.web_facet(%s, {_FILTER_SQL}, %s)"
+FACETS_ALL_SQL = f"SELECT * FROM serving.web_facets_all({_FILTER_SQL}, %s)"
+
+
+def filter_args(filters: Filters) -> tuple[Any, ...]:
+    """The positional arguments every web_* function takes after its own."""
+    arrays = tuple(list(filters.values(g)) or None for g in GROUPS)
+    return (
+        filters.q or None,
+        prefix_applies(filters.q),
+        *arrays,
+        filters.posted_within_days,
+        filters.has_salary,
+        filters.salary_min,
+        filters.salary_currency,
+    )
+
+
+def search(conn: psycopg.Connection, request: SearchRequest) -> Page:
+    """One page, fetching one row more than asked to know whether another follows."""
+    sort = effective_sort(request.filters, request.sort)
+    after = request.cursor
+    args = (
+        *filter_args(request.filters),
+        sort,
+        after.at if after else None,
+        after.rank if after else None,
+        after.id if after else None,
+        request.limit + 1,
+        RELEVANCE_CANDIDATES,
+    )
+    rows = conn.execute(SEARCH_SQL, args).fetchall()
+    items = tuple(_item(row) for row in rows[: request.limit])
+    next_cursor = None
+    if len(rows) > request.limit:
+        last = rows[request.limit - 1]
+        next_cursor = encode_cursor(Cursor(sort, last["id"], last["sort_at"], last["rank"]))
+    return Page(items, next_cursor)
+
+
+def _item(row: Mapping[str, Any]) -> dict[str, Any]:
+    item = {k: v for k, v in row.items() if k not in ("sort_at", "rank")}
+    # The date shown: posted, else first seen, and which of the two it is.
+    item["date"] = row["sort_at"]
+    item["date_kind"] = "posted" if row["posted_at"] is not None else "first_seen"
+    if row.get("rank") is not None:
+        item["rank"] = row["rank"]
+    return item
+
+
+def _group_counts(group: str, rows: list[Mapping[str, Any]], top_n: int | None) -> GroupCounts:
+    denominator = next((r["count"] for r in rows if r["value"] is None), 0)
+    buckets = [(r["value"], r["count"]) for r in rows if r["value"] is not None]
+    unknown = next((c for v, c in buckets if v == UNKNOWN), 0)
+    known = [(v, c) for v, c in buckets if v != UNKNOWN]
+    if group == "month":  # a time series reads in time order, newest first
+        known.sort(reverse=True)
+    shown = known[:top_n] if top_n else known
+    other = 0
+    if group not in ARRAY_GROUPS:
+        other = denominator - unknown - sum(c for _, c in shown)
+    return GroupCounts(group, (*shown, (UNKNOWN, unknown)), denominator, unknown, other)
+
+
+def counts(
+    conn: psycopg.Connection,
+    filters: Filters,
+    groups: Sequence[str],
+    *,
+    budget_ms: int,
+    top_n: int | None = None,
+) -> Counts:
+    """Disjunctive counts per group, each part under its own time budget: a part past
+    its budget is reported unavailable (None), never as a partial count.
+
+    Groups without a filter of their own share one context (all filters), counted in a
+    single pass with the total; each group with its own filter set is one more pass."""
+    args = filter_args(filters)
+    own = [g for g in groups if g in GROUPS and filters.values(g)]
+    shared = [g for g in groups if g not in own]
+    results: dict[str, GroupCounts | None] = {}
+    with conn.transaction():
+        rows = _timed_part(conn, budget_ms, FACETS_ALL_SQL, (*args, top_n))
+        total = None
+        if rows is not None:
+            total = next((r["count"] for r in rows if r["facet"] == "total"), 0)
+            for group in shared:
+                mine = [r for r in rows if r["facet"] == group]
+                mine.append({"value": None, "count": total})
+                results[group] = _group_counts(group, mine, top_n)
+        else:
+            results.update(dict.fromkeys(shared))
+        for group in own:
+            part = _timed_part(conn, budget_ms, FACET_SQL, (group, *args, top_n))
+            results[group] = None if part is None else _group_counts(group, part, top_n)
+    return Counts(total, datetime.now(UTC), {g: results[g] for g in groups})
+
+
+def _timed_part(
+    conn: psycopg.Connection, budget_ms: int, sql: str, args: tuple[Any, ...]
+) -> list[dict[str, Any]] | None:
+    try:
+        with conn.transaction():  # a savepoint: a cancelled part leaves the others intact
+            conn.execute("SELECT set_config('statement_timeout', %s, true)", (f"{budget_ms}ms",))
+            return conn.execute(sql, args).fetchall()
+    except psycopg.errors.QueryCanceled:
+        return None
+
+
+def job(conn: psycopg.Connection, job_id: int) -> dict[str, Any] | None:
+    return conn.execute("SELECT * FROM serving.web_job(%s)", (job_id,)).fetchone()
+
+
+def closed_job(conn: psycopg.Connection, job_id: int) -> dict[str, Any] | None:
+    return conn.execute("SELECT * FROM serving.web_closed_job(%s)", (job_id,)).fetchone()
+
+
+def last_sync(conn: psycopg.Connection) -> dict[str, Any] | None:
+    return conn.execute("SELECT * FROM serving.web_last_sync()").fetchone()
+
+
+def filter_names() -> tuple[str, ...]:
+    """Every query parameter the filters read."""
+    return tuple(f.name for f in fields(Filters))

@@ -1,0 +1,116 @@
+"""The JSON API: the same queries as the pages, documented by FastAPI's OpenAPI."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import JSONResponse
+
+from serving_sync import search
+from serving_sync.search import InvalidParameter
+from web.app import cached_counts, json_response, raw_params
+
+router = APIRouter(prefix="/api", tags=["api"])
+_FILTERS = frozenset(search.filter_names())
+_LIST_PARAMS = _FILTERS | {"sort", "cursor", "limit"}
+_REPEAT = "Repeat the parameter for OR; `unknown` selects postings without a value."
+Values = Annotated[list[str] | None, Query(description=_REPEAT)]
+
+
+def filter_parameters(
+    q: Annotated[
+        str | None,
+        Query(
+            description='Web-search syntax: words, "a phrase", OR, -exclude. At most 200 characters; the last word also matches as a prefix.'
+        ),
+    ] = None,
+    country: Annotated[
+        list[str] | None, Query(description="ISO 3166 alpha-2 code. " + _REPEAT)
+    ] = None,
+    region: Values = None,
+    city: Values = None,
+    remote: Annotated[
+        list[str] | None, Query(description="yes, hybrid or unknown. " + _REPEAT)
+    ] = None,
+    job_type: Values = None,
+    employment_type: Values = None,
+    source: Values = None,
+    company: Values = None,
+    posted_within_days: Annotated[int | None, Query(ge=1, le=search.MAX_DAYS)] = None,
+    has_salary: bool | None = None,
+    salary_min: Annotated[float | None, Query(ge=0, description="Needs salary_currency.")] = None,
+    salary_currency: Annotated[str | None, Query(description="ISO 4217 code, e.g. EUR.")] = None,
+) -> None:
+    """Declares the filters for the OpenAPI document and checks their types; the values
+    themselves are read and validated by serving_sync.search from the raw query."""
+
+
+def _check_names(raw: dict[str, list[str]], allowed: frozenset[str]) -> None:
+    for name in raw:
+        if name not in allowed:
+            raise InvalidParameter(name, "unknown parameter")
+
+
+@router.get("/jobs", dependencies=[Depends(filter_parameters)])
+def list_jobs(
+    request: Request,
+    sort: Literal["newest", "relevance"] = "newest",
+    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
+    limit: Annotated[int, Query(ge=1, le=search.MAX_LIMIT)] = search.DEFAULT_LIMIT,
+) -> JSONResponse:
+    """One page of postings, newest first (or by relevance among the newest matches)."""
+    raw = raw_params(request)
+    _check_names(raw, _LIST_PARAMS)
+    query = search.parse_request(raw)
+    with request.app.state.pool.connection() as conn:
+        page = search.search(conn, query)
+    items = [{**item, "page": f"/jobs/{item['id']}"} for item in page.items]
+    return json_response({"items": items, "next_cursor": page.next_cursor})
+
+
+@router.get("/stats", dependencies=[Depends(filter_parameters)])
+def stats(request: Request) -> JSONResponse:
+    """Distributions under the same filters (each group without its own filter), with
+    denominators and coverage. A group past its time budget is null and listed in
+    `unavailable`."""
+    raw = raw_params(request)
+    _check_names(raw, _FILTERS)
+    filters = search.parse_filters(raw)
+    settings = request.app.state.settings
+    with request.app.state.pool.connection() as conn:
+        found = cached_counts(
+            request, conn, filters, (*search.FACET_GROUPS, "month"), settings.web_stats_top
+        )
+    return json_response(stats_body(found))
+
+
+def stats_body(found: search.Counts) -> dict[str, Any]:
+    groups = found.groups
+    return {
+        "total": found.total,
+        "computed_at": found.computed_at,
+        "facets": {
+            g: None if c is None else [{"value": v, "count": n} for v, n in c.buckets]
+            for g, c in groups.items()
+        },
+        "coverage": {g: None if c is None else c.coverage for g, c in groups.items()},
+        "denominators": {g: None if c is None else c.denominator for g, c in groups.items()},
+        "other": {g: None if c is None else c.other for g, c in groups.items()},
+        "unavailable": [g for g, c in groups.items() if c is None],
+    }
+
+
+@router.get("/jobs/{job_id}")
+def get_job(request: Request, job_id: Annotated[int, Path(ge=0)]) -> JSONResponse:
+    """One posting; 410 with its closing date if it closed recently; 404 otherwise."""
+    if job_id >= 2**63:
+        return JSONResponse({"detail": "no such job"}, status_code=404)
+    with request.app.state.pool.connection() as conn:
+        found = search.job(conn, job_id)
+        closed = None if found else search.closed_job(conn, job_id)
+    if found:
+        return json_response(found)
+    if closed:
+        return json_response({"detail": "closed", **closed}, status=410)
+    return JSONResponse({"detail": "no such job"}, status_code=404)

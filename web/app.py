@@ -1,0 +1,155 @@
+"""The web app: HTML pages and the JSON API over the same queries (serving_sync.search).
+
+Every data route reads through the read-only web role's pool. Bad input is a 422 that
+names the parameter; an unreachable database is a 503 "search unavailable", never an
+empty result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from serving_sync import search
+from serving_sync.search import InvalidParameter
+from web import present
+from web.cache import CountsCache
+from web.db import ReaderPool, Unavailable
+from web.ratelimit import RateLimiter
+from web.settings import WebSettings
+
+HERE = Path(__file__).parent
+# Routes that read no data: never rate limited.
+_UNLIMITED = ("/healthz", "/static/", "/docs", "/openapi.json", "/redoc")
+
+
+def templates() -> Jinja2Templates:
+    found = Jinja2Templates(directory=HERE / "templates")
+    env = found.env
+    env.globals.update(
+        group_label=present.GROUP_LABELS.get,
+        value_label=present.value_label,
+        query_string=present.query_string,
+        with_value=present.with_value,
+        page_link=present.page_link,
+        safe_url=present.safe_url,
+        number=present.number,
+        percent=present.percent,
+        posted_text=present.posted_text,
+        salary_text=present.salary_text,
+        day=present.day,
+    )
+    return found
+
+
+def create_app(reader_url: str, settings: WebSettings | None = None) -> FastAPI:
+    settings = settings or WebSettings()
+    pool = ReaderPool(
+        reader_url, size=settings.web_pool_size, timeout_s=settings.web_pool_timeout_s
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        pool.open()
+        try:
+            yield
+        finally:
+            pool.close()
+
+    app = FastAPI(
+        title="jobharbor",
+        summary="Search open job postings: the same queries as the web pages.",
+        lifespan=lifespan,
+    )
+    app.state.pool = pool
+    app.state.settings = settings
+    app.state.limiter = RateLimiter(settings.web_rate_limit_per_minute)
+    app.state.counts_cache = CountsCache(settings.web_counts_cache_s)
+    app.state.templates = templates()
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    _install_middleware(app)
+    _install_errors(app)
+
+    from web import api, pages
+
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    return app
+
+
+def _install_middleware(app: FastAPI) -> None:
+    @app.middleware("http")
+    async def limit_and_vary(request: Request, call_next: Any) -> Response:
+        path = request.url.path
+        if not path.startswith(_UNLIMITED):
+            client = request.client.host if request.client else "?"
+            wait = app.state.limiter.allow(client)
+            if wait is not None:
+                return Response(
+                    "Too many requests: slow down a little.",
+                    status_code=429,
+                    headers={"Retry-After": str(int(wait) + 1)},
+                    media_type="text/plain",
+                )
+        response = await call_next(request)
+        if response.headers.get("content-type", "").startswith("text/html"):
+            # The same URL answers htmx with a fragment and browsers with a page.
+            response.headers["Vary"] = "HX-Request"
+        return response
+
+
+def is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def _install_errors(app: FastAPI) -> None:
+    @app.exception_handler(InvalidParameter)
+    async def invalid(request: Request, exc: InvalidParameter) -> Response:
+        if is_api(request):
+            detail = [{"loc": ["query", exc.param], "msg": exc.problem, "type": "value_error"}]
+            return JSONResponse({"detail": detail}, status_code=422)
+        return render(request, "error.html", {"title": "Invalid request", "error": exc}, 422)
+
+    @app.exception_handler(Unavailable)
+    async def unavailable(request: Request, exc: Unavailable) -> Response:
+        if is_api(request):
+            return JSONResponse({"detail": "search unavailable"}, status_code=503)
+        context = {"title": "Search unavailable", "unavailable": True}
+        return render(request, "unavailable.html", context, 503)
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    return request.app.state.templates.TemplateResponse(request, name, context, status_code=status)
+
+
+def json_response(body: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(jsonable_encoder(body), status_code=status)
+
+
+def cached_counts(
+    request: Request, conn: Any, filters: search.Filters, groups: tuple[str, ...], top_n: int
+) -> search.Counts:
+    """Facet or stats counts, reused for the same filters for a few seconds."""
+    settings = request.app.state.settings
+    return request.app.state.counts_cache.get_or_compute(
+        (filters, groups, top_n),
+        lambda: search.counts(
+            conn, filters, groups, budget_ms=settings.web_facet_budget_ms, top_n=top_n
+        ),
+    )
+
+
+def raw_params(request: Request) -> dict[str, list[str]]:
+    """Query parameters, each name with every value given (repeats mean OR)."""
+    found: dict[str, list[str]] = {}
+    for key, value in request.query_params.multi_items():
+        found.setdefault(key, []).append(value)
+    return found

@@ -1,0 +1,77 @@
+"""Server-rendered pages: search with facets, job pages, stats, health."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import JSONResponse, Response
+
+from serving_sync import search
+from web.app import cached_counts, raw_params, render
+from web.db import Unavailable
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+def search_page(request: Request) -> Response:
+    query = search.parse_request(raw_params(request))
+    settings = request.app.state.settings
+    context = {"title": "Search jobs", "filters": query.filters, "query": query}
+    try:
+        with request.app.state.pool.connection() as conn:
+            page = search.search(conn, query)
+            facets = cached_counts(
+                request, conn, query.filters, search.FACET_GROUPS, settings.web_facet_top
+            )
+    except Unavailable:
+        # A distinct state: the form stays usable, and no one reads "0 results".
+        return render(request, "search.html", {**context, "unavailable": True}, 503)
+    context.update(page=page, facets=facets, groups=search.FACET_GROUPS)
+    name = "results.html" if request.headers.get("HX-Request") else "search.html"
+    return render(request, name, context)
+
+
+@router.get("/jobs/{job_id}")
+def job_page(request: Request, job_id: Annotated[int, Path(ge=0)]) -> Response:
+    if job_id >= 2**63:
+        return render(request, "not_found.html", {"title": "Job not found"}, 404)
+    with request.app.state.pool.connection() as conn:
+        found = search.job(conn, job_id)
+        closed = None if found else search.closed_job(conn, job_id)
+    if found:
+        return render(request, "job.html", {"title": found["title"], "job": found})
+    if closed:
+        return render(request, "closed.html", {"title": "Job closed", "job": closed}, 410)
+    return render(request, "not_found.html", {"title": "Job not found"}, 404)
+
+
+@router.get("/stats")
+def stats_page(request: Request) -> Response:
+    filters = search.parse_filters(raw_params(request))
+    settings = request.app.state.settings
+    with request.app.state.pool.connection() as conn:
+        found = cached_counts(request, conn, filters, search.STATS_GROUPS, settings.web_stats_top)
+    context = {"title": "Statistics", "filters": filters, "stats": found}
+    return render(request, "stats.html", context)
+
+
+@router.get("/healthz")
+def healthz(request: Request) -> JSONResponse:
+    """The last applied sync and its age; 503 when the database cannot be reached."""
+    try:
+        with request.app.state.pool.connection() as conn:
+            last = search.last_sync(conn)
+    except Unavailable:
+        return JSONResponse({"status": "unavailable", "database": "unreachable"}, 503)
+    if last is None:
+        return JSONResponse({"status": "ok", "last_sync_at": None, "last_sync_age_s": None})
+    return JSONResponse(
+        {
+            "status": "ok",
+            "last_sync_at": last["finished_at"].isoformat(),
+            "last_sync_age_s": round(last["age_s"], 1),
+            "published_rows": last["source_rows"],
+        }
+    )

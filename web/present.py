@@ -1,0 +1,113 @@
+"""How values read on the pages: dates with their precision, salaries as stated,
+group and value labels, URLs that carry the filters."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+from urllib.parse import urlencode
+
+import pycountry
+
+from serving_sync.search import DEFAULT_LIMIT, UNKNOWN, Filters, SearchRequest
+
+GROUP_LABELS = {
+    "country": "Country",
+    "region": "Region",
+    "city": "City",
+    "remote": "Remote",
+    "job_type": "Job type",
+    "employment_type": "Employment type",
+    "source": "Source",
+    "company": "Company",
+    "month": "Posting month",
+}
+REMOTE_LABELS = {"yes": "Remote", "hybrid": "Hybrid", UNKNOWN: "Unknown"}
+
+
+def value_label(group: str, value: str) -> str:
+    if value == UNKNOWN:
+        return "Unknown"
+    if group == "remote":
+        return REMOTE_LABELS.get(value, value)
+    if group == "country":
+        country = pycountry.countries.get(alpha_2=value)
+        return f"{country.name} ({value})" if country else value
+    if group == "job_type":
+        return value.replace("_", " ")
+    return value
+
+
+def day(value: datetime | None) -> str:
+    return value.strftime("%-d %b %Y") if value else ""
+
+
+def posted_text(job: dict[str, Any]) -> str:
+    """ "posted 3 Nov 2026" (with the time when the source gave one), else "first seen"."""
+    posted = job.get("posted_at")
+    if posted is None:
+        return f"first seen {day(job['first_seen_at'])}"
+    if job.get("posted_precision") == "exact":
+        return f"posted {posted.strftime('%-d %b %Y %H:%M UTC')}"
+    return f"posted {day(posted)}"
+
+
+def _amount(value: Decimal | None) -> str:
+    if value is None:
+        return ""
+    return f"{value:,.0f}" if value == value.to_integral_value() else f"{value:,.2f}"
+
+
+def salary_text(job: dict[str, Any]) -> str:
+    """The salary as stated: range or single figure, currency and period, or ""."""
+    low, high = job.get("salary_min"), job.get("salary_max")
+    if low is None and high is None:
+        return ""
+    figures = _amount(low) if high is None or low == high else _amount(high)
+    if low is not None and high is not None and low != high:
+        figures = f"{_amount(low)}–{_amount(high)}"
+    currency = job.get("salary_currency") or ""
+    period = f" per {job['salary_period']}" if job.get("salary_period") else ""
+    return f"{figures} {currency}{period}".replace("  ", " ").strip()
+
+
+def query_string(filters: Filters, **changes: Any) -> str:
+    """The filters as a query string; `changes` sets (or with None drops) parameters."""
+    pairs = [(k, v) for k, v in filters.as_params() if k not in changes]
+    for key, value in changes.items():
+        if value is None:
+            continue
+        values = value if isinstance(value, list | tuple) else [value]
+        pairs.extend((key, str(v)) for v in values)
+    return urlencode(pairs)
+
+
+def page_link(query: SearchRequest, cursor: str | None = None) -> str:
+    """A link to another page of the same list: same filters, sort and page size."""
+    return "/?" + query_string(
+        query.filters,
+        sort=None if query.sort == "newest" else query.sort,
+        limit=None if query.limit == DEFAULT_LIMIT else query.limit,
+        cursor=cursor,
+    )
+
+
+def with_value(filters: Filters, group: str, value: str) -> str:
+    """The job list narrowed to one value of a group (a stats bar's link)."""
+    return "/?" + query_string(filters, **{group: [value]})
+
+
+def safe_url(url: str | None) -> str | None:
+    """Only web links leave the page: a posting's `javascript:` or `data:` URL does not."""
+    if url and url.lower().startswith(("https://", "http://")):
+        return url
+    return None
+
+
+def number(value: int | None) -> str:
+    return "?" if value is None else f"{value:,}"
+
+
+def percent(share: float | None) -> str:
+    return "–" if share is None else f"{share * 100:.0f}%"

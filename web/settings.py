@@ -1,0 +1,26 @@
+"""Web app settings, from `JOBHARBOR_*` environment variables like the rest."""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class WebSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="JOBHARBOR_", extra="ignore", frozen=True)
+
+    # How the app logs in: a full reader URL, or the serving URL with the web role's
+    # password (JOBHARBOR_WEB_DB_PASSWORD); for the embedded cluster, a generated one.
+    serving_reader_url: SecretStr | None = None
+    web_db_password: SecretStr | None = None
+    # Bounded pool: at most this many connections (the role allows 20 in all).
+    web_pool_size: int = Field(default=4, ge=1, le=20)
+    web_pool_timeout_s: float = 3.0
+    # Requests per minute per client IP on the data routes; 0 turns the limit off.
+    web_rate_limit_per_minute: int = Field(default=120, ge=0)
+    # Each facet/stats part gets this budget; past it the part says "unavailable".
+    web_facet_budget_ms: int = Field(default=1000, ge=1)
+    # Seconds a facet/stats result is reused for the same filters (0 = never).
+    web_counts_cache_s: float = Field(default=30.0, ge=0)
+    web_facet_top: int = Field(default=12, ge=1, le=100)
+    web_stats_top: int = Field(default=20, ge=1, le=100)
