@@ -39,6 +39,7 @@ CLOSED_SIGNAL: dict[str, tuple[str, str]] = {
     "ashby": ("expired", "platform_closed_flag"),  # a 200 soft-404 Ashby itself words
     "smartrecruiters": ("not_found", "http_404"),
     "workable": ("not_found", "http_404"),
+    "workable_v3": ("not_found", "http_404"),  # the same v2 per-job record
     "workday": ("expired", "platform_closed_flag"),  # 403 errorCode S22
     "recruitee": ("not_found", "http_404"),
     "teamtailor": ("not_found", "http_404"),
@@ -55,6 +56,7 @@ CHECK_PATH: dict[str, str] = {
     "ashby": "/ashby/jobs/",
     "smartrecruiters": "/smartrecruiters/v1/companies/",
     "workable": "/workable/api/v2/accounts/",
+    "workable_v3": "/workable/api/v2/accounts/",
     "workday": "/wday/cxs/",
     "recruitee": "/api/offers/",
     "teamtailor": "/jobs/",
