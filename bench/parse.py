@@ -26,6 +26,7 @@ import lxml.html
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.listings_next import BUILDERS as NEXT_BUILDERS
 from parsers.html_site import HtmlSiteSpec, build_parser
 from parsers.registry import REGISTRY
 from parsers.types import DocumentKind, RawDocument
@@ -288,6 +289,9 @@ def main(argv: list[str] | None = None) -> int:
         "ashby": ashby_listing(rows),
         "workday": workday_page(rows[:20]),
     }
+    urls: dict[str, str] = {}
+    for name, build in NEXT_BUILDERS.items():  # the platforms added in issue 14
+        listings[name], urls[name] = build(rows, description)
     print("JSON listings (MB/s of input; one core)")
     total_bytes = total_parse = total_raw = 0.0
     per_parser: dict[str, float] = {}
@@ -295,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, body in listings.items():
         doc = RawDocument(
             body,
-            "https://acme.wd5.myworkdayjobs.com/wday/cxs/acme/Careers/jobs",
+            urls.get(name, "https://acme.wd5.myworkdayjobs.com/wday/cxs/acme/Careers/jobs"),
             DocumentKind.LISTING,
             fetched_at=FETCHED,
         )

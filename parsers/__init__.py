@@ -10,6 +10,7 @@ from parsers import (  # noqa: F401  (registration side effect)
     jsonld,
     lever,
     personio,
+    pinpoint,
     recruitee,
     smartrecruiters,
     teamtailor,

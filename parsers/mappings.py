@@ -296,3 +296,27 @@ MAPPINGS: dict[str, JsonMapping] = {
         PERSONIO,
     )
 }
+
+# ---------------------------------------------------------------- platforms added in issue 14
+
+# `https://{company}.pinpointhq.com/postings.json`: `{data: [...]}`, every open posting
+# with its advert split into sections (see parsers/pinpoint.py).
+PINPOINT = JsonMapping(
+    platform="pinpoint",
+    listing="data",
+    fields={
+        "external_id": "id",  # replaced by the posting's UUID (its public URL) when known
+        "url": "url",
+        "title": "title",
+        "department": ("job.department.name", "department.name"),
+        "location_text": "location.name",
+        "employment_type": ("employment_type_text", "employment_type"),
+        "posted_at": ("published_at", "created_at"),
+    },
+    offices=(OfficeMap("location", text="name", city="city", region="province"),),
+    remote=(
+        RemoteRule("workplace_type", {"remote": "yes", "hybrid": "hybrid", "onsite": "unknown"}),
+    ),
+)
+
+MAPPINGS.update({m.platform: m for m in (PINPOINT,)})

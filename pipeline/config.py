@@ -39,6 +39,8 @@ ATS_PLATFORMS = (
     "teamtailor",
     "personio",
     "bamboohr",
+    # issue 14: the platforms next
+    "pinpoint",
 )
 HTML_PLATFORMS = ("html_site",)
 PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pipeline.config import HtmlSiteSource, SourceConfig
 from pipeline.platforms.base import BoardSpec, HtmlSite, Platform, host_of, scope_page_url
 from pipeline.platforms.greenhouse import Greenhouse
+from pipeline.platforms.pinpoint import Pinpoint
 from pipeline.platforms.simple import (
     Ashby,
     BambooHR,
@@ -31,6 +32,8 @@ PLATFORMS: dict[str, Platform] = {
         Personio(),
         BambooHR(),
         HtmlSite(),
+        # issue 14: the platforms next
+        Pinpoint(),
     )
 }
 

@@ -10,6 +10,7 @@ from sandbox.formats import (
     lever,
     paged_api,
     personio,
+    pinpoint,
     recruitee,
     scenarios,
     smartrecruiters,
@@ -31,6 +32,7 @@ FORMATS: list[Format] = [
     teamtailor.FORMAT,
     personio.FORMAT,
     bamboohr.FORMAT,
+    pinpoint.FORMAT,
     html_site.FORMAT,
     vn_sites.FORMAT,
     js_site.FORMAT,  # a listing rendered by JavaScript (the browser path)

@@ -1,0 +1,44 @@
+"""Benchmark listings of the platforms added in issue 14, in each platform's real
+shape (see docs/parsers.md), from the same rows as bench/parse.py's others.
+Each builder returns (body, the URL the listing is fetched from)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from sandbox.world import Job, job_uuid
+
+Rows = list[tuple[str, Job]]
+Builder = Callable[[Rows, Callable[[str, Job], str]], tuple[bytes, str]]
+
+
+def pinpoint_listing(rows: Rows, description: Callable[[str, Job], str]) -> tuple[bytes, str]:
+    items = [
+        {
+            "id": str(job.job_id),
+            "title": job.title,
+            "description": description(company, job),
+            "key_responsibilities_header": "What you'll do",
+            "key_responsibilities": "<ul><li>Design services</li><li>Review code</li></ul>",
+            "benefits_header": "Benefits",
+            "benefits": "<p>Learning budget.</p>",
+            "url": f"https://acme.pinpointhq.com/en/postings/{job_uuid(job)}",
+            "path": f"/en/postings/{job_uuid(job)}",
+            "location": {
+                "name": job.location,
+                "city": job.location.split(",")[0],
+                "province": None,
+            },
+            "job": {"department": {"name": job.department}},
+            "employment_type_text": "Full Time",
+            "workplace_type": "hybrid",
+            "compensation": "£50,000 - £60,000 per year",
+            "compensation_visible": True,
+        }
+        for company, job in rows
+    ]
+    return json.dumps({"data": items}).encode(), "https://acme.pinpointhq.com/postings.json"
+
+
+BUILDERS: dict[str, Builder] = {"pinpoint": pinpoint_listing}

@@ -1,0 +1,22 @@
+"""Board URLs of the platforms added in issue 14 (used by `jobharbor boards import`):
+pure, (host, path segments, query) in, (platform, token) out or None.
+
+Tokens are what sources.yaml writes for the board: a subdomain (Pinpoint, Breezy),
+a board slug (Rippling), or a composite where one name is not enough (see each
+platform's adapter in pipeline/platforms/)."""
+
+from __future__ import annotations
+
+# Platforms whose board is the host's first label: its case never matters.
+SUBDOMAIN = frozenset({"pinpoint"})
+
+_SUFFIXES = ((".pinpointhq.com", "pinpoint"),)
+_NOT_BOARDS = frozenset({"www", "api", "app", "help", "support", "status", "developers"})
+
+
+def recognize_next(host: str, segments: list[str], query: str) -> tuple[str, str] | None:
+    for suffix, platform in _SUFFIXES:
+        if host.endswith(suffix) and host.count(".") == suffix.count("."):
+            label = host.removesuffix(suffix)
+            return None if label in _NOT_BOARDS else (platform, label)
+    return None

@@ -1,0 +1,35 @@
+"""`jobharbor boards import` recognises the board URLs of the platforms added in
+issue 14 (job, apply and API URLs name their board), and nothing else."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.boards_import import BoardRef, recognize
+
+
+@pytest.mark.parametrize(
+    ("url", "board"),
+    [
+        ("https://made-tech.pinpointhq.com/", BoardRef("pinpoint", "made-tech")),
+        (
+            "https://harnham.pinpointhq.com/en/postings/0b5f2d3c-1a2b-4c3d-8e9f-0a1b2c3d4e5f",
+            BoardRef("pinpoint", "harnham"),
+        ),
+        ("https://Made-Tech.pinpointhq.com/postings.json", BoardRef("pinpoint", "made-tech")),
+    ],
+)
+def test_new_platform_board_urls_are_recognized(url: str, board: BoardRef) -> None:
+    assert recognize(url) == board
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://www.pinpointhq.com/pricing",
+        "https://pinpointhq.com/",
+        "https://a.b.pinpointhq.com/",
+    ],
+)
+def test_new_platform_marketing_and_nested_hosts_are_not_boards(url: str) -> None:
+    assert recognize(url) is None

@@ -1,0 +1,128 @@
+"""The platforms added in issue 14, end to end over the sandbox through the real
+pipeline: discover (paging, totals), fetch (details where the listing is not
+enough), parse; every URL the engine keeps for a posting is served; and the direct
+check closes a withdrawn posting on the platform's own per-posting evidence while a
+live one stays as it was. Expected values come from the sandbox's world."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from parsers.types import Quality
+from pipeline.app import App
+from pipeline.phases.check import check_postings
+from pipeline.phases.discover import discover
+from pipeline.phases.fetch import fetch_details
+from pipeline.phases.parse import parse_source
+from sandbox.server import RunningSandbox
+from sandbox.world import Job, build_board
+
+# source -> (the world's platform key, whether each posting needs its own record fetched,
+#            the close reason the direct check gives a withdrawn posting)
+SOURCES: dict[str, tuple[str, str, str]] = {
+    "pinpoint": ("pinpoint", "never", "http_404"),
+}
+
+
+def world_jobs(app: App, sandbox: RunningSandbox, name: str) -> dict[str, list[Job]]:
+    platform = SOURCES[name][0]
+    tokens = [b.token for b in app.sources.get(name).boards]
+    return {t: list(build_board(sandbox.state.seed, platform, t, 0).jobs) for t in tokens}
+
+
+def run_all(app: App, name: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    reports = (discover(app, name, force=True), fetch_details(app, name), parse_source(app, name))
+    for report in reports:
+        assert report.status == "succeeded", report
+    return tuple(dict(r.stats) for r in reports)  # type: ignore[return-value]
+
+
+def current_results(app: App, name: str) -> list[dict[str, Any]]:
+    with app.db.connect() as conn:
+        return list(
+            conn.execute(
+                """SELECT p.id AS posting_id, p.external_id, p.detail_state, p.status,
+                          p.missing_count, pr.*
+                   FROM core.postings AS p
+                   JOIN core.parse_results AS pr ON pr.posting_id = p.id AND pr.is_current
+                   WHERE p.source_id = %s ORDER BY p.external_id""",
+                (name,),
+            ).fetchall()
+        )
+
+
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_new_platform_end_to_end(app: App, sandbox: RunningSandbox, name: str) -> None:
+    truth = world_jobs(app, sandbox, name)
+    expected = sorted(job.title for jobs in truth.values() for job in jobs)
+
+    found, fetched, parsed = run_all(app, name)
+    assert parsed["postings"] == len(expected)
+
+    assert found["outcomes"] == {"changed": len(truth)}
+    assert found["postings_new"] == len(expected)
+    rows = current_results(app, name)
+    assert sorted(r["title"] for r in rows) == expected
+    assert len({r["external_id"] for r in rows}) == len(rows)  # ids unique
+    needs_detail = SOURCES[name][1]
+    fetched_rows = [r for r in rows if r["detail_state"] == "fetched"]
+    if needs_detail == "always":
+        assert len(fetched_rows) == len(rows) == fetched["postings"]
+    else:
+        assert fetched_rows == []
+        assert fetched["postings"] == 0
+    for row in rows:
+        assert row["quality"] == Quality.ACCEPTED.value, row["issues"]
+        assert row["description_text"], row["title"]
+        assert row["remote"] in ("yes", "hybrid", "unknown")
+    assert {r["remote"] for r in rows} & {"yes", "hybrid"}  # work mode is read
+
+
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_every_url_kept_for_a_posting_is_served(
+    app: App, sandbox: RunningSandbox, name: str
+) -> None:
+    run_all(app, name)
+    rows = current_results(app, name)
+    urls = {u for r in rows for u in (r["url"], r["apply_url"]) if u}
+    with httpx.Client(timeout=10) as client:
+        statuses = {url: client.get(url).status_code for url in sorted(urls)}
+    assert all(url.startswith(sandbox.url) for url in urls)
+    assert set(statuses.values()) == {200}, statuses
+
+
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_the_direct_check_closes_a_withdrawn_posting_and_keeps_a_live_one(
+    app: App, sandbox: RunningSandbox, name: str
+) -> None:
+    platform = SOURCES[name][0]
+    token = app.sources.get(name).boards[0].token
+    run_all(app, name)
+    sandbox.state.advance(platform, token)  # the employer withdraws one posting
+    discover(app, name, force=True)
+    rows = current_results(app, name)
+    (gone,) = [r for r in rows if r["missing_count"] == 1]
+    live = next(r for r in rows if r["missing_count"] == 0)
+    with app.db.connect() as conn:
+        # As if two complete scans had missed both: only the check may decide.
+        conn.execute(
+            "UPDATE core.postings SET status = 'missing', missing_count = 2 WHERE id = ANY(%s)",
+            ([gone["posting_id"], live["posting_id"]],),
+        )
+    stats = check_postings(app, name).stats
+    assert stats["checked"] == 2
+    with app.db.connect() as conn:
+        after = {
+            r["id"]: r
+            for r in conn.execute(
+                "SELECT id, status, close_reason, check_outcome FROM core.postings WHERE id = ANY(%s)",
+                ([gone["posting_id"], live["posting_id"]],),
+            )
+        }
+    closed, kept = after[gone["posting_id"]], after[live["posting_id"]]
+    assert closed["status"] in ("expired", "not_found"), closed
+    assert closed["close_reason"] == SOURCES[name][2]
+    assert (kept["status"], kept["check_outcome"]) == ("missing", "live")
