@@ -41,4 +41,34 @@ def pinpoint_listing(rows: Rows, description: Callable[[str, Job], str]) -> tupl
     return json.dumps({"data": items}).encode(), "https://acme.pinpointhq.com/postings.json"
 
 
-BUILDERS: dict[str, Builder] = {"pinpoint": pinpoint_listing}
+def _hex12(job: Job) -> str:
+    return f"{job.job_id:012x}"[-12:]
+
+
+def breezy_listing(rows: Rows, description: Callable[[str, Job], str]) -> tuple[bytes, str]:
+    items = [
+        {
+            "id": _hex12(job),
+            "friendly_id": f"{_hex12(job)}-role",
+            "name": job.title,
+            "url": f"https://acme.breezy.hr/p/{_hex12(job)}-role",
+            "published_date": job.posted_at.isoformat(),
+            "type": {"id": "fullTime", "name": "Full-Time"},
+            "location": {
+                "country": {"name": "United States", "id": "US"},
+                "state": {"id": "CA", "name": "California"},
+                "city": job.location.split(",")[0],
+                "is_remote": False,
+                "name": job.location,
+            },
+            "department": job.department,
+            "salary": "$100,000 - $150,000 / yr",
+            "company": {"name": company, "logo_url": None, "friendly_id": "acme"},
+            "description": description(company, job),
+        }
+        for company, job in rows
+    ]
+    return json.dumps(items).encode(), "https://acme.breezy.hr/json?verbose=true"
+
+
+BUILDERS: dict[str, Builder] = {"pinpoint": pinpoint_listing, "breezy": breezy_listing}

@@ -6,6 +6,7 @@ Importing this package registers every built-in parser in `REGISTRY`.
 from parsers import (  # noqa: F401  (registration side effect)
     ashby,
     bamboohr,
+    breezy,
     greenhouse,
     jsonld,
     lever,

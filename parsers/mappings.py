@@ -320,3 +320,32 @@ PINPOINT = JsonMapping(
 )
 
 MAPPINGS.update({m.platform: m for m in (PINPOINT,)})
+
+# `https://{company}.breezy.hr/json?verbose=true`: a top-level array of positions;
+# `verbose=true` adds each `description` (see parsers/breezy.py).
+BREEZY = JsonMapping(
+    platform="breezy",
+    listing="",
+    fields={
+        "external_id": "id",
+        "url": "url",
+        "title": "name",
+        "company": "company.name",
+        "department": ("department.name", "department"),
+        "location_text": "location.name",
+        "description_html": "description",
+        "employment_type": "type.name",
+        "posted_at": "published_date",
+    },
+    offices=(
+        OfficeMap(
+            "locations[*]", text="name", city="city", region="state.name", country="country.name"
+        ),
+        OfficeMap(
+            "location", text="name", city="city", region="state.name", country="country.name"
+        ),
+    ),
+    remote=(RemoteRule("location.is_remote", {True: "yes"}),),
+)
+
+MAPPINGS.update({m.platform: m for m in (BREEZY,)})

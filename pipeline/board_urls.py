@@ -8,9 +8,9 @@ platform's adapter in pipeline/platforms/)."""
 from __future__ import annotations
 
 # Platforms whose board is the host's first label: its case never matters.
-SUBDOMAIN = frozenset({"pinpoint"})
+SUBDOMAIN = frozenset({"pinpoint", "breezy"})
 
-_SUFFIXES = ((".pinpointhq.com", "pinpoint"),)
+_SUFFIXES = ((".pinpointhq.com", "pinpoint"), (".breezy.hr", "breezy"))
 _NOT_BOARDS = frozenset({"www", "api", "app", "help", "support", "status", "developers"})
 
 

@@ -41,6 +41,7 @@ ATS_PLATFORMS = (
     "bamboohr",
     # issue 14: the platforms next
     "pinpoint",
+    "breezy",
 )
 HTML_PLATFORMS = ("html_site",)
 PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pipeline.config import HtmlSiteSource, SourceConfig
 from pipeline.platforms.base import BoardSpec, HtmlSite, Platform, host_of, scope_page_url
+from pipeline.platforms.breezy import Breezy
 from pipeline.platforms.greenhouse import Greenhouse
 from pipeline.platforms.pinpoint import Pinpoint
 from pipeline.platforms.simple import (
@@ -34,6 +35,7 @@ PLATFORMS: dict[str, Platform] = {
         HtmlSite(),
         # issue 14: the platforms next
         Pinpoint(),
+        Breezy(),
     )
 }
 

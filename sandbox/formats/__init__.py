@@ -4,6 +4,7 @@
 from sandbox.formats import (
     ashby,
     bamboohr,
+    breezy,
     greenhouse,
     html_site,
     js_site,
@@ -33,6 +34,7 @@ FORMATS: list[Format] = [
     personio.FORMAT,
     bamboohr.FORMAT,
     pinpoint.FORMAT,
+    breezy.FORMAT,
     html_site.FORMAT,
     vn_sites.FORMAT,
     js_site.FORMAT,  # a listing rendered by JavaScript (the browser path)

@@ -17,6 +17,11 @@ from pipeline.boards_import import BoardRef, recognize
             BoardRef("pinpoint", "harnham"),
         ),
         ("https://Made-Tech.pinpointhq.com/postings.json", BoardRef("pinpoint", "made-tech")),
+        ("https://safe-global.breezy.hr/json", BoardRef("breezy", "safe-global")),
+        (
+            "https://telespazio-be.breezy.hr/p/0cd4d6b2f8c0-systems-engineer/apply",
+            BoardRef("breezy", "telespazio-be"),
+        ),
     ],
 )
 def test_new_platform_board_urls_are_recognized(url: str, board: BoardRef) -> None:
@@ -29,6 +34,8 @@ def test_new_platform_board_urls_are_recognized(url: str, board: BoardRef) -> No
         "https://www.pinpointhq.com/pricing",
         "https://pinpointhq.com/",
         "https://a.b.pinpointhq.com/",
+        "https://breezy.hr/pricing",
+        "https://app.breezy.hr/signin",
     ],
 )
 def test_new_platform_marketing_and_nested_hosts_are_not_boards(url: str) -> None:

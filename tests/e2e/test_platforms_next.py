@@ -24,6 +24,7 @@ from sandbox.world import Job, build_board
 #            the close reason the direct check gives a withdrawn posting)
 SOURCES: dict[str, tuple[str, str, str]] = {
     "pinpoint": ("pinpoint", "never", "http_404"),
+    "breezy": ("breezy", "never", "http_404"),
 }
 
 
