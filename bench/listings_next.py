@@ -71,4 +71,36 @@ def breezy_listing(rows: Rows, description: Callable[[str, Job], str]) -> tuple[
     return json.dumps(items).encode(), "https://acme.breezy.hr/json?verbose=true"
 
 
-BUILDERS: dict[str, Builder] = {"pinpoint": pinpoint_listing, "breezy": breezy_listing}
+def rippling_page(rows: Rows, description: Callable[[str, Job], str]) -> tuple[bytes, str]:
+    """A page of 100 rows (the listing has no descriptions; detail pages are JSON too)."""
+    items = [
+        {
+            "id": job_uuid(job),
+            "name": job.title,
+            "url": f"https://ats.rippling.com/acme/jobs/{job_uuid(job)}",
+            "department": {"name": job.department},
+            "locations": [
+                {
+                    "name": job.location,
+                    "city": job.location.split(",")[0],
+                    "state": None,
+                    "country": "United States",
+                    "countryCode": "US",
+                    "workplaceType": "HYBRID",
+                }
+            ],
+        }
+        for _, job in rows[:100]
+    ]
+    body = {"items": items, "page": 0, "pageSize": 100, "totalItems": 200, "totalPages": 2}
+    return (
+        json.dumps(body).encode(),
+        "https://ats.rippling.com/api/v2/board/acme/jobs?page=0&pageSize=100",
+    )
+
+
+BUILDERS: dict[str, Builder] = {
+    "pinpoint": pinpoint_listing,
+    "breezy": breezy_listing,
+    "rippling": rippling_page,
+}

@@ -13,6 +13,7 @@ from parsers import (  # noqa: F401  (registration side effect)
     personio,
     pinpoint,
     recruitee,
+    rippling,
     smartrecruiters,
     teamtailor,
     workable,

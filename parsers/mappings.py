@@ -349,3 +349,37 @@ BREEZY = JsonMapping(
 )
 
 MAPPINGS.update({m.platform: m for m in (BREEZY,)})
+
+# `GET ats.rippling.com/api/v2/board/{board}/jobs?page=N&pageSize=M`: `{items, page,
+# pageSize, totalItems, totalPages}` without descriptions; `.../jobs/{id}` is the
+# posting's detail (see parsers/rippling.py).
+RIPPLING = JsonMapping(
+    platform="rippling",
+    listing="items",
+    single="",
+    single_keys=("name", "description"),
+    total="totalItems",
+    fields={
+        "external_id": ("id", "uuid"),
+        "url": "url",
+        "title": "name",
+        "company": "companyName",
+        "department": ("department.name", "department.label"),
+        # The id is the readable form ("Salaried, full-time"), the label a code.
+        "employment_type": ("employmentType.id", "employmentType.label"),
+        "posted_at": "createdOn",
+    },
+    offices=(
+        OfficeMap("locations[*]", text="name", city="city", region="state", country="country"),
+        OfficeMap("workLocations[*]"),
+    ),
+    remote=(
+        RemoteRule(
+            "locations[0].workplaceType",
+            {"REMOTE": "yes", "HYBRID": "hybrid", "ON_SITE": "unknown"},
+        ),
+    ),
+    listing_has_description=False,
+)
+
+MAPPINGS.update({m.platform: m for m in (RIPPLING,)})

@@ -15,8 +15,24 @@ _NOT_BOARDS = frozenset({"www", "api", "app", "help", "support", "status", "deve
 
 
 def recognize_next(host: str, segments: list[str], query: str) -> tuple[str, str] | None:
+    if host == "ats.rippling.com":
+        return _rippling(segments)
+    if host == "api.rippling.com":  # the older v1 board API names the same slug
+        if segments[:4] == ["platform", "api", "ats", "v1"] and len(segments) >= 6:
+            return ("rippling", segments[5]) if segments[4] == "board" else None
+        return None
     for suffix, platform in _SUFFIXES:
         if host.endswith(suffix) and host.count(".") == suffix.count("."):
             label = host.removesuffix(suffix)
             return None if label in _NOT_BOARDS else (platform, label)
     return None
+
+
+def _rippling(segments: list[str]) -> tuple[str, str] | None:
+    """ats.rippling.com/{board}[/jobs[/{id}]] and /api/v2/board/{board}/jobs."""
+    if segments[:3] == ["api", "v2", "board"] and len(segments) >= 4:
+        return "rippling", segments[3]
+    first = segments[0] if segments else None
+    if not first or first in _NOT_BOARDS or first in ("api", "en-US", "en"):
+        return None
+    return "rippling", first

@@ -42,6 +42,7 @@ ATS_PLATFORMS = (
     # issue 14: the platforms next
     "pinpoint",
     "breezy",
+    "rippling",
 )
 HTML_PLATFORMS = ("html_site",)
 PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS

@@ -7,6 +7,7 @@ from pipeline.platforms.base import BoardSpec, HtmlSite, Platform, host_of, scop
 from pipeline.platforms.breezy import Breezy
 from pipeline.platforms.greenhouse import Greenhouse
 from pipeline.platforms.pinpoint import Pinpoint
+from pipeline.platforms.rippling import Rippling
 from pipeline.platforms.simple import (
     Ashby,
     BambooHR,
@@ -36,6 +37,7 @@ PLATFORMS: dict[str, Platform] = {
         # issue 14: the platforms next
         Pinpoint(),
         Breezy(),
+        Rippling(),
     )
 }
 

@@ -13,6 +13,7 @@ from sandbox.formats import (
     personio,
     pinpoint,
     recruitee,
+    rippling,
     scenarios,
     smartrecruiters,
     teamtailor,
@@ -35,6 +36,7 @@ FORMATS: list[Format] = [
     bamboohr.FORMAT,
     pinpoint.FORMAT,
     breezy.FORMAT,
+    rippling.FORMAT,
     html_site.FORMAT,
     vn_sites.FORMAT,
     js_site.FORMAT,  # a listing rendered by JavaScript (the browser path)

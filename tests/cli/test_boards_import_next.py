@@ -18,6 +18,19 @@ from pipeline.boards_import import BoardRef, recognize
         ),
         ("https://Made-Tech.pinpointhq.com/postings.json", BoardRef("pinpoint", "made-tech")),
         ("https://safe-global.breezy.hr/json", BoardRef("breezy", "safe-global")),
+        ("https://ats.rippling.com/mytra/jobs", BoardRef("rippling", "mytra")),
+        (
+            "https://ats.rippling.com/acme/jobs/2a8414fe-b145-4753-a4a9-d8f0f279aecc",
+            BoardRef("rippling", "acme"),
+        ),
+        (
+            "https://ats.rippling.com/api/v2/board/acme/jobs?page=0&pageSize=50",
+            BoardRef("rippling", "acme"),
+        ),
+        (
+            "https://api.rippling.com/platform/api/ats/v1/board/zrg-partners-careers/jobs",
+            BoardRef("rippling", "zrg-partners-careers"),
+        ),
         (
             "https://telespazio-be.breezy.hr/p/0cd4d6b2f8c0-systems-engineer/apply",
             BoardRef("breezy", "telespazio-be"),
@@ -36,6 +49,9 @@ def test_new_platform_board_urls_are_recognized(url: str, board: BoardRef) -> No
         "https://a.b.pinpointhq.com/",
         "https://breezy.hr/pricing",
         "https://app.breezy.hr/signin",
+        "https://ats.rippling.com/",
+        "https://www.rippling.com/ats",
+        "https://api.rippling.com/platform/api/employees",
     ],
 )
 def test_new_platform_marketing_and_nested_hosts_are_not_boards(url: str) -> None:

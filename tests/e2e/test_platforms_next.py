@@ -25,6 +25,7 @@ from sandbox.world import Job, build_board
 SOURCES: dict[str, tuple[str, str, str]] = {
     "pinpoint": ("pinpoint", "never", "http_404"),
     "breezy": ("breezy", "never", "http_404"),
+    "rippling": ("rippling", "always", "http_404"),
 }
 
 
@@ -127,3 +128,33 @@ def test_the_direct_check_closes_a_withdrawn_posting_and_keeps_a_live_one(
     assert closed["status"] in ("expired", "not_found"), closed
     assert closed["close_reason"] == SOURCES[name][2]
     assert (kept["status"], kept["check_outcome"]) == ("missing", "live")
+
+
+def _resync(app: App, name: str) -> None:
+    from pipeline.catalog import sync_catalog
+
+    with app.db.connect() as conn, conn.transaction():
+        conn.execute("DELETE FROM crawl.boards WHERE source_id = %s", (name,))
+    sync_catalog(app)
+
+
+def test_rippling_pages_from_zero_to_total_pages(
+    app: App, sandbox: RunningSandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With pages of 5 a board takes several requests (page=0, 1, ...) and is complete."""
+    from pipeline.platforms import rippling
+
+    monkeypatch.setattr(rippling, "PAGE_SIZE", 5)
+    _resync(app, "rippling")
+    truth = world_jobs(app, sandbox, "rippling")
+    assert any(len(jobs) > 5 for jobs in truth.values())  # paging is exercised
+    found, fetched, _ = run_all(app, "rippling")
+    assert found["pages"] == sum(-(-len(jobs) // 5) for jobs in truth.values())
+    assert found["postings_new"] == fetched["postings"] == sum(len(j) for j in truth.values())
+    with app.db.connect() as conn:
+        scans = conn.execute(
+            """SELECT s.complete, s.truncated FROM crawl.scans AS s
+               JOIN crawl.boards AS b ON b.id = s.board_id WHERE b.source_id = 'rippling'"""
+        ).fetchall()
+    assert scans
+    assert all(s["complete"] and not s["truncated"] for s in scans)
