@@ -99,7 +99,35 @@ def rippling_page(rows: Rows, description: Callable[[str, Job], str]) -> tuple[b
     )
 
 
+def oracle_page(rows: Rows, description: Callable[[str, Job], str]) -> tuple[bytes, str]:
+    """A search page of 200 requisitions (teasers only: the advert is on the detail)."""
+    items = [
+        {
+            "Id": str(job.job_id % 10**9),
+            "Title": job.title,
+            "PostedDate": job.posted_at.date().isoformat(),
+            "PrimaryLocationCountry": "US",
+            "PrimaryLocation": job.location,
+            "WorkplaceTypeCode": "ORA_HYBRID",
+            "WorkplaceType": "Hybrid",
+            "JobFamily": job.department,
+            "JobSchedule": "Full time",
+            "ShortDescriptionStr": f"{company} is hiring a {job.title}.",
+            "secondaryLocations": [{"Id": 1, "Name": "Austin, TX", "CountryCode": "US"}],
+        }
+        for company, job in rows
+    ]
+    search = {"SearchId": 1, "TotalJobsCount": 400, "Limit": 200, "Offset": 0}
+    body = {"items": [{**search, "requisitionList": items}], "count": 1, "hasMore": False}
+    url = (
+        "https://eeho.fa.us2.oraclecloud.com/hcmRestApi/resources/latest/recruitingCEJobRequisitions"
+        "?onlyData=true&finder=findReqs;siteNumber=CX_1,limit=200,offset=0"
+    )
+    return json.dumps(body).encode(), url
+
+
 BUILDERS: dict[str, Builder] = {
+    "oracle": oracle_page,
     "pinpoint": pinpoint_listing,
     "breezy": breezy_listing,
     "rippling": rippling_page,

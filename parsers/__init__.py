@@ -10,6 +10,7 @@ from parsers import (  # noqa: F401  (registration side effect)
     greenhouse,
     jsonld,
     lever,
+    oracle,
     personio,
     pinpoint,
     recruitee,

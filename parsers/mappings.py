@@ -383,3 +383,29 @@ RIPPLING = JsonMapping(
 )
 
 MAPPINGS.update({m.platform: m for m in (RIPPLING,)})
+
+# Oracle Recruiting Cloud (HCM REST): `recruitingCEJobRequisitions` nests a page of rows
+# at `items[0].requisitionList` with the board's count in `items[0].TotalJobsCount`;
+# `recruitingCEJobRequisitionDetails` (ById) holds one requisition at `items[0]`.
+ORACLE = JsonMapping(
+    platform="oracle",
+    listing="items[0].requisitionList",
+    single="items[0]",
+    single_keys=("Id", "Title"),
+    total="items[0].TotalJobsCount",
+    fields={
+        "external_id": "Id",
+        "title": "Title",
+        "department": ("Department", "Organization", "JobFamily"),
+        "location_text": "PrimaryLocation",
+        "employment_type": ("JobSchedule", "WorkerType", "JobType"),
+        "posted_at": ("ExternalPostedStartDate", "PostedDate"),
+    },
+    offices=(
+        OfficeMap("", text="PrimaryLocation", country="PrimaryLocationCountry"),
+        OfficeMap("secondaryLocations[*]", text="Name", country="CountryCode"),
+    ),
+    listing_has_description=False,  # ShortDescriptionStr is a teaser, not the advert
+)
+
+MAPPINGS.update({m.platform: m for m in (ORACLE,)})

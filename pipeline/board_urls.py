@@ -7,6 +7,9 @@ platform's adapter in pipeline/platforms/)."""
 
 from __future__ import annotations
 
+import re
+from urllib.parse import parse_qs
+
 # Platforms whose board is the host's first label: its case never matters.
 SUBDOMAIN = frozenset({"pinpoint", "breezy"})
 
@@ -15,6 +18,9 @@ _NOT_BOARDS = frozenset({"www", "api", "app", "help", "support", "status", "deve
 
 
 def recognize_next(host: str, segments: list[str], query: str) -> tuple[str, str] | None:
+    oracle = _oracle(host, segments, query)
+    if oracle is not None:
+        return oracle
     if host == "ats.rippling.com":
         return _rippling(segments)
     if host == "api.rippling.com":  # the older v1 board API names the same slug
@@ -36,3 +42,19 @@ def _rippling(segments: list[str]) -> tuple[str, str] | None:
     if not first or first in _NOT_BOARDS or first in ("api", "en-US", "en"):
         return None
     return "rippling", first
+
+
+_ORACLE_SITE = re.compile(r"siteNumber=([A-Za-z0-9_-]+)")
+
+
+def _oracle(host: str, segments: list[str], query: str) -> tuple[str, str] | None:
+    """Candidate Experience pages (`/hcmUI/CandidateExperience/{lang}/sites/{site}/...`,
+    on an Oracle pod or the employer's own domain) and the REST search name
+    `host/site`."""
+    if segments[:2] == ["hcmUI", "CandidateExperience"] and len(segments) >= 5:
+        return ("oracle", f"{host}/{segments[4]}") if segments[3] == "sites" else None
+    if segments[:1] == ["hcmRestApi"] and "recruitingCEJobRequisitions" in segments:
+        finder = " ".join(parse_qs(query).get("finder", []))
+        site = _ORACLE_SITE.search(finder)
+        return ("oracle", f"{host}/{site.group(1)}") if site else None
+    return None

@@ -43,6 +43,7 @@ ATS_PLATFORMS = (
     "pinpoint",
     "breezy",
     "rippling",
+    "oracle",
 )
 HTML_PLATFORMS = ("html_site",)
 PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS

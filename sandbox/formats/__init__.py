@@ -9,6 +9,7 @@ from sandbox.formats import (
     html_site,
     js_site,
     lever,
+    oracle,
     paged_api,
     personio,
     pinpoint,
@@ -37,6 +38,7 @@ FORMATS: list[Format] = [
     pinpoint.FORMAT,
     breezy.FORMAT,
     rippling.FORMAT,
+    oracle.FORMAT,
     html_site.FORMAT,
     vn_sites.FORMAT,
     js_site.FORMAT,  # a listing rendered by JavaScript (the browser path)

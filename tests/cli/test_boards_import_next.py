@@ -18,6 +18,19 @@ from pipeline.boards_import import BoardRef, recognize
         ),
         ("https://Made-Tech.pinpointhq.com/postings.json", BoardRef("pinpoint", "made-tech")),
         ("https://safe-global.breezy.hr/json", BoardRef("breezy", "safe-global")),
+        (
+            "https://eeho.fa.us2.oraclecloud.com/hcmUI/CandidateExperience/en/sites/CX_1/job/12345/",
+            BoardRef("oracle", "eeho.fa.us2.oraclecloud.com/CX_1"),
+        ),
+        (
+            "https://fa-eqid-saasfaprod1.fa.ocs.oraclecloud.com/hcmUI/CandidateExperience/en/sites/CX_1/requisitions",
+            BoardRef("oracle", "fa-eqid-saasfaprod1.fa.ocs.oraclecloud.com/CX_1"),
+        ),
+        (
+            "https://eofd.fa.us6.oraclecloud.com/hcmRestApi/resources/latest/recruitingCEJobRequisitions"
+            "?onlyData=true&finder=findReqs;siteNumber=CX_1001,limit=25",
+            BoardRef("oracle", "eofd.fa.us6.oraclecloud.com/CX_1001"),
+        ),
         ("https://ats.rippling.com/mytra/jobs", BoardRef("rippling", "mytra")),
         (
             "https://ats.rippling.com/acme/jobs/2a8414fe-b145-4753-a4a9-d8f0f279aecc",
@@ -50,6 +63,8 @@ def test_new_platform_board_urls_are_recognized(url: str, board: BoardRef) -> No
         "https://breezy.hr/pricing",
         "https://app.breezy.hr/signin",
         "https://ats.rippling.com/",
+        "https://www.oraclecloud.com/cloud",
+        "https://eeho.fa.us2.oraclecloud.com/hcmUI/CandidateExperience/en/",
         "https://www.rippling.com/ats",
         "https://api.rippling.com/platform/api/employees",
     ],

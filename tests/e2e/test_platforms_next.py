@@ -26,13 +26,21 @@ SOURCES: dict[str, tuple[str, str, str]] = {
     "pinpoint": ("pinpoint", "never", "http_404"),
     "breezy": ("breezy", "never", "http_404"),
     "rippling": ("rippling", "always", "http_404"),
+    "oracle": ("oracle", "always", "platform_closed_flag"),
 }
 
 
 def world_jobs(app: App, sandbox: RunningSandbox, name: str) -> dict[str, list[Job]]:
     platform = SOURCES[name][0]
     tokens = [b.token for b in app.sources.get(name).boards]
-    return {t: list(build_board(sandbox.state.seed, platform, t, 0).jobs) for t in tokens}
+    return {
+        t: list(build_board(sandbox.state.seed, platform, world_key(t), 0).jobs) for t in tokens
+    }
+
+
+def world_key(token: str) -> str:
+    """The sandbox keys a board by its host where a token also names a site (Oracle)."""
+    return token.split("/")[0]
 
 
 def run_all(app: App, name: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
@@ -103,7 +111,7 @@ def test_the_direct_check_closes_a_withdrawn_posting_and_keeps_a_live_one(
     platform = SOURCES[name][0]
     token = app.sources.get(name).boards[0].token
     run_all(app, name)
-    sandbox.state.advance(platform, token)  # the employer withdraws one posting
+    sandbox.state.advance(platform, world_key(token))  # the employer withdraws one posting
     discover(app, name, force=True)
     rows = current_results(app, name)
     (gone,) = [r for r in rows if r["missing_count"] == 1]
@@ -158,3 +166,23 @@ def test_rippling_pages_from_zero_to_total_pages(
         ).fetchall()
     assert scans
     assert all(s["complete"] and not s["truncated"] for s in scans)
+
+
+def test_oracle_pages_by_offset_inside_the_finder(
+    app: App, sandbox: RunningSandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a limit of 3 the search is read at offsets 0, 3, 6, ... to TotalJobsCount."""
+    from pipeline.platforms import oracle
+
+    monkeypatch.setattr(oracle, "PAGE_SIZE", 3)
+    _resync(app, "oracle")
+    truth = world_jobs(app, sandbox, "oracle")
+    found, fetched, _ = run_all(app, "oracle")
+    assert found["pages"] == sum(-(-len(jobs) // 3) for jobs in truth.values())
+    assert found["postings_new"] == fetched["postings"] == sum(len(j) for j in truth.values())
+    offsets = {
+        e.path.split("offset=")[1].split(",")[0]
+        for e in sandbox.state.requests(platform="oracle")
+        if "recruitingCEJobRequisitions?" in e.path
+    }
+    assert {"0", "3", "6"} <= offsets
