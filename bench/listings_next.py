@@ -126,7 +126,25 @@ def oracle_page(rows: Rows, description: Callable[[str, Job], str]) -> tuple[byt
     return json.dumps(body).encode(), url
 
 
+def successfactors_feed(rows: Rows, description: Callable[[str, Job], str]) -> tuple[bytes, str]:
+    from xml.sax.saxutils import escape
+
+    jobs = "".join(
+        f"<Job><JobTitle>{escape(job.title)}</JobTitle><ReqId>{job.job_id % 10**6}</ReqId>"
+        f"<Posted-Date>{job.posted_at:%m/%d/%Y}</Posted-Date>"
+        f"<Job-Description>{escape(description(company, job))}</Job-Description>"
+        f"<filter1><label>Posting Location</label><value>{escape(job.location)}</value></filter1>"
+        f"<filter2><label>Job Family / Functional Area</label><value>{job.department}</value></filter2>"
+        "<mfield1><label>Type of Employment</label><value>Regular</value></mfield1></Job>"
+        for company, job in rows
+    )
+    body = f"<?xml version='1.0' encoding='UTF-8'?>\n<Job-Listing>{jobs}</Job-Listing>"
+    url = "https://career2.successfactors.eu/career?company=Acme&career_ns=job_listing_summary&resultType=XML"
+    return body.encode(), url
+
+
 BUILDERS: dict[str, Builder] = {
+    "successfactors": successfactors_feed,
     "oracle": oracle_page,
     "pinpoint": pinpoint_listing,
     "breezy": breezy_listing,

@@ -16,6 +16,7 @@ from parsers import (  # noqa: F401  (registration side effect)
     recruitee,
     rippling,
     smartrecruiters,
+    successfactors,
     teamtailor,
     workable,
     workday,

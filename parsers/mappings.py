@@ -409,3 +409,18 @@ ORACLE = JsonMapping(
 )
 
 MAPPINGS.update({m.platform: m for m in (ORACLE,)})
+
+# SAP SuccessFactors (Recruiting): the career site's XML feed
+# (`/career?company={company}&career_ns=job_listing_summary&resultType=XML`),
+# `<Job-Listing><Job>`; facets are read by their labels (see parsers/successfactors.py).
+SUCCESSFACTORS = JsonMapping(
+    platform="successfactors",
+    listing="jobs",
+    fields={
+        "external_id": "ReqId",
+        "title": "JobTitle",
+        "description_html": "Job-Description",
+    },
+)
+
+MAPPINGS.update({m.platform: m for m in (SUCCESSFACTORS,)})

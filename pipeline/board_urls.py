@@ -18,6 +18,11 @@ _NOT_BOARDS = frozenset({"www", "api", "app", "help", "support", "status", "deve
 
 
 def recognize_next(host: str, segments: list[str], query: str) -> tuple[str, str] | None:
+    if segments[:1] == ["career"] and re.search(
+        r"(?:^|\.)(?:successfactors\.(?:com|eu)|sapsf\.(?:com|eu|cn))$", host
+    ):
+        company = (parse_qs(query).get("company") or [None])[0]
+        return ("successfactors", f"{host}/{company}") if company else None
     oracle = _oracle(host, segments, query)
     if oracle is not None:
         return oracle

@@ -44,6 +44,7 @@ ATS_PLATFORMS = (
     "breezy",
     "rippling",
     "oracle",
+    "successfactors",
 )
 HTML_PLATFORMS = ("html_site",)
 PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS

@@ -18,6 +18,7 @@ from pipeline.platforms.simple import (
     Teamtailor,
 )
 from pipeline.platforms.smartrecruiters import SmartRecruiters
+from pipeline.platforms.successfactors import SuccessFactors
 from pipeline.platforms.workable import Workable
 from pipeline.platforms.workday import Workday
 
@@ -40,6 +41,7 @@ PLATFORMS: dict[str, Platform] = {
         Breezy(),
         Rippling(),
         Oracle(),
+        SuccessFactors(),
     )
 }
 

@@ -17,6 +17,7 @@ from sandbox.formats import (
     rippling,
     scenarios,
     smartrecruiters,
+    successfactors,
     teamtailor,
     vn_sites,
     workable,
@@ -39,6 +40,7 @@ FORMATS: list[Format] = [
     breezy.FORMAT,
     rippling.FORMAT,
     oracle.FORMAT,
+    successfactors.FORMAT,
     html_site.FORMAT,
     vn_sites.FORMAT,
     js_site.FORMAT,  # a listing rendered by JavaScript (the browser path)

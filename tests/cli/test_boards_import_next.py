@@ -19,6 +19,15 @@ from pipeline.boards_import import BoardRef, recognize
         ("https://Made-Tech.pinpointhq.com/postings.json", BoardRef("pinpoint", "made-tech")),
         ("https://safe-global.breezy.hr/json", BoardRef("breezy", "safe-global")),
         (
+            "https://career5.successfactors.eu/career?company=1657261P&career_ns=job_listing_summary",
+            BoardRef("successfactors", "career5.successfactors.eu/1657261P"),
+        ),
+        (
+            "https://career17.sapsf.com/career?company=TTCPRODUCTION&career_ns=job_listing"
+            "&career_job_req_id=12",
+            BoardRef("successfactors", "career17.sapsf.com/TTCPRODUCTION"),
+        ),
+        (
             "https://eeho.fa.us2.oraclecloud.com/hcmUI/CandidateExperience/en/sites/CX_1/job/12345/",
             BoardRef("oracle", "eeho.fa.us2.oraclecloud.com/CX_1"),
         ),
@@ -64,6 +73,8 @@ def test_new_platform_board_urls_are_recognized(url: str, board: BoardRef) -> No
         "https://app.breezy.hr/signin",
         "https://ats.rippling.com/",
         "https://www.oraclecloud.com/cloud",
+        "https://career2.successfactors.eu/career",
+        "https://www.successfactors.com/career?company=x.evil",
         "https://eeho.fa.us2.oraclecloud.com/hcmUI/CandidateExperience/en/",
         "https://www.rippling.com/ats",
         "https://api.rippling.com/platform/api/employees",
