@@ -18,9 +18,7 @@ _NOT_BOARDS = frozenset({"www", "api", "app", "help", "support", "status", "deve
 
 
 def recognize_next(host: str, segments: list[str], query: str) -> tuple[str, str] | None:
-    if segments[:1] == ["career"] and re.search(
-        r"(?:^|\.)(?:successfactors\.(?:com|eu)|sapsf\.(?:com|eu|cn))$", host
-    ):
+    if segments[:1] == ["career"] and _SF_HOST.match(host):
         company = (parse_qs(query).get("company") or [None])[0]
         return ("successfactors", f"{host}/{company}") if company else None
     oracle = _oracle(host, segments, query)
@@ -49,6 +47,7 @@ def _rippling(segments: list[str]) -> tuple[str, str] | None:
     return "rippling", first
 
 
+_SF_HOST = re.compile(r"^career\d*\.(?:successfactors|sapsf)\.(?:com|eu|cn)$")
 _ORACLE_SITE = re.compile(r"siteNumber=([A-Za-z0-9_-]+)")
 
 
