@@ -143,7 +143,34 @@ def successfactors_feed(rows: Rows, description: Callable[[str, Job], str]) -> t
     return body.encode(), url
 
 
+def jazzhr_feed(rows: Rows, description: Callable[[str, Job], str]) -> tuple[bytes, str]:
+    def cdata(tag: str, value: str) -> str:
+        return f"<{tag}><![CDATA[{value}]]></{tag}>"
+
+    jobs = "".join(
+        "<job>"
+        + cdata("id", f"job_20260106122430_{job.job_id}")
+        + cdata("status", "Open")
+        + cdata("title", job.title)
+        + cdata("department", job.department)
+        + cdata("url", f"https://acme.applytojob.com/apply/{job.job_id % 10**8}/role")
+        + cdata("city", job.location.split(",")[0])
+        + cdata("state", "CA")
+        + cdata("country", "United States")
+        + cdata("description", description(company, job))
+        + cdata("type", "Full Time")
+        + cdata("original_open_date", job.posted_at.date().isoformat())
+        + "</job>"
+        for company, job in rows
+    )
+    body = (
+        f"<?xml version='1.0' encoding='utf-8'?>\n<jobs>{cdata('publisher', 'JazzHR')}{jobs}</jobs>"
+    )
+    return body.encode(), "https://app.jazz.co/feeds/export/jobs/acme"
+
+
 BUILDERS: dict[str, Builder] = {
+    "jazzhr": jazzhr_feed,
     "successfactors": successfactors_feed,
     "oracle": oracle_page,
     "pinpoint": pinpoint_listing,

@@ -424,3 +424,23 @@ SUCCESSFACTORS = JsonMapping(
 )
 
 MAPPINGS.update({m.platform: m for m in (SUCCESSFACTORS,)})
+
+# JazzHR: the public XML job feed (`app.jazz.co/feeds/export/jobs/{company}`),
+# `<jobs>` of `<job>` with CDATA text (see parsers/jazzhr.py).
+JAZZHR = JsonMapping(
+    platform="jazzhr",
+    listing="jobs",
+    fields={
+        "external_id": "id",
+        "url": "url",
+        "title": "title",
+        "company": "$.$root.company",
+        "department": "department",
+        "description_html": "description",
+        "employment_type": "type",
+        "posted_at": "original_open_date",
+    },
+    offices=(OfficeMap("", city="city", region="state", country="country"),),
+)
+
+MAPPINGS.update({m.platform: m for m in (JAZZHR,)})

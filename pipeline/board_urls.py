@@ -11,9 +11,13 @@ import re
 from urllib.parse import parse_qs
 
 # Platforms whose board is the host's first label: its case never matters.
-SUBDOMAIN = frozenset({"pinpoint", "breezy"})
+SUBDOMAIN = frozenset({"pinpoint", "breezy", "jazzhr"})
 
-_SUFFIXES = ((".pinpointhq.com", "pinpoint"), (".breezy.hr", "breezy"))
+_SUFFIXES = (
+    (".pinpointhq.com", "pinpoint"),
+    (".breezy.hr", "breezy"),
+    (".applytojob.com", "jazzhr"),
+)
 _NOT_BOARDS = frozenset({"www", "api", "app", "help", "support", "status", "developers"})
 
 
@@ -24,6 +28,8 @@ def recognize_next(host: str, segments: list[str], query: str) -> tuple[str, str
     oracle = _oracle(host, segments, query)
     if oracle is not None:
         return oracle
+    if host == "app.jazz.co" and segments[:3] == ["feeds", "export", "jobs"]:
+        return ("jazzhr", segments[3].lower()) if len(segments) >= 4 else None
     if host == "ats.rippling.com":
         return _rippling(segments)
     if host == "api.rippling.com":  # the older v1 board API names the same slug

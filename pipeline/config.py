@@ -45,6 +45,7 @@ ATS_PLATFORMS = (
     "rippling",
     "oracle",
     "successfactors",
+    "jazzhr",
 )
 HTML_PLATFORMS = ("html_site",)
 PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS

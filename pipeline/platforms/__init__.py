@@ -6,6 +6,7 @@ from pipeline.config import HtmlSiteSource, SourceConfig
 from pipeline.platforms.base import BoardSpec, HtmlSite, Platform, host_of, scope_page_url
 from pipeline.platforms.breezy import Breezy
 from pipeline.platforms.greenhouse import Greenhouse
+from pipeline.platforms.jazzhr import JazzHR
 from pipeline.platforms.oracle import Oracle
 from pipeline.platforms.pinpoint import Pinpoint
 from pipeline.platforms.rippling import Rippling
@@ -42,6 +43,7 @@ PLATFORMS: dict[str, Platform] = {
         Rippling(),
         Oracle(),
         SuccessFactors(),
+        JazzHR(),
     )
 }
 

@@ -7,6 +7,7 @@ from sandbox.formats import (
     breezy,
     greenhouse,
     html_site,
+    jazzhr,
     js_site,
     lever,
     oracle,
@@ -41,6 +42,7 @@ FORMATS: list[Format] = [
     rippling.FORMAT,
     oracle.FORMAT,
     successfactors.FORMAT,
+    jazzhr.FORMAT,
     html_site.FORMAT,
     vn_sites.FORMAT,
     js_site.FORMAT,  # a listing rendered by JavaScript (the browser path)

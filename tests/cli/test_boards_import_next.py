@@ -19,6 +19,11 @@ from pipeline.boards_import import BoardRef, recognize
         ("https://Made-Tech.pinpointhq.com/postings.json", BoardRef("pinpoint", "made-tech")),
         ("https://safe-global.breezy.hr/json", BoardRef("breezy", "safe-global")),
         (
+            "https://firstadvantage.applytojob.com/apply/hWkx/Software",
+            BoardRef("jazzhr", "firstadvantage"),
+        ),
+        ("https://app.jazz.co/feeds/export/jobs/Riverdale", BoardRef("jazzhr", "riverdale")),
+        (
             "https://career5.successfactors.eu/career?company=1657261P&career_ns=job_listing_summary",
             BoardRef("successfactors", "career5.successfactors.eu/1657261P"),
         ),
@@ -73,6 +78,8 @@ def test_new_platform_board_urls_are_recognized(url: str, board: BoardRef) -> No
         "https://app.breezy.hr/signin",
         "https://ats.rippling.com/",
         "https://www.oraclecloud.com/cloud",
+        "https://www.applytojob.com/",
+        "https://app.jazz.co/login",
         "https://career2.successfactors.eu/career",
         "https://www.successfactors.com/career?company=x.evil",
         "https://eeho.fa.us2.oraclecloud.com/hcmUI/CandidateExperience/en/",

@@ -28,6 +28,7 @@ SOURCES: dict[str, tuple[str, str, str]] = {
     "rippling": ("rippling", "always", "http_404"),
     "oracle": ("oracle", "always", "platform_closed_flag"),
     "successfactors": ("successfactors", "never", "page_says_closed"),
+    "jazzhr": ("jazzhr", "never", "redirected_to_board"),
 }
 # Platforms whose rows state remote / hybrid work in a field of their own.
 WORK_MODE_STATED = {"pinpoint", "breezy", "rippling", "oracle"}
