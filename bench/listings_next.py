@@ -169,7 +169,25 @@ def jazzhr_feed(rows: Rows, description: Callable[[str, Job], str]) -> tuple[byt
     return body.encode(), "https://app.jazz.co/feeds/export/jobs/acme"
 
 
+def jobvite_feed(rows: Rows, description: Callable[[str, Job], str]) -> tuple[bytes, str]:
+    from xml.sax.saxutils import escape
+
+    jobs = "".join(
+        f"<job><id>o{job.job_id % 10**7}</id><title>{escape(job.title)}</title>"
+        f"<requisitionId>R{job.job_id % 10**4}</requisitionId><category>{job.department}</category>"
+        f"<jobtype>Full-Time</jobtype><location>{escape(job.location)}</location>"
+        f"<date>{job.posted_at.month}/{job.posted_at.day}/{job.posted_at.year}</date>"
+        f"<detail-url>https://jobs.jobvite.com/acme/job/o{job.job_id % 10**7}</detail-url>"
+        f"<apply-url>https://jobs.jobvite.com/acme/job/o{job.job_id % 10**7}/apply</apply-url>"
+        f"<description><![CDATA[{description(company, job)}]]></description></job>"
+        for company, job in rows
+    )
+    body = f"<?xml version='1.0' encoding='UTF-8'?><result>{jobs}</result>"
+    return body.encode(), "https://app.jobvite.com/CompanyJobs/Xml.aspx?c=qAcme123"
+
+
 BUILDERS: dict[str, Builder] = {
+    "jobvite": jobvite_feed,
     "jazzhr": jazzhr_feed,
     "successfactors": successfactors_feed,
     "oracle": oracle_page,

@@ -9,6 +9,7 @@ from parsers import (  # noqa: F401  (registration side effect)
     breezy,
     greenhouse,
     jazzhr,
+    jobvite,
     jsonld,
     lever,
     oracle,

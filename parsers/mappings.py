@@ -444,3 +444,23 @@ JAZZHR = JsonMapping(
 )
 
 MAPPINGS.update({m.platform: m for m in (JAZZHR,)})
+
+# Jobvite: the company's public XML feed (`app.jobvite.com/CompanyJobs/Xml.aspx?c={eid}`),
+# `<result>` of `<job>` (see parsers/jobvite.py).
+JOBVITE = JsonMapping(
+    platform="jobvite",
+    listing="jobs",
+    fields={
+        "external_id": "id",
+        "url": ("detail-url", "apply-url"),
+        "title": "title",
+        "department": "category",
+        "location_text": "location",
+        "description_html": ("description", "briefdescription"),
+        "employment_type": "jobtype",
+        "apply_url": "apply-url",
+    },
+    offices=(OfficeMap("location"),),
+)
+
+MAPPINGS.update({m.platform: m for m in (JOBVITE,)})

@@ -30,6 +30,12 @@ def recognize_next(host: str, segments: list[str], query: str) -> tuple[str, str
         return oracle
     if host == "app.jazz.co" and segments[:3] == ["feeds", "export", "jobs"]:
         return ("jazzhr", segments[3].lower()) if len(segments) >= 4 else None
+    if host in ("app.jobvite.com", "jobs.jobvite.com", "www.jobvite.com", "hire.jobvite.com"):
+        # The feed needs the companyEId; a career-site slug alone does not name it.
+        if [s.lower() for s in segments[:2]] == ["companyjobs", "xml.aspx"]:
+            eid = (parse_qs(query).get("c") or [None])[0]
+            return ("jobvite", eid) if eid else None
+        return None
     if host == "ats.rippling.com":
         return _rippling(segments)
     if host == "api.rippling.com":  # the older v1 board API names the same slug

@@ -46,6 +46,7 @@ ATS_PLATFORMS = (
     "oracle",
     "successfactors",
     "jazzhr",
+    "jobvite",
 )
 HTML_PLATFORMS = ("html_site",)
 PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS

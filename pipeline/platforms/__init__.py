@@ -7,6 +7,7 @@ from pipeline.platforms.base import BoardSpec, HtmlSite, Platform, host_of, scop
 from pipeline.platforms.breezy import Breezy
 from pipeline.platforms.greenhouse import Greenhouse
 from pipeline.platforms.jazzhr import JazzHR
+from pipeline.platforms.jobvite import Jobvite
 from pipeline.platforms.oracle import Oracle
 from pipeline.platforms.pinpoint import Pinpoint
 from pipeline.platforms.rippling import Rippling
@@ -44,6 +45,7 @@ PLATFORMS: dict[str, Platform] = {
         Oracle(),
         SuccessFactors(),
         JazzHR(),
+        Jobvite(),
     )
 }
 

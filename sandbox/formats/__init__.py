@@ -8,6 +8,7 @@ from sandbox.formats import (
     greenhouse,
     html_site,
     jazzhr,
+    jobvite,
     js_site,
     lever,
     oracle,
@@ -43,6 +44,7 @@ FORMATS: list[Format] = [
     oracle.FORMAT,
     successfactors.FORMAT,
     jazzhr.FORMAT,
+    jobvite.FORMAT,
     html_site.FORMAT,
     vn_sites.FORMAT,
     js_site.FORMAT,  # a listing rendered by JavaScript (the browser path)

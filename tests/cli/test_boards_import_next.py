@@ -19,6 +19,10 @@ from pipeline.boards_import import BoardRef, recognize
         ("https://Made-Tech.pinpointhq.com/postings.json", BoardRef("pinpoint", "made-tech")),
         ("https://safe-global.breezy.hr/json", BoardRef("breezy", "safe-global")),
         (
+            "https://app.jobvite.com/CompanyJobs/Xml.aspx?c=qyy9VfwU&cf=e",
+            BoardRef("jobvite", "qyy9VfwU"),
+        ),
+        (
             "https://firstadvantage.applytojob.com/apply/hWkx/Software",
             BoardRef("jazzhr", "firstadvantage"),
         ),
@@ -78,6 +82,7 @@ def test_new_platform_board_urls_are_recognized(url: str, board: BoardRef) -> No
         "https://app.breezy.hr/signin",
         "https://ats.rippling.com/",
         "https://www.oraclecloud.com/cloud",
+        "https://jobs.jobvite.com/sitecore/job/oGm1zfwm",  # a slug, not the companyEId
         "https://www.applytojob.com/",
         "https://app.jazz.co/login",
         "https://career2.successfactors.eu/career",

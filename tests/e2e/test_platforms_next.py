@@ -29,6 +29,7 @@ SOURCES: dict[str, tuple[str, str, str]] = {
     "oracle": ("oracle", "always", "platform_closed_flag"),
     "successfactors": ("successfactors", "never", "page_says_closed"),
     "jazzhr": ("jazzhr", "never", "redirected_to_board"),
+    "jobvite": ("jobvite", "never", "http_404"),
 }
 # Platforms whose rows state remote / hybrid work in a field of their own.
 WORK_MODE_STATED = {"pinpoint", "breezy", "rippling", "oracle"}
