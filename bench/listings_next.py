@@ -186,6 +186,26 @@ def jobvite_feed(rows: Rows, description: Callable[[str, Job], str]) -> tuple[by
     return body.encode(), "https://app.jobvite.com/CompanyJobs/Xml.aspx?c=qAcme123"
 
 
+def icims_search(rows: Rows, description: Callable[[str, Job], str]) -> tuple[bytes, str]:
+    """A portal's search page of 50 rows (HTML; the adverts are on the job pages)."""
+    cards = "".join(
+        "<div class='row'><div class='col-xs-12 title'>"
+        f"<a href='https://careers-acme.icims.com/jobs/{job.job_id % 10**5}/role/job?in_iframe=1'"
+        f" class='iCIMS_Anchor' title='{job.job_id % 10**5} - {job.title}'><h3>{job.title}</h3></a>"
+        "</div><div class='col-xs-12 additionalFields'><dl class='iCIMS_JobHeaderGroup'>"
+        f"<dt>Job Locations</dt><dd>US-CA-{job.location.split(',')[0]}</dd>"
+        f"<dt>Category</dt><dd>{job.department}</dd>"
+        f"<dt>Posted Date</dt><dd><span title='{job.posted_at:%m/%d/%Y}'>x</span></dd>"
+        "</dl></div></div>"
+        for _, job in rows[:50]
+    )
+    body = (
+        f"<html><body><div class='iCIMS_JobsTable'>{cards}</div>"
+        "<div class='iCIMS_Paging'>Page 1 of 4</div></body></html>"
+    )
+    return body.encode(), "https://careers-acme.icims.com/jobs/search?ss=1&in_iframe=1&pr=0"
+
+
 BUILDERS: dict[str, Builder] = {
     "jobvite": jobvite_feed,
     "jazzhr": jazzhr_feed,

@@ -8,6 +8,7 @@ from parsers import (  # noqa: F401  (registration side effect)
     bamboohr,
     breezy,
     greenhouse,
+    icims,
     jazzhr,
     jobvite,
     jsonld,

@@ -464,3 +464,23 @@ JOBVITE = JsonMapping(
 )
 
 MAPPINGS.update({m.platform: m for m in (JOBVITE,)})
+
+# iCIMS: the portal's job search pages (HTML, `.iCIMS_JobsTable` rows), read into rows
+# by parsers/icims.py; each posting's own page carries the advert (JSON-LD).
+ICIMS = JsonMapping(
+    platform="icims",
+    listing="jobs",
+    total="total",
+    fields={
+        "external_id": "id",
+        "url": "url",
+        "title": "title",
+        "department": "category",
+        "location_text": "location",
+        "posted_at": "posted",
+        "detail_url": "detail_url",
+    },
+    listing_has_description=False,
+)
+
+MAPPINGS.update({m.platform: m for m in (ICIMS,)})

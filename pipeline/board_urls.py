@@ -11,14 +11,17 @@ import re
 from urllib.parse import parse_qs
 
 # Platforms whose board is the host's first label: its case never matters.
-SUBDOMAIN = frozenset({"pinpoint", "breezy", "jazzhr"})
+SUBDOMAIN = frozenset({"pinpoint", "breezy", "jazzhr", "icims"})
 
 _SUFFIXES = (
     (".pinpointhq.com", "pinpoint"),
     (".breezy.hr", "breezy"),
     (".applytojob.com", "jazzhr"),
+    (".icims.com", "icims"),  # careers-acme.icims.com: the portal is the first label
 )
-_NOT_BOARDS = frozenset({"www", "api", "app", "help", "support", "status", "developers"})
+_NOT_BOARDS = frozenset(
+    {"www", "api", "app", "help", "support", "status", "developers", "developer", "community"}
+)
 
 
 def recognize_next(host: str, segments: list[str], query: str) -> tuple[str, str] | None:

@@ -47,6 +47,7 @@ ATS_PLATFORMS = (
     "successfactors",
     "jazzhr",
     "jobvite",
+    "icims",
 )
 HTML_PLATFORMS = ("html_site",)
 PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS

@@ -6,6 +6,7 @@ from pipeline.config import HtmlSiteSource, SourceConfig
 from pipeline.platforms.base import BoardSpec, HtmlSite, Platform, host_of, scope_page_url
 from pipeline.platforms.breezy import Breezy
 from pipeline.platforms.greenhouse import Greenhouse
+from pipeline.platforms.icims import Icims
 from pipeline.platforms.jazzhr import JazzHR
 from pipeline.platforms.jobvite import Jobvite
 from pipeline.platforms.oracle import Oracle
@@ -46,6 +47,7 @@ PLATFORMS: dict[str, Platform] = {
         SuccessFactors(),
         JazzHR(),
         Jobvite(),
+        Icims(),
     )
 }
 

@@ -7,6 +7,7 @@ from sandbox.formats import (
     breezy,
     greenhouse,
     html_site,
+    icims,
     jazzhr,
     jobvite,
     js_site,
@@ -45,6 +46,7 @@ FORMATS: list[Format] = [
     successfactors.FORMAT,
     jazzhr.FORMAT,
     jobvite.FORMAT,
+    icims.FORMAT,
     html_site.FORMAT,
     vn_sites.FORMAT,
     js_site.FORMAT,  # a listing rendered by JavaScript (the browser path)

@@ -19,6 +19,11 @@ from pipeline.boards_import import BoardRef, recognize
         ("https://Made-Tech.pinpointhq.com/postings.json", BoardRef("pinpoint", "made-tech")),
         ("https://safe-global.breezy.hr/json", BoardRef("breezy", "safe-global")),
         (
+            "https://careers-h.icims.com/jobs/5446/2027-summer-internship/job?in_iframe=1",
+            BoardRef("icims", "careers-h"),
+        ),
+        ("https://careers-rambus.icims.com/jobs/search?ss=1", BoardRef("icims", "careers-rambus")),
+        (
             "https://app.jobvite.com/CompanyJobs/Xml.aspx?c=qyy9VfwU&cf=e",
             BoardRef("jobvite", "qyy9VfwU"),
         ),
@@ -82,6 +87,8 @@ def test_new_platform_board_urls_are_recognized(url: str, board: BoardRef) -> No
         "https://app.breezy.hr/signin",
         "https://ats.rippling.com/",
         "https://www.oraclecloud.com/cloud",
+        "https://www.icims.com/products/",
+        "https://developer.icims.com/",
         "https://jobs.jobvite.com/sitecore/job/oGm1zfwm",  # a slug, not the companyEId
         "https://www.applytojob.com/",
         "https://app.jazz.co/login",

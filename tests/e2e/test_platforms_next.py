@@ -30,6 +30,7 @@ SOURCES: dict[str, tuple[str, str, str]] = {
     "successfactors": ("successfactors", "never", "page_says_closed"),
     "jazzhr": ("jazzhr", "never", "redirected_to_board"),
     "jobvite": ("jobvite", "never", "http_404"),
+    "icims": ("icims", "always", "page_says_closed"),
 }
 # Platforms whose rows state remote / hybrid work in a field of their own.
 WORK_MODE_STATED = {"pinpoint", "breezy", "rippling", "oracle"}
@@ -192,3 +193,16 @@ def test_oracle_pages_by_offset_inside_the_finder(
         if "recruitingCEJobRequisitions?" in e.path
     }
     assert {"0", "3", "6"} <= offsets
+
+
+def test_icims_reads_every_search_page_from_pr_zero(app: App, sandbox: RunningSandbox) -> None:
+    """Portal pages of 10 rows: "Page N of M" links pr=1, 2, ... and the board is complete."""
+    from sandbox.formats.icims import PAGE_SIZE
+
+    truth = world_jobs(app, sandbox, "icims")
+    assert any(len(jobs) > PAGE_SIZE for jobs in truth.values())  # paging is exercised
+    found, fetched, _ = run_all(app, "icims")
+    assert found["pages"] == sum(-(-len(jobs) // PAGE_SIZE) for jobs in truth.values())
+    assert found["postings_new"] == fetched["postings"] == sum(len(j) for j in truth.values())
+    rows = current_results(app, "icims")
+    assert all(r["posted_precision"] == "day" for r in rows)
