@@ -86,7 +86,7 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
         return None, ParseOutcome.rejected(
             Issue("blocked", "the page is a bot-challenge page"), signal=PageSignal.BLOCKED
         )
-    sel = Selector(text=doc.body.decode("utf-8", "replace"))
+    sel = Selector(text=doc.body.decode("utf-8", "replace"), type="html")
     table = sel.css(".iCIMS_JobsTable")
     if not table:
         return None, ParseOutcome.rejected(

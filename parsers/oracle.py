@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlencode, urlsplit, urlunsplit
 
 from parsers import mappings
+from parsers.hosted import parse_hosted_page
 from parsers.jsonmap import Context, Draft, JsonParser, looks_like_html
 from parsers.jsonutil import load_json
 from parsers.registry import register
@@ -107,7 +108,13 @@ def next_page(data: Any, doc: RawDocument, count: int) -> tuple[str | None, dict
     return url, {"count": count}
 
 
-_json = JsonParser(mappings.ORACLE, adapt=_adapt, paging=next_page)
+def parse_page(doc: RawDocument) -> ParseOutcome:
+    """The public page is a JavaScript shell: only its signal (a bot wall, a closed
+    banner) can be read from it, never the posting."""
+    return parse_hosted_page(doc, platform="oracle", id_pattern=r"/job/([^/?#]+)")
+
+
+_json = JsonParser(mappings.ORACLE, adapt=_adapt, paging=next_page, page=parse_page)
 
 
 @register("oracle", PARSER_VERSION)
