@@ -206,12 +206,50 @@ def icims_search(rows: Rows, description: Callable[[str, Job], str]) -> tuple[by
     return body.encode(), "https://careers-acme.icims.com/jobs/search?ss=1&in_iframe=1&pr=0"
 
 
+# JSON listings join bench/parse.py's JSON figure; XML and HTML feeds are measured
+# apart, against lxml parsing the same bytes (json.loads cannot read them).
 BUILDERS: dict[str, Builder] = {
-    "jobvite": jobvite_feed,
-    "jazzhr": jazzhr_feed,
-    "successfactors": successfactors_feed,
-    "oracle": oracle_page,
     "pinpoint": pinpoint_listing,
     "breezy": breezy_listing,
     "rippling": rippling_page,
+    "oracle": oracle_page,
 }
+FEED_BUILDERS: dict[str, tuple[Builder, str]] = {
+    "successfactors": (successfactors_feed, "xml"),
+    "jazzhr": (jazzhr_feed, "xml"),
+    "jobvite": (jobvite_feed, "xml"),
+    "icims": (icims_search, "html"),
+}
+
+
+def measure_feeds(
+    rows: Rows,
+    description: Callable[[str, Job], str],
+    timed: Callable[[Callable[[], object], float], tuple[int, float]],
+    seconds: float,
+) -> dict[str, float]:
+    """MB/s per XML / HTML listing parser, printed beside lxml's rate on the same bytes."""
+    import lxml.etree
+    import lxml.html
+
+    from parsers.registry import REGISTRY
+    from parsers.types import DocumentKind, RawDocument
+
+    print("XML and HTML listings (MB/s of input; one core)")
+    rates: dict[str, float] = {}
+    for name, (build, kind) in FEED_BUILDERS.items():
+        body, url = build(rows, description)
+        doc = RawDocument(body, url, DocumentKind.LISTING)
+        parser = REGISTRY.get(name)
+        assert parser.parse(doc).postings, f"{name}: the benchmark input must parse"
+        raw = lxml.etree.fromstring if kind == "xml" else lxml.html.fromstring
+        runs, elapsed = timed(lambda p=parser, d=doc: p.parse(d), seconds)
+        raw_runs, raw_elapsed = timed(lambda b=body, f=raw: f(b), seconds)
+        mb = len(body) / 1e6
+        rate, raw_rate = mb * runs / elapsed, mb * raw_runs / raw_elapsed
+        rates[name] = round(rate, 1)
+        print(
+            f"  {parser.ref:<20} {len(body) / 1024:8.0f} KB  {rate:8.1f} MB/s   "
+            f"lxml {raw_rate:8.1f} MB/s   ratio {rate / raw_rate:5.2f}"
+        )
+    return rates

@@ -13,6 +13,7 @@ the hosted page's path names the same id the feed does.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from parsers import mappings
@@ -24,11 +25,14 @@ from parsers.types import ParseOutcome, RawDocument
 
 PARSER_VERSION = "1"
 
+# Pure, and a board repeats its pay texts: parsed once per distinct text.
+_salary_text = lru_cache(maxsize=4096)(parse_salary_text)
+
 
 def _adapt(draft: Draft, position: dict[str, Any], ctx: Context) -> None:
     salary = position.get("salary")
     if isinstance(salary, str) and salary.strip():
-        draft["salary"] = parse_salary_text(salary)
+        draft["salary"] = _salary_text(salary)
     url = draft.get("url")
     if isinstance(url, str) and "/p/" in url:
         draft["apply_url"] = url.rstrip("/") + "/apply"

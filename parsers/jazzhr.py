@@ -16,10 +16,10 @@ from typing import Any
 
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
-from parsers.jsonmap import JsonParser, looks_like_html
+from parsers.jsonmap import JsonParser
 from parsers.registry import register
 from parsers.types import Issue, ParseOutcome, RawDocument
-from parsers.xmlfeed import read_feed
+from parsers.xmlfeed import is_html_page, read_feed
 
 PARSER_VERSION = "1"
 LIVE_STATUSES = frozenset({"open", ""})
@@ -45,6 +45,6 @@ _feed = JsonParser(mappings.JAZZHR, prepare=_read)
 def parse_jazzhr(doc: RawDocument) -> ParseOutcome:
     if not doc.body.strip():
         return ParseOutcome.rejected(Issue("empty_body", "the response body is empty"))
-    if looks_like_html(doc.body):
+    if is_html_page(doc.body):
         return parse_page(doc)
     return _feed(doc)

@@ -17,10 +17,10 @@ from typing import Any
 
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
-from parsers.jsonmap import Context, Draft, JsonParser, looks_like_html
+from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
 from parsers.types import Issue, ParseOutcome, Quality, RawDocument
-from parsers.xmlfeed import read_feed
+from parsers.xmlfeed import is_html_page, read_feed
 
 PARSER_VERSION = "1"
 
@@ -60,6 +60,6 @@ def parse_jobvite(doc: RawDocument) -> ParseOutcome:
         return ParseOutcome(
             quality=Quality.ACCEPTED
         )  # Jobvite's answer for a company without open jobs
-    if looks_like_html(doc.body):
+    if is_html_page(doc.body):
         return parse_page(doc)
     return _feed(doc)

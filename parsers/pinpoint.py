@@ -15,6 +15,7 @@ URL carries a UUID: the UUID is the posting's id, so the feed and the hosted pag
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from parsers import mappings
@@ -25,6 +26,9 @@ from parsers.text import parse_salary_text
 from parsers.types import ParseOutcome, RawDocument
 
 PARSER_VERSION = "1"
+
+# Pure, and a board repeats its pay texts: parsed once per distinct text.
+_salary_text = lru_cache(maxsize=4096)(parse_salary_text)
 _UUID = r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
 _POSTING_UUID = re.compile(r"/postings/" + _UUID, re.I)
 _SECTIONS = (
@@ -53,7 +57,7 @@ def _adapt(draft: Draft, item: dict[str, Any], ctx: Context) -> None:
     draft["description_html"] = description_html(item)
     compensation = item.get("compensation")
     if isinstance(compensation, str) and item.get("compensation_visible") in (True, "true"):
-        draft["salary"] = parse_salary_text(compensation)
+        draft["salary"] = _salary_text(compensation)
 
 
 def parse_page(doc: RawDocument) -> ParseOutcome:

@@ -20,11 +20,11 @@ from urllib.parse import parse_qs, urlsplit
 
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
-from parsers.jsonmap import Context, Draft, JsonParser, looks_like_html
+from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
 from parsers.text import clean_place, unescape_html
 from parsers.types import Issue, ParseOutcome, RawDocument, RawOffice
-from parsers.xmlfeed import read_feed
+from parsers.xmlfeed import is_html_page, read_feed
 
 PARSER_VERSION = "1"
 _LOCATION = ("Posting Location", "Location", "Country")
@@ -99,6 +99,6 @@ _feed = JsonParser(mappings.SUCCESSFACTORS, adapt=_adapt, prepare=_read)
 def parse_successfactors(doc: RawDocument) -> ParseOutcome:
     if not doc.body.strip():
         return ParseOutcome.rejected(Issue("empty_body", "the response body is empty"))
-    if looks_like_html(doc.body) or re.search(r"career_ns=job_listing(?:&|$)", doc.url):
+    if is_html_page(doc.body) or re.search(r"career_ns=job_listing(?:&|$)", doc.url):
         return parse_page(doc)
     return _feed(doc)

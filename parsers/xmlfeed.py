@@ -5,12 +5,23 @@ its whitespace-cleaned text."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lxml import etree
 
 from parsers.signals import looks_blocked
 from parsers.types import Issue, PageSignal, ParseOutcome, RawDocument
+
+_HTML_START = re.compile(
+    rb"\s*(?:\xef\xbb\xbf)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)\b", re.I | re.S
+)
+
+
+def is_html_page(body: bytes) -> bool:
+    """An HTML page (a hosted job page, an error page), not a feed: a feed may come
+    without an `<?xml` declaration, so markup alone does not make a page."""
+    return _HTML_START.match(body[:2048]) is not None
 
 
 def _parser() -> etree.XMLParser:
