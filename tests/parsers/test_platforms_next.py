@@ -76,7 +76,7 @@ def test_oracle_tokens_name_a_host_and_a_site(token: str, host: str, site: str) 
 
 
 def test_a_malformed_oracle_token_says_what_it_should_look_like() -> None:
-    with pytest.raises(ValueError, match="pod.fa.us2/CX_1"):
+    with pytest.raises(ValueError, match=r"pod\.fa\.us2/CX_1"):
         oracle_token("CX_1")
 
 
