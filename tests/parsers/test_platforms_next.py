@@ -5,6 +5,7 @@ the platform says the board ends, ids agree between a listing and a posting's pa
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -143,3 +144,22 @@ def test_icims_stops_when_the_page_says_it_is_the_last() -> None:
     following = REGISTRY.get("icims").parse(RawDocument(first, url.replace("pr=1", "pr=0")))
     assert following.next_page_url is not None
     assert following.next_page_url.endswith("pr=1")
+
+
+@pytest.mark.parametrize(
+    ("platform", "token", "example"),
+    [
+        ("oracle", "CX_1", "eeho.fa.us2.oraclecloud.com/CX_1"),
+        ("successfactors", "SwissRe", "career2.successfactors.eu/CompanyId"),
+    ],
+)
+def test_a_composite_token_without_its_parts_is_a_config_error(
+    tmp_path, platform: str, token: str, example: str
+) -> None:  # type: ignore[no-untyped-def]
+    from pipeline.config import load_sources
+    from pipeline.errors import ConfigError
+
+    path = tmp_path / "sources.yaml"
+    path.write_text(f"sources:\n  s:\n    platform: {platform}\n    boards: [{token}]\n")
+    with pytest.raises(ConfigError, match=re.escape(example)):
+        load_sources(path, env={})
