@@ -3,9 +3,12 @@ issue 14 (job, apply and API URLs name their board), and nothing else."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from pipeline.boards_import import BoardRef, recognize
+from pipeline.app import App
+from pipeline.boards_import import BoardRef, import_boards, recognize
 
 
 @pytest.mark.parametrize(
@@ -101,3 +104,40 @@ def test_new_platform_board_urls_are_recognized(url: str, board: BoardRef) -> No
 )
 def test_new_platform_marketing_and_nested_hosts_are_not_boards(url: str) -> None:
     assert recognize(url) is None
+
+
+NEW_PLATFORM_URLS = """\
+https://newco.pinpointhq.com/en/postings/0b5f2d3c-1a2b-4c3d-8e9f-0a1b2c3d4e5f
+https://newco.breezy.hr/p/0cd4d6b2f8c0-engineer
+https://missing-co.breezy.hr/
+https://ats.rippling.com/newco/jobs
+https://newco.fa.us2.oraclecloud.com/hcmUI/CandidateExperience/en/sites/CX_1/job/12345
+https://career2.successfactors.eu/career?company=NewCo&career_ns=job_listing_summary
+https://newco.applytojob.com/apply/AbCd123/engineer
+https://app.jobvite.com/CompanyJobs/Xml.aspx?c=qNewCo12
+https://careers-newco.icims.com/jobs/search?ss=1
+"""
+
+
+def test_new_platform_boards_are_validated_and_registered(app: App, tmp_path: Path) -> None:
+    """One request per board through the sandbox; a board that answers 404 is invalid."""
+    urls = tmp_path / "urls.txt"
+    urls.write_text(NEW_PLATFORM_URLS, encoding="utf-8")
+    report = import_boards(app, urls)
+    assert (report.urls, report.recognized) == (9, 9)
+    assert [url for url, _ in report.invalid] == ["https://missing-co.breezy.hr/"]
+    assert (report.valid, report.registered) == (8, 8)
+    with app.db.connect() as conn:
+        rows = conn.execute(
+            "SELECT source_id, board_key FROM crawl.boards WHERE origin = 'import' ORDER BY 1"
+        ).fetchall()
+    assert {(r["source_id"], r["board_key"]) for r in rows} == {
+        ("pinpoint", "newco"),
+        ("breezy", "newco"),
+        ("rippling", "newco"),
+        ("oracle", "newco.fa.us2.oraclecloud.com/CX_1"),
+        ("successfactors", "career2.successfactors.eu/NewCo"),
+        ("jazzhr", "newco"),
+        ("jobvite", "qNewCo12"),
+        ("icims", "careers-newco"),
+    }
