@@ -14,19 +14,28 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from pipeline.http.fetcher import FetchRequest
 from pipeline.platforms.simple import DetailFromPosting, PathPlatform
 
 PAGE_SIZE = 100
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 _HOSTED = re.compile(r"^(?P<origin>https?://.+?)/(?P<board>[^/]+)/jobs/(?P<id>[^/?#]+)/?$")
 
 
 def detail_api(url: str) -> str | None:
-    """The hosted page `{origin}/{board}/jobs/{id}` -> its detail API URL."""
+    """The hosted page `{origin}/{board}/jobs/{id}` -> its detail API URL, or None when
+    the page's address has another form (a locale prefix): a detail URL built wrongly
+    would answer 404 for a live posting, so such postings get the plain page check,
+    which can only be ambiguous."""
     match = _HOSTED.match(url)
-    if match is None:
+    if match is None or not _UUID.match(match["id"]):
+        return None
+    if (
+        urlsplit(url).hostname == "ats.rippling.com"
+        and match["origin"] != "https://ats.rippling.com"
+    ):
         return None
     return f"{match['origin']}/api/v2/board/{match['board']}/jobs/{match['id']}"
 

@@ -88,6 +88,19 @@ def test_rippling_checks_the_detail_api_not_the_hosted_shell() -> None:
     assert request.url.startswith("https://ats.rippling.com/api/v2/board/acme/jobs/")
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://ats.rippling.com/en-GB/acme/jobs/2a8414fe-b145-4753-a4a9-d8f0f279aecc",
+        "https://ats.rippling.com/acme/jobs/not-a-uuid",
+    ],
+)
+def test_rippling_never_guesses_a_detail_url_it_cannot_build_for_sure(url: str) -> None:
+    """A wrongly built detail URL would 404 for a live posting: the page check instead."""
+    assert detail_api(url) is None
+    assert PLATFORMS["rippling"].check_request({"url": url}).url == url
+
+
 def test_rippling_stops_on_the_last_page() -> None:
     parse = REGISTRY.get("rippling").parse
     url = "https://ats.rippling.com/api/v2/board/acme/jobs?page=1&pageSize=1"
