@@ -1,8 +1,11 @@
 """Parse throughput on this machine, one core.
 
-- JSON listings (Greenhouse with entity-escaped content, Lever, Ashby, Workday),
-  synthesized from the sandbox world with descriptions of a realistic length, in
-  MB/s, next to `json.loads` of the same bytes.
+- JSON listings (Greenhouse with entity-escaped content, Lever, Ashby, Workday, and
+  Pinpoint, Breezy HR, Rippling, Oracle Recruiting Cloud), synthesized from the
+  sandbox world with descriptions of a realistic length, in MB/s, next to
+  `json.loads` of the same bytes.
+- XML and HTML listings (SuccessFactors, JazzHR, Jobvite feeds; an iCIMS search
+  page), in MB/s next to lxml parsing the same bytes (bench/listings_next.py).
 - HTML detail pages of about 100 KB (JSON-LD pages, a configured HTML site, a
   Greenhouse Remix page), in pages/s, next to `lxml.html.fromstring` of the same bytes.
 
@@ -26,6 +29,8 @@ import lxml.html
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.listings_next import BUILDERS as NEXT_BUILDERS
+from bench.listings_next import measure_feeds
 from parsers.html_site import HtmlSiteSpec, build_parser
 from parsers.registry import REGISTRY
 from parsers.types import DocumentKind, RawDocument
@@ -288,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
         "ashby": ashby_listing(rows),
         "workday": workday_page(rows[:20]),
     }
+    urls: dict[str, str] = {}
+    for name, build in NEXT_BUILDERS.items():  # the platforms added in issue 14
+        listings[name], urls[name] = build(rows, description)
     print("JSON listings (MB/s of input; one core)")
     total_bytes = total_parse = total_raw = 0.0
     per_parser: dict[str, float] = {}
@@ -295,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, body in listings.items():
         doc = RawDocument(
             body,
-            "https://acme.wd5.myworkdayjobs.com/wday/cxs/acme/Careers/jobs",
+            urls.get(name, "https://acme.wd5.myworkdayjobs.com/wday/cxs/acme/Careers/jobs"),
             DocumentKind.LISTING,
             fetched_at=FETCHED,
         )
@@ -317,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         total_raw += mb * runs * raw_elapsed / (mb * raw_runs)
     json_rate = total_bytes / total_parse
     json_raw_rate = total_bytes / total_raw
+    feed_rates = measure_feeds(rows, description, timed, args.seconds)
 
     company = "Bright Labs"
     pages = {
@@ -389,6 +398,7 @@ def main(argv: list[str] | None = None) -> int:
                 "html_raw_pages_per_s": round(html_raw_rate, 1),
                 "json_mb_per_s_by_parser": per_parser,
                 "json_postings_per_s_by_parser": postings_per_s,
+                "feed_mb_per_s_by_parser": feed_rates,
                 "meets_targets": verdict == "meets",
             }
         )

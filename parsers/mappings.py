@@ -296,3 +296,191 @@ MAPPINGS: dict[str, JsonMapping] = {
         PERSONIO,
     )
 }
+
+# ---------------------------------------------------------------- platforms added in issue 14
+
+# `https://{company}.pinpointhq.com/postings.json`: `{data: [...]}`, every open posting
+# with its advert split into sections (see parsers/pinpoint.py).
+PINPOINT = JsonMapping(
+    platform="pinpoint",
+    listing="data",
+    fields={
+        "external_id": "id",  # replaced by the posting's UUID (its public URL) when known
+        "url": "url",
+        "title": "title",
+        "department": ("job.department.name", "department.name"),
+        "location_text": "location.name",
+        "employment_type": ("employment_type_text", "employment_type"),
+        "posted_at": ("published_at", "created_at"),
+    },
+    offices=(OfficeMap("location", text="name", city="city", region="province"),),
+    remote=(
+        RemoteRule("workplace_type", {"remote": "yes", "hybrid": "hybrid", "onsite": "unknown"}),
+    ),
+)
+
+MAPPINGS.update({m.platform: m for m in (PINPOINT,)})
+
+# `https://{company}.breezy.hr/json?verbose=true`: a top-level array of positions;
+# `verbose=true` adds each `description` (see parsers/breezy.py).
+BREEZY = JsonMapping(
+    platform="breezy",
+    listing="",
+    fields={
+        "external_id": "id",
+        "url": "url",
+        "title": "name",
+        "company": "company.name",
+        "department": ("department.name", "department"),
+        "location_text": "location.name",
+        "description_html": "description",
+        "employment_type": "type.name",
+        "posted_at": "published_date",
+    },
+    offices=(
+        OfficeMap(
+            "locations[*]", text="name", city="city", region="state.name", country="country.name"
+        ),
+        OfficeMap(
+            "location", text="name", city="city", region="state.name", country="country.name"
+        ),
+    ),
+    remote=(RemoteRule("location.is_remote", {True: "yes"}),),
+)
+
+MAPPINGS.update({m.platform: m for m in (BREEZY,)})
+
+# `GET ats.rippling.com/api/v2/board/{board}/jobs?page=N&pageSize=M`: `{items, page,
+# pageSize, totalItems, totalPages}` without descriptions; `.../jobs/{id}` is the
+# posting's detail (see parsers/rippling.py).
+RIPPLING = JsonMapping(
+    platform="rippling",
+    listing="items",
+    single="",
+    single_keys=("name", "description"),
+    total="totalItems",
+    fields={
+        "external_id": ("id", "uuid"),
+        "url": "url",
+        "title": "name",
+        "company": "companyName",
+        "department": ("department.name", "department.label"),
+        # The id is the readable form ("Salaried, full-time"), the label a code.
+        "employment_type": ("employmentType.id", "employmentType.label"),
+        "posted_at": "createdOn",
+    },
+    offices=(
+        OfficeMap("locations[*]", text="name", city="city", region="state", country="country"),
+        OfficeMap("workLocations[*]"),
+    ),
+    remote=(
+        RemoteRule(
+            "locations[0].workplaceType",
+            {"REMOTE": "yes", "HYBRID": "hybrid", "ON_SITE": "unknown"},
+        ),
+    ),
+    listing_has_description=False,
+)
+
+MAPPINGS.update({m.platform: m for m in (RIPPLING,)})
+
+# Oracle Recruiting Cloud (HCM REST): `recruitingCEJobRequisitions` nests a page of rows
+# at `items[0].requisitionList` with the board's count in `items[0].TotalJobsCount`;
+# `recruitingCEJobRequisitionDetails` (ById) holds one requisition at `items[0]`.
+ORACLE = JsonMapping(
+    platform="oracle",
+    listing="items[0].requisitionList",
+    single="items[0]",
+    single_keys=("Id", "Title"),
+    total="items[0].TotalJobsCount",
+    fields={
+        "external_id": "Id",
+        "title": "Title",
+        "department": ("Department", "Organization", "JobFamily"),
+        "location_text": "PrimaryLocation",
+        "employment_type": ("JobSchedule", "WorkerType", "JobType"),
+        "posted_at": ("ExternalPostedStartDate", "PostedDate"),
+    },
+    offices=(
+        OfficeMap("", text="PrimaryLocation", country="PrimaryLocationCountry"),
+        OfficeMap("secondaryLocations[*]", text="Name", country="CountryCode"),
+    ),
+    listing_has_description=False,  # ShortDescriptionStr is a teaser, not the advert
+)
+
+MAPPINGS.update({m.platform: m for m in (ORACLE,)})
+
+# SAP SuccessFactors (Recruiting): the career site's XML feed
+# (`/career?company={company}&career_ns=job_listing_summary&resultType=XML`),
+# `<Job-Listing><Job>`; facets are read by their labels (see parsers/successfactors.py).
+SUCCESSFACTORS = JsonMapping(
+    platform="successfactors",
+    listing="jobs",
+    fields={
+        "external_id": "ReqId",
+        "title": "JobTitle",
+        "description_html": "Job-Description",
+    },
+)
+
+MAPPINGS.update({m.platform: m for m in (SUCCESSFACTORS,)})
+
+# JazzHR: the public XML job feed (`app.jazz.co/feeds/export/jobs/{company}`),
+# `<jobs>` of `<job>` with CDATA text (see parsers/jazzhr.py).
+JAZZHR = JsonMapping(
+    platform="jazzhr",
+    listing="jobs",
+    fields={
+        "external_id": "id",
+        "url": "url",
+        "title": "title",
+        "company": "$.$root.company",
+        "department": "department",
+        "description_html": "description",
+        "employment_type": "type",
+        "posted_at": "original_open_date",
+    },
+    offices=(OfficeMap("", city="city", region="state", country="country"),),
+)
+
+MAPPINGS.update({m.platform: m for m in (JAZZHR,)})
+
+# Jobvite: the company's public XML feed (`app.jobvite.com/CompanyJobs/Xml.aspx?c={eid}`),
+# `<result>` of `<job>` (see parsers/jobvite.py).
+JOBVITE = JsonMapping(
+    platform="jobvite",
+    listing="jobs",
+    fields={
+        "external_id": "id",
+        "url": ("detail-url", "apply-url"),
+        "title": "title",
+        "department": "category",
+        "location_text": "location",
+        "description_html": ("description", "briefdescription"),
+        "employment_type": "jobtype",
+        "apply_url": "apply-url",
+    },
+    offices=(OfficeMap("location"),),
+)
+
+MAPPINGS.update({m.platform: m for m in (JOBVITE,)})
+
+# iCIMS: the portal's job search pages (HTML, `.iCIMS_JobsTable` rows), read into rows
+# by parsers/icims.py; each posting's own page carries the advert (JSON-LD).
+ICIMS = JsonMapping(
+    platform="icims",
+    listing="jobs",
+    total="total",
+    fields={
+        "external_id": "id",
+        "url": "url",
+        "title": "title",
+        "department": "category",
+        "location_text": "location",
+        "posted_at": "posted",
+        "detail_url": "detail_url",
+    },
+    listing_has_description=False,
+)
+
+MAPPINGS.update({m.platform: m for m in (ICIMS,)})

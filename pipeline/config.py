@@ -23,6 +23,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 
@@ -39,6 +40,15 @@ ATS_PLATFORMS = (
     "teamtailor",
     "personio",
     "bamboohr",
+    # issue 14: the platforms next
+    "pinpoint",
+    "breezy",
+    "rippling",
+    "oracle",
+    "successfactors",
+    "jazzhr",
+    "jobvite",
+    "icims",
 )
 HTML_PLATFORMS = ("html_site",)
 PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS
@@ -49,6 +59,15 @@ _BOARD_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
 WORKDAY_TOKEN = re.compile(
     r"^(?P<tenant>[A-Za-z0-9_-]+)\.(?P<dc>wd\d+)(?:\.myworkdayjobs\.com)?/(?P<site>[A-Za-z0-9_.-]+)$"
 )
+# Platforms whose board token names more than one thing (issue 14): its shape, and an
+# example for the error message.
+COMPOSITE_TOKENS: dict[str, tuple[re.Pattern[str], str]] = {
+    "oracle": (re.compile(r"^[A-Za-z0-9.-]+/[A-Za-z0-9_-]+$"), "eeho.fa.us2.oraclecloud.com/CX_1"),
+    "successfactors": (
+        re.compile(r"^[A-Za-z0-9.-]+\.[A-Za-z]{2,}/[A-Za-z0-9_.-]+$"),
+        "career2.successfactors.eu/CompanyId",
+    ),
+}
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
@@ -146,6 +165,18 @@ class AtsSource(SourceBase):
     def _board_shorthand(cls, value: Any) -> Any:
         if isinstance(value, list):
             return [{"token": item} if isinstance(item, str) else item for item in value]
+        return value
+
+    @field_validator("boards")
+    @classmethod
+    def _composite_tokens(cls, value: tuple[Board, ...], info: ValidationInfo) -> tuple[Board, ...]:
+        shape = COMPOSITE_TOKENS.get(str(info.data.get("platform")))
+        for index, board in enumerate(value):
+            if shape is not None and not shape[0].match(board.token):
+                raise ValueError(
+                    f"boards[{index}]: {info.data['platform']} token {board.token!r} must look "
+                    f"like {shape[1]}"
+                )
         return value
 
 

@@ -19,6 +19,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from parsers.types import DocumentKind, Quality, RawDocument
 from pipeline.app import App, parser_ref
 from pipeline.config import WORKDAY_TOKEN, AtsSource, SourceConfig
+from pipeline.crawl.board_urls import SUBDOMAIN as _NEXT_SUBDOMAIN
+from pipeline.crawl.board_urls import recognize_next
 from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
 from pipeline.crawl.platforms import host_of, platform_of
 from pipeline.crawl.validation import validate_body
@@ -46,7 +48,7 @@ class BoardRef:
         return self.platform, token, self.region
 
 
-_SUBDOMAIN = frozenset({"recruitee", "bamboohr", "personio", "teamtailor"})
+_SUBDOMAIN = frozenset({"recruitee", "bamboohr", "personio", "teamtailor"}) | _NEXT_SUBDOMAIN
 
 
 def _first_segment(path: str) -> str | None:
@@ -126,7 +128,8 @@ def _recognize(host: str, segments: list[str], query: str) -> BoardRef | None:
     ):
         if host.endswith(suffix) and host.count(".") == suffix.count("."):
             return BoardRef(platform, host.removesuffix(suffix))
-    return None
+    found = recognize_next(host, segments, query)  # the platforms added in issue 14
+    return BoardRef(*found) if found else None
 
 
 def _workday(tenant: str, dc: str, segments: list[str]) -> BoardRef | None:

@@ -64,13 +64,13 @@ BAD = {
     "missing platform": (
         "sources:\n  gh:\n    boards: [acme]\n",
         [
-            "{f}:2: sources.gh.platform: required key is missing (one of: greenhouse, lever, ashby, smartrecruiters, workable, workday, recruitee, teamtailor, personio, bamboohr, html_site)"
+            "{f}:2: sources.gh.platform: required key is missing (one of: greenhouse, lever, ashby, smartrecruiters, workable, workday, recruitee, teamtailor, personio, bamboohr, pinpoint, breezy, rippling, oracle, successfactors, jazzhr, jobvite, icims, html_site)"
         ],
     ),
     "unknown platform": (
         "sources:\n  gh:\n    platform: gh\n",
         [
-            "{f}:3: sources.gh.platform: unknown platform 'gh' (known: greenhouse, lever, ashby, smartrecruiters, workable, workday, recruitee, teamtailor, personio, bamboohr, html_site)"
+            "{f}:3: sources.gh.platform: unknown platform 'gh' (known: greenhouse, lever, ashby, smartrecruiters, workable, workday, recruitee, teamtailor, personio, bamboohr, pinpoint, breezy, rippling, oracle, successfactors, jazzhr, jobvite, icims, html_site)"
         ],
     ),
     "misspelt key": (
@@ -142,7 +142,7 @@ BAD = {
         "sources:\n  a:\n    platform: greenhouse\n    pacing: {rate_per_s: -1}\n  b:\n    platform: nope\n",
         [
             "{f}:4: sources.a.pacing.rate_per_s: Input should be greater than 0",
-            "{f}:6: sources.b.platform: unknown platform 'nope' (known: greenhouse, lever, ashby, smartrecruiters, workable, workday, recruitee, teamtailor, personio, bamboohr, html_site)",
+            "{f}:6: sources.b.platform: unknown platform 'nope' (known: greenhouse, lever, ashby, smartrecruiters, workable, workday, recruitee, teamtailor, personio, bamboohr, pinpoint, breezy, rippling, oracle, successfactors, jazzhr, jobvite, icims, html_site)",
         ],
     ),
 }

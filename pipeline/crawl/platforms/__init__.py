@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pipeline.config import HtmlSiteSource, SourceConfig
 from pipeline.crawl.platforms.base import BoardSpec, HtmlSite, Platform, host_of, scope_page_url
+from pipeline.crawl.platforms.breezy import Breezy
 from pipeline.crawl.platforms.greenhouse import Greenhouse
+from pipeline.crawl.platforms.icims import Icims
+from pipeline.crawl.platforms.jazzhr import JazzHR
+from pipeline.crawl.platforms.jobvite import Jobvite
+from pipeline.crawl.platforms.oracle import Oracle
+from pipeline.crawl.platforms.pinpoint import Pinpoint
+from pipeline.crawl.platforms.rippling import Rippling
 from pipeline.crawl.platforms.simple import (
     Ashby,
     BambooHR,
@@ -14,6 +21,7 @@ from pipeline.crawl.platforms.simple import (
     Teamtailor,
 )
 from pipeline.crawl.platforms.smartrecruiters import SmartRecruiters
+from pipeline.crawl.platforms.successfactors import SuccessFactors
 from pipeline.crawl.platforms.workable import Workable
 from pipeline.crawl.platforms.workday import Workday
 
@@ -31,6 +39,15 @@ PLATFORMS: dict[str, Platform] = {
         Personio(),
         BambooHR(),
         HtmlSite(),
+        # issue 14: the platforms next
+        Pinpoint(),
+        Breezy(),
+        Rippling(),
+        Oracle(),
+        SuccessFactors(),
+        JazzHR(),
+        Jobvite(),
+        Icims(),
     )
 }
 

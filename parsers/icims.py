@@ -1,0 +1,128 @@
+"""iCIMS: the career portal's job search (`https://{portal}.icims.com/jobs/search?ss=1
+&in_iframe=1&pr={page}`, HTML) and each job's page (`/jobs/{id}/{slug}/job`).
+
+Search-page quirks: rows are `.iCIMS_JobsTable .row`; the title link is
+`a.iCIMS_Anchor` (its `title` attribute reads "{id} - {title}") to
+`/jobs/{id}/{slug}/job?in_iframe=1`; the other fields are `dt` / `dd` pairs of an
+`.iCIMS_JobHeaderGroup` named by their labels ("Job Locations" as `US-CA-San
+Francisco`, "Category", "Posted Date", "ID"); pages count from `pr=0`, and the
+`.iCIMS_Paging` block links the next one and says "Page 1 of 3". The job page carries
+the posting as schema.org JSON-LD (description, date, locations).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
+
+from parsel import Selector
+
+from parsers import mappings
+from parsers.hosted import parse_hosted_page
+from parsers.jsonmap import Context, Draft, JsonParser
+from parsers.registry import register
+from parsers.signals import looks_blocked
+from parsers.text import clean_space
+from parsers.types import Issue, PageSignal, ParseOutcome, RawDocument
+
+PARSER_VERSION = "1"
+_JOB_PAGE = re.compile(r"/jobs/(\d+)/[^/?#]*/job(?:[?#]|$)")
+_JOB_ID = re.compile(r"/jobs/(\d+)/")
+_US_DATE = re.compile(r"^\s*(\d{1,2})/(\d{1,2})/(\d{4})\b")
+_PAGES = re.compile(r"Page\s+(\d+)\s+of\s+(\d+)", re.I)
+_LABELS = {
+    "job locations": "location",
+    "location": "location",
+    "locations": "location",
+    "category": "category",
+    "posted date": "posted",
+    "date posted": "posted",
+    "id": "req_id",
+}
+
+
+def _row(row: Selector, base: str) -> dict[str, Any] | None:
+    link = row.css("a.iCIMS_Anchor")
+    href = link.attrib.get("href") if link else None
+    found = _JOB_ID.search(href or "")
+    if not href or not found:
+        return None
+    title = clean_space(" ".join(link.css("h3 ::text, h2 ::text").getall()))
+    if not title:
+        title = re.sub(r"^\d+\s*-\s*", "", link.attrib.get("title", "")).strip() or None
+    page = urljoin(base, href)
+    out: dict[str, Any] = {
+        "id": found.group(1),
+        "url": page.split("?")[0],  # the job page's own address (as its JSON-LD names it)
+        "detail_url": page,
+        "title": title,
+    }
+    labels = row.css("dt")
+    for dt in labels:
+        key = _LABELS.get((clean_space(" ".join(dt.css("::text").getall())) or "").lower())
+        dd = dt.xpath("following-sibling::dd[1]")
+        if key and dd:
+            value = dd.css("[title]::attr(title)").get() if key == "posted" else None
+            out[key] = value or clean_space(" ".join(dd.css("::text").getall()))
+    return out
+
+
+def _next_page(sel: Selector, url: str) -> tuple[str | None, int | None]:
+    """The next page's URL (pr + 1) while "Page N of M" says there is one."""
+    paging = " ".join(sel.css(".iCIMS_Paging ::text").getall())
+    pages = _PAGES.search(paging)
+    if not pages or int(pages.group(1)) >= int(pages.group(2)):
+        return None, int(pages.group(2)) if pages else None
+    parts = urlsplit(url)
+    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    query["pr"] = str(int(pages.group(1)))  # pages are shown from 1, asked for from 0
+    return urlunsplit(parts._replace(query=urlencode(query))), int(pages.group(2))
+
+
+def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
+    if looks_blocked(doc.body):
+        return None, ParseOutcome.rejected(
+            Issue("blocked", "the page is a bot-challenge page"), signal=PageSignal.BLOCKED
+        )
+    sel = Selector(text=doc.body.decode("utf-8", "replace"), type="html")
+    table = sel.css(".iCIMS_JobsTable")
+    if not table:
+        return None, ParseOutcome.rejected(
+            Issue("unexpected_shape", "no .iCIMS_JobsTable on this page: not an iCIMS search")
+        )
+    rows = [_row(row, doc.url) for row in table.css(".row")]
+    next_url, _ = _next_page(sel, doc.url)
+    return {"jobs": [r for r in rows if r], "next": next_url}, None
+
+
+def _paging(data: Any, doc: RawDocument, count: int) -> tuple[str | None, dict[str, Any]]:
+    return (data.get("next") if isinstance(data, dict) else None), {"count": count}
+
+
+def parse_page(doc: RawDocument) -> ParseOutcome:
+    return parse_hosted_page(doc, platform="icims", id_pattern=r"/jobs/(\d+)/")
+
+
+def _adapt(draft: Draft, row: dict[str, Any], ctx: Context) -> None:
+    """Portals write dates month first ("01/05/2026 09:00 AM")."""
+    found = _US_DATE.match(str(row.get("posted") or ""))
+    if found:
+        month, day, year = (int(g) for g in found.groups())
+        try:
+            draft["posted_at"] = (datetime(year, month, day, tzinfo=UTC), "day")
+        except ValueError:
+            draft["posted_at"] = None
+
+
+_search = JsonParser(mappings.ICIMS, adapt=_adapt, prepare=read_search, paging=_paging)
+
+
+@register("icims", PARSER_VERSION)
+def parse_icims(doc: RawDocument) -> ParseOutcome:
+    if not doc.body.strip():
+        return ParseOutcome.rejected(Issue("empty_body", "the page is empty"))
+    if _JOB_PAGE.search(doc.url):
+        return parse_page(doc)
+    return _search(doc)
