@@ -296,6 +296,24 @@ def cmd_locate(args: argparse.Namespace) -> int:
     return locate_main(list(args.strings))
 
 
+def cmd_backfill(args: argparse.Namespace) -> int:
+    from pipeline.backfill.cli import print_manifest
+
+    if not args.apply and args.limit is None:
+        print("error: a preview needs --limit N (at most this many items)", file=sys.stderr)
+        return 2
+    if not args.apply and args.sub in ("reparse", "check") and not args.source:
+        print(f"error: a {args.sub} preview needs --source", file=sys.stderr)
+        return 2
+    result = args.backfill(_app(args), args)
+    if isinstance(result, tuple):  # a preview: (manifest, path)
+        print_manifest(*result)
+        return 0
+    _print_report(result)
+    status = getattr(result, "status", None) or result.get("status")  # type: ignore[union-attr]
+    return 0 if status == "succeeded" else 1
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from pipeline.demo import run_demo
 
@@ -451,6 +469,10 @@ def build_parser() -> argparse.ArgumentParser:
     recover.add_argument(
         "--older-than", type=float, default=300, help="only pending for at least this many seconds"
     )
+
+    from pipeline.backfill.cli import add_commands as add_backfill_commands
+
+    add_backfill_commands(sub, cmd_backfill)
 
     sandbox = sub.add_parser("sandbox", help="the offline sandbox job web").add_subparsers(
         dest="sub", required=True

@@ -58,6 +58,9 @@ class Settings(BaseSettings):
 
     sandbox_url: str = "http://127.0.0.1:8765"
 
+    # Raw cleanup never deletes an object fetched less than this many days ago.
+    raw_retention_days: float = Field(default=30.0, ge=0)
+
     @cached_property
     def effective_user_agent(self) -> str:
         return self.user_agent or f"jobharbor/0.1 (+{self.contact_url})"

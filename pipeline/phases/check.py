@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import parsers
@@ -32,7 +32,8 @@ RECHECK_AFTER_S = 6 * 60 * 60
 _TODO = """
 SELECT id, external_id, board_id, url, title, status
 FROM core.postings
-WHERE source_id = %(source)s AND status = 'missing' AND NOT (id = ANY(%(done)s))
+WHERE source_id = %(source)s AND status = ANY(%(statuses)s) AND NOT (id = ANY(%(done)s))
+  AND (cardinality(%(ids)s::bigint[]) = 0 OR id = ANY(%(ids)s::bigint[]))
   AND (last_checked_at IS NULL OR last_checked_at < now() - make_interval(secs => %(recheck_s)s))
 ORDER BY last_checked_at NULLS FIRST, id
 LIMIT %(limit)s
@@ -42,7 +43,7 @@ _CLOSE = """
 UPDATE core.postings SET status = %(status)s, closed_at = now(), close_reason = %(reason)s,
     close_evidence = %(evidence)s::jsonb, status_changed_at = now(), last_checked_at = now(),
     check_outcome = %(outcome)s, check_count = check_count + 1, updated_at = now()
-WHERE id = %(id)s AND status = 'missing'
+WHERE id = %(id)s AND status = %(from_status)s
 RETURNING id
 """
 
@@ -60,7 +61,11 @@ def check_postings(
     limit: int | None = None,
     recheck_after_s: float = RECHECK_AFTER_S,
     wait_s: float = 0.0,
+    ids: Sequence[int] = (),
+    statuses: Sequence[str] = ("missing",),
 ) -> PhaseReport:
+    """`ids` and `statuses` narrow the work to a backfill's selection (by default: every
+    missing posting due for a check)."""
     source = app.sources.get(source_name)
     platform = platform_of(source)
     parser = app.parser_for(source_name)
@@ -80,6 +85,8 @@ def check_postings(
                     {
                         "source": source_name,
                         "done": done,
+                        "ids": list(ids),
+                        "statuses": list(statuses),
                         "recheck_s": recheck_after_s,
                         "limit": BATCH if limit is None else min(BATCH, limit - len(done)),
                     },
@@ -193,6 +200,7 @@ def _record(conn: DictConnection, run_id: int, result: FetchResult, verdict: Che
             _CLOSE,
             {
                 "id": row["id"],
+                "from_status": row["status"],
                 "status": verdict.outcome,
                 "reason": verdict.reason,
                 "evidence": json.dumps(evidence, default=str),
@@ -206,7 +214,7 @@ def _record(conn: DictConnection, run_id: int, result: FetchResult, verdict: Che
             [
                 {
                     "posting_id": row["id"],
-                    "from_status": "missing",
+                    "from_status": row["status"],
                     "to_status": verdict.outcome,
                     "reason": f"direct_check:{verdict.reason}",
                     "evidence": evidence,

@@ -1,0 +1,173 @@
+"""The backfill DAGs for real (`airflow dags test`): Airflow refuses a bad param before
+the run; a preview writes a manifest and nothing else; an apply re-parses; an apply of a
+manifest whose selection changed fails at once (no retry); check, sync and enrich run in
+both modes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.app import App
+from tests.backfill.snapshot import table_snapshot
+from tests.foundation.test_airflow import airflow_db, airflow_env, run, run_states
+
+pytestmark = pytest.mark.airflow
+__all__ = ["airflow_db"]  # the fixture, imported for this module's tests
+
+
+@pytest.fixture
+def env(tmp_path: Path, databases, sandbox, airflow_db: str, parsed_lever: App) -> dict[str, str]:
+    values = airflow_env(
+        tmp_path,
+        {
+            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": airflow_db,
+            "JOBHARBOR_DATABASE_URL": databases.db.url,
+            "JOBHARBOR_SERVING_DATABASE_URL": databases.serving.url,
+            "JOBHARBOR_RAW_STORE_URL": (tmp_path / "raw").resolve().as_uri(),  # the app's store
+            "JOBHARBOR_DATA_DIR": str(tmp_path / "data"),
+            "JOBHARBOR_SANDBOX_URL": sandbox.url,
+            "JOBHARBOR_ALLOW_PRIVATE_NETWORKS": "true",
+        },
+    )
+    for args in (["airflow", "db", "migrate"], ["airflow", "pools", "set", "jobharbor", "3", "t"]):
+        result = run(args, values)
+        assert result.returncode == 0, result.stderr[-3000:]
+    return values
+
+
+def dags_test(env: dict[str, str], dag_id: str, conf: dict) -> tuple[int, str]:
+    result = run(["airflow", "dags", "test", dag_id, "-c", json.dumps(conf)], env)
+    return result.returncode, result.stdout + result.stderr
+
+
+def task_states(env: dict[str, str], dag_id: str) -> dict[str, str]:
+    runs = run(["airflow", "dags", "list-runs", dag_id, "-o", "json"], env)
+    payload = next(line for line in reversed(runs.stdout.splitlines()) if line.startswith("["))
+    run_id = json.loads(payload)[0]["run_id"]
+    listed = run(["airflow", "tasks", "states-for-dag-run", dag_id, run_id, "-o", "json"], env)
+    payload = next(line for line in reversed(listed.stdout.splitlines()) if line.startswith("["))
+    return {t["task_id"]: t["state"] for t in json.loads(payload)}
+
+
+def manifests(env: dict[str, str]) -> list[Path]:
+    return sorted((Path(env["JOBHARBOR_DATA_DIR"]) / "backfills").glob("*.json"))
+
+
+def _current_versions(app: App) -> dict[str, int]:
+    with app.db.connect() as conn:
+        rows = conn.execute(
+            """SELECT pr.parser_version AS v, count(*) AS n FROM core.parse_results pr
+               JOIN core.postings p ON p.id = pr.posting_id
+               WHERE p.source_id = 'lever' AND pr.is_current GROUP BY 1"""
+        ).fetchall()
+    return {r["v"]: r["n"] for r in rows}
+
+
+def test_reparse_dag_refuses_bad_params_previews_read_only_applies_and_refuses_changes(
+    env: dict[str, str], parsed_lever: App
+) -> None:
+    app = parsed_lever
+    # Results "from an older parser": lever@0 with other titles, so lever@1 has work.
+    with app.db.connect() as conn:
+        conn.execute(
+            """UPDATE core.parse_results SET parser_version = '0', title = 'old ' || title
+               WHERE posting_id IN (SELECT id FROM core.postings WHERE source_id = 'lever')"""
+        )
+        conn.commit()
+    postings = _current_versions(app)["0"]
+
+    code, output = dags_test(env, "jobharbor_backfill_reparse", {"source": "lever", "limit": 10**6})
+    assert code != 0
+    assert "limit" in output
+    assert "maximum" in output
+    code, output = dags_test(env, "jobharbor_backfill_reparse", {"source": "lever"})
+    assert code != 0  # limit is required
+
+    before = table_snapshot(app.db)
+    code, output = dags_test(env, "jobharbor_backfill_reparse", {"source": "lever", "limit": 500})
+    assert code == 0, output[-4000:]
+    assert table_snapshot(app.db) == before  # the preview wrote nothing
+    assert task_states(env, "jobharbor_backfill_reparse") == {
+        "plan": "success", "route": "success", "approval": "skipped",
+        "no_approval": "skipped", "apply": "skipped",
+    }  # fmt: skip
+    (preview,) = manifests(env)
+    manifest = json.loads(preview.read_text())
+    assert len(manifest["items"]) == postings
+    assert manifest["sample"][0]["changes"]["title"][0].startswith("old ")
+
+    code, output = dags_test(
+        env, "jobharbor_backfill_reparse", {"source": "lever", "limit": 500, "dry_run": False}
+    )
+    assert code == 0, output[-4000:]
+    assert task_states(env, "jobharbor_backfill_reparse")["apply"] == "success"
+    assert _current_versions(app) == {"1": postings}
+
+    # A preview, then the data changes, then an apply of that preview: refused, no retry.
+    with app.db.connect() as conn:
+        conn.execute("UPDATE core.parse_results SET parser_version = '0' WHERE is_current")
+        conn.commit()
+    code, _ = dags_test(env, "jobharbor_backfill_reparse", {"source": "lever", "limit": 500})
+    assert code == 0
+    stale = manifests(env)[-1]
+    first = json.loads(stale.read_text())["items"][0]
+    with app.db.connect() as conn:
+        conn.execute(
+            """UPDATE core.postings SET content_raw_sha256 = (
+                   SELECT sha256 FROM crawl.raw_objects WHERE sha256 <> %s LIMIT 1) WHERE id = %s""",
+            (first[1], first[0]),
+        )
+        conn.commit()
+    conf = {"source": "lever", "limit": 500, "dry_run": False, "manifest": str(stale)}
+    code, output = dags_test(env, "jobharbor_backfill_reparse", conf)
+    assert "the selection changed since the preview" in output
+    states = task_states(env, "jobharbor_backfill_reparse")
+    assert states["apply"] == "failed"
+    assert run_states(env, "jobharbor_backfill_reparse")[0] == "failed"
+    assert _current_versions(app) == {"0": postings}
+
+
+def test_check_sync_and_enrich_dags_preview_and_apply(
+    env: dict[str, str], parsed_lever: App
+) -> None:
+    app = parsed_lever
+    with app.db.connect() as conn:
+        conn.execute(
+            "UPDATE core.postings SET status = 'missing' WHERE id = (SELECT min(id) FROM core.postings)"
+        )
+        conn.commit()
+    for dag_id, conf in (
+        ("jobharbor_backfill_check", {"source": "lever", "status": "missing", "limit": 10}),
+        ("jobharbor_backfill_sync", {"limit": 1000}),
+        ("jobharbor_backfill_enrich", {"source": "lever", "limit": 10}),
+    ):
+        code, output = dags_test(env, dag_id, conf)
+        assert code == 0, output[-4000:]
+        assert task_states(env, dag_id)["apply"] == "skipped"
+    check, sync, enrich = manifests(env)[-3:]  # written in this order
+    assert [json.loads(p.read_text())["kind"] for p in (check, sync, enrich)] == [
+        "check", "sync", "enrich",
+    ]  # fmt: skip
+
+    code, output = dags_test(env, "jobharbor_backfill_check", {
+        "source": "lever", "status": "missing", "limit": 10, "dry_run": False})  # fmt: skip
+    assert code == 0, output[-4000:]
+    with app.db.connect() as conn:
+        attempts = conn.execute(
+            "SELECT count(*) AS n FROM crawl.fetch_attempts WHERE outcome LIKE 'check_%%'"
+        ).fetchone()["n"]
+    assert attempts == 1  # the one missing posting was checked directly
+
+    code, output = dags_test(env, "jobharbor_backfill_sync", {"limit": 1000, "dry_run": False})
+    assert code == 0, output[-4000:]
+    with app.serving_db.connect() as conn:
+        published = conn.execute("SELECT count(*) AS n FROM serving.jobs").fetchone()["n"]
+    assert published == json.loads(sync.read_text())["counts"]["source_rows"] > 0
+
+    code, output = dags_test(env, "jobharbor_backfill_enrich", {
+        "source": "lever", "limit": 10, "dry_run": False})  # fmt: skip
+    assert code != 0
+    assert "enrichment not installed" in output
