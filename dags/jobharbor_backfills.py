@@ -73,7 +73,9 @@ PARAMS: dict[str, dict[str, Param]] = {
     "check": {
         "source": Param(type="string", enum=SOURCES or [""]),
         "status": Param("missing", type="string", enum=["missing", "active"]),
-        "active_days": Param(90, type="integer", minimum=1, description="active: first seen before"),
+        "active_days": Param(
+            90, type="integer", minimum=1, description="active: first seen before"
+        ),
         "posting_ids": Param([], **IDS),
         "max_requests": Param(1000, type="integer", minimum=1, maximum=MAX_REQUESTS),
         **_mode(),

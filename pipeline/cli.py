@@ -231,6 +231,34 @@ def cmd_raw_recover(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_raw_cleanup(args: argparse.Namespace) -> int:
+    from pipeline.rawstore.cleanup import plan_cleanup, run_cleanup
+
+    app = _app(args)
+    if not args.apply:
+        print(plan_cleanup(app, source=args.source).summary())
+        print("(dry run: nothing deleted; --apply deletes)")
+        return 0
+    report = run_cleanup(app, source=args.source)
+    if report.status != "succeeded":
+        _print_report(report)
+        return 1
+    from pipeline.rawstore.cleanup import CleanupReport
+
+    stats = report.stats
+    print(CleanupReport(False, stats["by_source"], stats["by_reason"], stats["skipped"]).summary())
+    return 0
+
+
+def cmd_airflow_setup(args: argparse.Namespace) -> int:
+    from pipeline.airflow_setup import POOL, POOL_SLOTS, ensure_pool
+
+    cmd_db_up(args)
+    ensure_pool()
+    print(f"airflow pool {POOL}: {POOL_SLOTS} slots")
+    return 0
+
+
 def cmd_sandbox_serve(args: argparse.Namespace) -> int:
     from sandbox.__main__ import main as sandbox_main
 
@@ -468,6 +496,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     recover.add_argument(
         "--older-than", type=float, default=300, help="only pending for at least this many seconds"
+    )
+    cleanup = add(
+        "cleanup",
+        cmd_raw_cleanup,
+        "delete raw objects nothing needs any more (dry run unless --apply); "
+        "reports objects and bytes freed by source",
+        raw,
+    )
+    cleanup.add_argument("--apply", action="store_true", help="delete (default: only report)")
+    cleanup.add_argument("--source", help="only this source")
+
+    airflow = sub.add_parser("airflow", help="Airflow setup").add_subparsers(
+        dest="sub", required=True
+    )
+    add(
+        "setup",
+        cmd_airflow_setup,
+        "migrate both schemas and create the jobharbor pool (idempotent; make up and compose run it)",
+        airflow,
     )
 
     from pipeline.backfill.cli import add_commands as add_backfill_commands

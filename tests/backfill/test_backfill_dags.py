@@ -108,7 +108,7 @@ def test_reparse_dag_refuses_bad_params_previews_read_only_applies_and_refuses_c
 
     # A preview, then the data changes, then an apply of that preview: refused, no retry.
     with app.db.connect() as conn:
-        conn.execute("UPDATE core.parse_results SET parser_version = '0' WHERE is_current")
+        conn.execute("UPDATE core.parse_results SET parser_version = '0.9' WHERE is_current")
         conn.commit()
     code, _ = dags_test(env, "jobharbor_backfill_reparse", {"source": "lever", "limit": 500})
     assert code == 0
@@ -127,7 +127,7 @@ def test_reparse_dag_refuses_bad_params_previews_read_only_applies_and_refuses_c
     states = task_states(env, "jobharbor_backfill_reparse")
     assert states["apply"] == "failed"
     assert run_states(env, "jobharbor_backfill_reparse")[0] == "failed"
-    assert _current_versions(app) == {"0": postings}
+    assert _current_versions(app) == {"0.9": postings}
 
 
 def test_check_sync_and_enrich_dags_preview_and_apply(
