@@ -50,4 +50,31 @@ def raw_cleanup_dag() -> DAG:
     return dag
 
 
+def freshness_dag() -> DAG:
+    with DAG(
+        dag_id="jobharbor_freshness",
+        description="per source: last successful phases, lag raw object -> searchable row (p95)",
+        tags=["jobharbor", "operations"],
+        params={
+            "max_lag_s": Param(
+                None,
+                type=["null", "number"],
+                exclusiveMinimum=0,
+                description="threshold in seconds (default: JOBHARBOR_FRESHNESS_MAX_LAG_S, 6h)",
+            )
+        },
+        **COMMON,
+    ) as dag:
+
+        @task(task_id="freshness")
+        def freshness(params: dict | None = None) -> dict:
+            from pipeline.airflow_tasks import run_freshness
+
+            return run_freshness((params or {}).get("max_lag_s"))
+
+        freshness()
+    return dag
+
+
 jobharbor_raw_cleanup = raw_cleanup_dag()
+jobharbor_freshness = freshness_dag()

@@ -118,3 +118,21 @@ def run_raw_cleanup(apply: bool = False, source: str | None = None) -> dict[str,
     report = run_cleanup(app, source=source)
     log.info("freed by source: %s", report.stats.get("by_source"))
     return _finish(report)
+
+
+def run_freshness(max_lag_s: float | None = None) -> dict[str, Any]:
+    """Fails (no retry) when a source's lag passes the threshold: red in the UI."""
+    from airflow.exceptions import AirflowFailException
+
+    from pipeline.freshness import check_freshness, lag_report, render_lags
+    from pipeline.status import gather_status, render_status
+
+    app = _app()
+    status = gather_status(app.db)
+    lags = lag_report(app.db, app.serving_db)
+    log.info("%s\n%s", render_status(status), render_lags(lags))
+    threshold = max_lag_s or app.settings.freshness_max_lag_s
+    problems = check_freshness(lags, threshold)
+    if problems:
+        raise AirflowFailException("stale: " + "; ".join(problems))
+    return {"sources": lags, "threshold_s": threshold}

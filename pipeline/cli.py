@@ -161,11 +161,19 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     from pipeline.app import resolve_databases
     from pipeline.db.connect import Database
+    from pipeline.freshness import lag_report, render_lags
     from pipeline.settings import load_settings
     from pipeline.status import gather_status, render_status
 
-    report = gather_status(Database(resolve_databases(load_settings()).authoritative), args.source)
-    print(json.dumps(report, indent=2) if args.json else render_status(report))
+    urls = resolve_databases(load_settings())
+    report = gather_status(Database(urls.authoritative), args.source)
+    lags = lag_report(Database(urls.authoritative), Database(urls.serving))
+    report["freshness"] = {k: v for k, v in lags.items() if k in report["sources"]}
+    print(
+        json.dumps(report, indent=2)
+        if args.json
+        else render_status(report) + "\n" + render_lags(report["freshness"])
+    )
     return 0
 
 

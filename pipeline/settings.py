@@ -60,6 +60,9 @@ class Settings(BaseSettings):
 
     # Raw cleanup never deletes an object fetched less than this many days ago.
     raw_retention_days: float = Field(default=30.0, ge=0)
+    # jobharbor_freshness fails when a source's p95 lag (raw object -> searchable row) or
+    # its oldest unpublished posting passes this many seconds.
+    freshness_max_lag_s: float = Field(default=6 * 3600.0, gt=0)
 
     @cached_property
     def effective_user_agent(self) -> str:

@@ -14,7 +14,8 @@ from pipeline.app import App
 from tests.backfill.snapshot import table_snapshot
 from tests.foundation.test_airflow import airflow_db, airflow_env, run, run_states
 
-pytestmark = pytest.mark.airflow
+# Each `airflow dags test` takes 15-40 s on a shared machine: more than the 300 s default.
+pytestmark = [pytest.mark.airflow, pytest.mark.timeout(1200)]
 __all__ = ["airflow_db"]  # the fixture, imported for this module's tests
 
 

@@ -17,7 +17,7 @@ from pipeline.airflow_setup import POOL, POOL_SLOTS
 from pipeline.backfill.manifest import MAX_LIMIT
 from tests.foundation.test_airflow import airflow_db, airflow_env, dagbag, run, run_states
 
-pytestmark = pytest.mark.airflow
+pytestmark = [pytest.mark.airflow, pytest.mark.timeout(900)]
 __all__ = ["airflow_db"]
 
 PARAMS_PROBE = """
