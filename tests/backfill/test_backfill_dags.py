@@ -19,14 +19,33 @@ pytestmark = [pytest.mark.airflow, pytest.mark.timeout(1200)]
 __all__ = ["airflow_db"]  # the fixture, imported for this module's tests
 
 
+# Secret values the tasks get (the test cluster trusts loopback, so the passwords in the
+# URLs are accepted and ignored): none may appear in any task log.
+SECRETS = {
+    "db": "db-pass-Zq81x",
+    "serving": "serving-pass-Kw27y",
+    "s3": "s3-secret-Jm44v",
+    "gemini": "gemini-key-Hp63u",
+}
+
+
+def with_password(url: str, password: str) -> str:
+    return url.replace("postgresql://postgres@", f"postgresql://postgres:{password}@", 1)
+
+
 @pytest.fixture
 def env(tmp_path: Path, databases, sandbox, airflow_db: str, parsed_lever: App) -> dict[str, str]:
     values = airflow_env(
         tmp_path,
         {
             "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": airflow_db,
-            "JOBHARBOR_DATABASE_URL": databases.db.url,
-            "JOBHARBOR_SERVING_DATABASE_URL": databases.serving.url,
+            "JOBHARBOR_DATABASE_URL": with_password(databases.db.url, SECRETS["db"]),
+            "JOBHARBOR_SERVING_DATABASE_URL": with_password(
+                databases.serving.url, SECRETS["serving"]
+            ),
+            "JOBHARBOR_S3_ACCESS_KEY": "jobharbor",
+            "JOBHARBOR_S3_SECRET_KEY": SECRETS["s3"],
+            "JOBHARBOR_GEMINI_API_KEY": SECRETS["gemini"],
             "JOBHARBOR_RAW_STORE_URL": (tmp_path / "raw").resolve().as_uri(),  # the app's store
             "JOBHARBOR_DATA_DIR": str(tmp_path / "data"),
             "JOBHARBOR_SANDBOX_URL": sandbox.url,
@@ -39,9 +58,21 @@ def env(tmp_path: Path, databases, sandbox, airflow_db: str, parsed_lever: App) 
     return values
 
 
+OUTPUTS: list[str] = []
+
+
 def dags_test(env: dict[str, str], dag_id: str, conf: dict) -> tuple[int, str]:
     result = run(["airflow", "dags", "test", dag_id, "-c", json.dumps(conf)], env)
+    OUTPUTS.append(result.stdout + result.stderr)
     return result.returncode, result.stdout + result.stderr
+
+
+def assert_no_secret_in_logs(env: dict[str, str]) -> None:
+    logs = [p.read_text(errors="replace") for p in Path(env["AIRFLOW_HOME"]).rglob("*.log")]
+    texts = logs + OUTPUTS
+    assert texts
+    for name, secret in SECRETS.items():
+        assert not [t for t in texts if secret in t], f"the {name} secret is in a task log"
 
 
 def task_states(env: dict[str, str], dag_id: str) -> dict[str, str]:
@@ -172,3 +203,4 @@ def test_check_sync_and_enrich_dags_preview_and_apply(
         "source": "lever", "limit": 10, "dry_run": False})  # fmt: skip
     assert code != 0
     assert "enrichment not installed" in output
+    assert_no_secret_in_logs(env)
