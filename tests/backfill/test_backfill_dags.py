@@ -50,6 +50,7 @@ def env(tmp_path: Path, databases, sandbox, airflow_db: str, parsed_lever: App) 
             "JOBHARBOR_DATA_DIR": str(tmp_path / "data"),
             "JOBHARBOR_SANDBOX_URL": sandbox.url,
             "JOBHARBOR_ALLOW_PRIVATE_NETWORKS": "true",
+            "AIRFLOW__LOGGING__LOGGING_LEVEL": "INFO",  # the reports are INFO lines
         },
     )
     for args in (["airflow", "db", "migrate"], ["airflow", "pools", "set", "jobharbor", "3", "t"]):
@@ -85,7 +86,8 @@ def task_states(env: dict[str, str], dag_id: str) -> dict[str, str]:
 
 
 def manifests(env: dict[str, str]) -> list[Path]:
-    return sorted((Path(env["JOBHARBOR_DATA_DIR"]) / "backfills").glob("*.json"))
+    found = (Path(env["JOBHARBOR_DATA_DIR"]) / "backfills").glob("*.json")
+    return sorted(found, key=lambda p: p.stat().st_mtime_ns)  # oldest first
 
 
 def _current_versions(app: App) -> dict[str, int]:
@@ -203,4 +205,43 @@ def test_check_sync_and_enrich_dags_preview_and_apply(
         "source": "lever", "limit": 10, "dry_run": False})  # fmt: skip
     assert code != 0
     assert "enrichment not installed" in output
+    assert_no_secret_in_logs(env)
+
+
+def _raw_states(app: App) -> dict[str, int]:
+    with app.db.connect() as conn:
+        rows = conn.execute(
+            "SELECT state, count(*) AS n FROM crawl.raw_objects GROUP BY 1"
+        ).fetchall()
+    return {r["state"]: r["n"] for r in rows}
+
+
+def test_raw_cleanup_and_freshness_dags_in_both_modes(
+    env: dict[str, str], parsed_lever: App
+) -> None:
+    app = parsed_lever
+    code, output = dags_test(env, "jobharbor_backfill_sync", {"limit": 1000, "dry_run": False})
+    assert code == 0, output[-4000:]
+    code, output = dags_test(env, "jobharbor_freshness", {})
+    assert code == 0, output[-4000:]
+    assert "freshness (raw object -> searchable row):" in output
+    code, output = dags_test(env, "jobharbor_freshness", {"max_lag_s": 0.001})
+    assert code != 0
+    assert "stale: lever: lag_p95_s" in output
+    assert run_states(env, "jobharbor_freshness")[0] == "failed"
+
+    with app.db.connect() as conn:  # old listings of closed postings, no longer the newest
+        conn.execute("UPDATE crawl.raw_objects SET fetched_at = now() - interval '90 days'")
+        conn.execute("UPDATE core.postings SET status = 'expired'")
+        conn.execute("UPDATE crawl.scans SET raw_sha256 = NULL")
+        conn.commit()
+    ready = _raw_states(app)["ready"]
+    code, output = dags_test(env, "jobharbor_raw_cleanup", {})
+    assert code == 0, output[-4000:]
+    assert f"raw cleanup would free {ready} objects" in output
+    assert _raw_states(app) == {"ready": ready}  # the dry run deleted nothing
+    code, output = dags_test(env, "jobharbor_raw_cleanup", {"dry_run": False})
+    assert code == 0, output[-4000:]
+    assert _raw_states(app) == {"deleted": ready}
+    assert not list((Path(env["JOBHARBOR_RAW_STORE_URL"].removeprefix("file://"))).rglob("*.json"))
     assert_no_secret_in_logs(env)
