@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 DATA   := .data
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test lint format bench up down clean
+.PHONY: help install demo test lint format bench up up-check down clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -42,6 +42,9 @@ bench: install ## run the benchmarks; each prints its figures and ends with one 
 
 up: install ## start Airflow standalone (UI on http://localhost:8080) with the sandbox sources
 	PATH="$(CURDIR)/$(BIN):$$PATH" bash scripts/airflow-up.sh
+
+up-check: install ## start Airflow like `make up`, drive it in headless Chromium, keep screenshots
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python scripts/up_check.py
 
 down: ## stop what `make demo` / `make up` started (Airflow, sandbox, embedded PostgreSQL)
 	-@[ -x scripts/airflow-down.sh ] && bash scripts/airflow-down.sh
