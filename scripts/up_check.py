@@ -52,6 +52,12 @@ def start_airflow(port: int) -> None:
 class Api:
     def __init__(self, base: str) -> None:
         self.client = httpx.Client(base_url=f"{base}/api/v2", timeout=60)
+        self.unpaused: set[str] = set()
+
+    def pause_again(self) -> None:
+        """Leave every DAG paused, as `make up` made it, for the next check."""
+        for dag_id in self.unpaused:
+            self.client.patch(f"/dags/{dag_id}", json={"is_paused": True})
 
     def wait_for_dag(self, dag_id: str) -> dict[str, Any]:
         deadline = time.monotonic() + TIMEOUT_S
@@ -67,6 +73,7 @@ class Api:
 
     def trigger(self, dag_id: str, conf: dict[str, Any] | None = None) -> str:
         self.client.patch(f"/dags/{dag_id}", json={"is_paused": False}).raise_for_status()
+        self.unpaused.add(dag_id)
         response = self.client.post(
             f"/dags/{dag_id}/dagRuns", json={"logical_date": None, "conf": conf or {}}
         )
@@ -78,7 +85,6 @@ class Api:
         while time.monotonic() < deadline:
             state = self.client.get(f"/dags/{dag_id}/dagRuns/{run_id}").json()["state"]
             if state in ("success", "failed"):
-                self.client.patch(f"/dags/{dag_id}", json={"is_paused": True})
                 return state
             time.sleep(5)
         raise TimeoutError(f"{dag_id} {run_id} did not finish")
@@ -92,11 +98,18 @@ class Api:
 
 
 def check(base: str, shots: Path) -> list[str]:
+    api = Api(base)
+    try:
+        return _drive(api, base, shots)
+    finally:
+        api.pause_again()
+
+
+def _drive(api: Api, base: str, shots: Path) -> list[str]:
     from playwright.sync_api import sync_playwright
 
     from pipeline.settings import load_settings
 
-    api = Api(base)
     api.wait_for_dag(f"jobharbor_{SOURCE}")
     api.wait_for_dag("jobharbor_backfill_reparse")
     done: list[str] = []

@@ -62,10 +62,18 @@ def env(tmp_path: Path, databases, sandbox, airflow_db: str, parsed_lever: App) 
 OUTPUTS: list[str] = []
 
 
+def task_logs(env: dict[str, str]) -> str:
+    return "\n".join(
+        p.read_text(errors="replace") for p in Path(env["AIRFLOW_HOME"]).rglob("*.log")
+    )
+
+
 def dags_test(env: dict[str, str], dag_id: str, conf: dict) -> tuple[int, str]:
+    """Exit code, and the run's output followed by every task log so far (where the
+    tasks' own lines and errors are)."""
     result = run(["airflow", "dags", "test", dag_id, "-c", json.dumps(conf)], env)
     OUTPUTS.append(result.stdout + result.stderr)
-    return result.returncode, result.stdout + result.stderr
+    return result.returncode, result.stdout + result.stderr + "\n" + task_logs(env)
 
 
 def assert_no_secret_in_logs(env: dict[str, str]) -> None:
