@@ -122,6 +122,7 @@ def test_dry_run_lists_and_apply_deletes_only_the_eligible(
     assert preview.by_source["vieclam"]["bytes"] == preview.bytes > 0
 
     report = run_cleanup(app, stream=io.StringIO())
+    print("raw cleanup:", report.stats)  # the figures, with -s
     assert report.status == "succeeded"
     assert report.stats["objects"] == preview.objects
     assert report.stats["bytes"] == preview.bytes
