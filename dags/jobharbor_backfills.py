@@ -88,6 +88,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "date": Param(None, **DATE, description="postings first seen on this day"),
         "source": Param(None, type=["null", "string"], enum=[None, *SOURCES]),
         "posting_ids": Param([], **IDS),
+        "max_requests": Param(1000, type="integer", minimum=1, maximum=MAX_REQUESTS),
         **_mode(),
     },
 }

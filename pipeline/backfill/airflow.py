@@ -66,6 +66,7 @@ def _plan(app: Any, kind: str, params: dict[str, Any], directory: Path) -> tuple
 
     enrich = EnrichSelection(
         limit=int(params["limit"]),
+        max_requests=int(params.get("max_requests") or 1000),
         source=params.get("source") or None,
         day=_day(params.get("date")),
         posting_ids=_ids(params),
@@ -116,7 +117,7 @@ def run_apply(kind: str, manifest_path: str, params: dict[str, Any]) -> dict[str
     else:
         from pipeline.backfill.enrich import apply_enrich
 
-        return apply_enrich(app, path)
+        report = apply_enrich(app, path)
     log.info(report.summary())
     if report.status == "skipped":
         from airflow.exceptions import AirflowSkipException

@@ -94,7 +94,11 @@ def cmd_enrich(app: Any, args: argparse.Namespace) -> object:
     if args.apply:
         return apply_enrich(app, args.apply)
     selection = EnrichSelection(
-        limit=args.limit, source=args.source, day=args.date, posting_ids=_ids(args.posting_id)
+        limit=args.limit,
+        max_requests=args.max_requests,
+        source=args.source,
+        day=args.date,
+        posting_ids=_ids(args.posting_id),
     )
     return plan_enrich(app, selection, manifest_dir(app, args))
 
@@ -137,6 +141,7 @@ def add_commands(sub: argparse._SubParsersAction, run: Callable) -> None:
     )
     options["check"].add_argument("--max-requests", type=_requests, default=MAX_REQUESTS)
     options["sync"].add_argument("--allow-mass-removal", action="store_true")
+    options["enrich"].add_argument("--max-requests", type=_requests, default=1000)
     options["enrich"].add_argument("--date", type=date.fromisoformat, help="first seen on YYYY-MM-DD")  # fmt: skip
 
 

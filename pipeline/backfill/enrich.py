@@ -1,20 +1,23 @@
 """Enrich backfill: the DAG and CLI shape for re-enriching a selection (by first-seen
 date, source, posting ids). The selection and its estimate (postings, description
 characters, ~tokens at 4 characters a token) need only the authoritative database; the
-apply calls the enrichment entry point (`pipeline.enrich`, issue 12) when installed,
-and otherwise says so.
+apply calls the enrichment entry point (`pipeline.phases.enrich.enrich`, issue 12) for
+exactly the manifest's postings when it is in this tree, and otherwise says so.
 """
 
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+import pipeline
 from pipeline.app import App
 from pipeline.backfill.manifest import (
+    MAX_REQUESTS,
     SAMPLE_SIZE,
     BackfillRefused,
     Item,
@@ -25,7 +28,9 @@ from pipeline.backfill.manifest import (
 )
 from pipeline.backfill.readonly import read_only
 
-NOT_INSTALLED = "enrichment not installed (pipeline.enrich, issue 12): nothing can be applied yet"
+NOT_INSTALLED = (
+    "enrichment not installed (pipeline.phases.enrich, issue 12): nothing can be applied yet"
+)
 CHARS_PER_TOKEN = 4
 
 _SELECT = """
@@ -44,13 +49,27 @@ LIMIT %(limit)s
 @dataclass(frozen=True)
 class EnrichSelection:
     limit: int
+    max_requests: int = MAX_REQUESTS
     source: str | None = None
     day: date | None = None
     posting_ids: tuple[int, ...] = ()
 
 
+def _entry_point() -> Callable[..., Any] | None:
+    """`pipeline.phases.enrich.enrich` (issue 12) when it ships in this tree. A module
+    found elsewhere (another checkout's editable install) does not count."""
+    spec = importlib.util.find_spec("pipeline.phases.enrich")
+    if spec is None or spec.origin is None:
+        return None
+    if not Path(spec.origin).resolve().is_relative_to(Path(pipeline.__file__).resolve().parent):
+        return None
+    from pipeline.phases.enrich import enrich  # type: ignore[import-not-found]
+
+    return enrich
+
+
 def enrich_installed() -> bool:
-    return importlib.util.find_spec("pipeline.enrich") is not None
+    return _entry_point() is not None
 
 
 def plan_enrich(app: App, selection: EnrichSelection, directory: Path) -> tuple[Manifest, Path]:
@@ -73,6 +92,7 @@ def plan_enrich(app: App, selection: EnrichSelection, directory: Path) -> tuple[
             "date": selection.day.isoformat() if selection.day else None,
             "posting_ids": list(selection.posting_ids),
             "limit": selection.limit,
+            "max_requests": selection.max_requests,
         },
         items=tuple(Item(r["id"], r["content_hash"]) for r in rows),
         counts={"postings": len(rows), "limit_reached": truncated, "installed": installed},
@@ -85,9 +105,12 @@ def plan_enrich(app: App, selection: EnrichSelection, directory: Path) -> tuple[
     return manifest, write_manifest(manifest, directory)
 
 
-def apply_enrich(app: App, manifest_path: Path) -> dict[str, Any]:
+def apply_enrich(app: App, manifest_path: Path) -> Any:
+    """Enrich exactly the manifest's postings through the enrichment entry point (its
+    queue, provider budgets and `max_requests`; results it already has are free)."""
     manifest = load_manifest(manifest_path, "enrich")
-    if not enrich_installed():
+    entry = _entry_point()
+    if entry is None:
         raise BackfillRefused(NOT_INSTALLED)
     with app.db.connect() as conn:
         rows = conn.execute(
@@ -95,7 +118,10 @@ def apply_enrich(app: App, manifest_path: Path) -> dict[str, Any]:
             ([i.id for i in manifest.items],),
         ).fetchall()
     refuse_changes(manifest, {r["id"]: r["content_hash"] for r in rows}, set())
-    # TODO(lead, issue 12): wire the enrichment entry point here once pipeline.enrich
-    # exists (its selection, queue and provider budgets), e.g.
-    # enrich.enqueue(app, [i.id for i in manifest.items]).
-    raise BackfillRefused("pipeline.enrich is installed but not wired to the backfill yet")
+    return entry(
+        app,
+        manifest.params.get("source"),
+        limit=len(manifest.items),
+        max_requests=int(manifest.params.get("max_requests") or MAX_REQUESTS),
+        posting_ids=tuple(i.id for i in manifest.items),
+    )
