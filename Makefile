@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 DATA   := .data
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test lint format bench freshness up down clean
+.PHONY: help install demo test lint format bench freshness up up-check down clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -45,6 +45,9 @@ freshness: install ## the full freshness simulation: 10,000 boards x 7 days per 
 
 up: install ## start Airflow standalone (UI on http://localhost:8080) with the sandbox sources
 	PATH="$(CURDIR)/$(BIN):$$PATH" bash scripts/airflow-up.sh
+
+up-check: install ## start Airflow like `make up`, drive it in headless Chromium, keep screenshots
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python scripts/up_check.py
 
 down: ## stop what `make demo` / `make up` started (Airflow, sandbox, embedded PostgreSQL)
 	-@[ -x scripts/airflow-down.sh ] && bash scripts/airflow-down.sh

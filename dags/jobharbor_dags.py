@@ -45,12 +45,13 @@ COMMON = {
 }
 
 
-def source_dag(name: str, platform: str, display_name: str) -> DAG:
+def source_dag(name: str, platform: str, display_name: str, schedule: str | None = None) -> DAG:
+    # sources.yaml may give a source a schedule (validated there); it still starts paused.
     with DAG(
         dag_id=f"jobharbor_{name}",
         description=f"discover -> fetch -> parse -> check for {display_name}",
         tags=["jobharbor", "ingest", platform],
-        **COMMON,
+        **{**COMMON, "schedule": schedule},
     ) as dag:
 
         @task(task_id="discover")
@@ -127,6 +128,6 @@ def sync_dag() -> DAG:
 
 for _name, _source in load_sources(SOURCES_FILE).enabled():
     globals()[f"jobharbor_{_name}"] = source_dag(
-        _name, _source.platform, _source.display_name or _name
+        _name, _source.platform, _source.display_name or _name, _source.schedule
     )
 jobharbor_serving_sync = sync_dag()

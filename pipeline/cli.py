@@ -161,12 +161,20 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_status(args: argparse.Namespace) -> int:
     from pipeline.app import resolve_databases
+    from pipeline.commands.freshness import lag_report, render_lags
     from pipeline.commands.status import gather_status, render_status
     from pipeline.db.connect import Database
     from pipeline.settings import load_settings
 
-    report = gather_status(Database(resolve_databases(load_settings()).authoritative), args.source)
-    print(json.dumps(report, indent=2) if args.json else render_status(report))
+    urls = resolve_databases(load_settings())
+    report = gather_status(Database(urls.authoritative), args.source)
+    lags = lag_report(Database(urls.authoritative), Database(urls.serving))
+    report["freshness"] = {k: v for k, v in lags.items() if k in report["sources"]}
+    print(
+        json.dumps(report, indent=2)
+        if args.json
+        else render_status(report) + "\n" + render_lags(report["freshness"])
+    )
     return 0
 
 
@@ -253,6 +261,34 @@ def cmd_raw_recover(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_raw_cleanup(args: argparse.Namespace) -> int:
+    from pipeline.rawstore.cleanup import plan_cleanup, run_cleanup
+
+    app = _app(args)
+    if not args.apply:
+        print(plan_cleanup(app, source=args.source).summary())
+        print("(dry run: nothing deleted; --apply deletes)")
+        return 0
+    report = run_cleanup(app, source=args.source)
+    if report.status != "succeeded":
+        _print_report(report)
+        return 1
+    from pipeline.rawstore.cleanup import CleanupReport
+
+    stats = report.stats
+    print(CleanupReport(False, stats["by_source"], stats["by_reason"], stats["skipped"]).summary())
+    return 0
+
+
+def cmd_airflow_setup(args: argparse.Namespace) -> int:
+    from pipeline.airflow.setup import POOL, POOL_SLOTS, ensure_pool
+
+    cmd_db_up(args)
+    ensure_pool()
+    print(f"airflow pool {POOL}: {POOL_SLOTS} slots")
+    return 0
+
+
 def cmd_sandbox_serve(args: argparse.Namespace) -> int:
     from sandbox.__main__ import main as sandbox_main
 
@@ -317,6 +353,24 @@ def cmd_locate(args: argparse.Namespace) -> int:
     from pipeline.normalize.locations import main as locate_main
 
     return locate_main(list(args.strings))
+
+
+def cmd_backfill(args: argparse.Namespace) -> int:
+    from pipeline.backfill.cli import print_manifest
+
+    if not args.apply and args.limit is None:
+        print("error: a preview needs --limit N (at most this many items)", file=sys.stderr)
+        return 2
+    if not args.apply and args.sub in ("reparse", "check") and not args.source:
+        print(f"error: a {args.sub} preview needs --source", file=sys.stderr)
+        return 2
+    result = args.backfill(_app(args), args)
+    if isinstance(result, tuple):  # a preview: (manifest, path)
+        print_manifest(*result)
+        return 0
+    _print_report(result)
+    status = getattr(result, "status", None) or result.get("status")  # type: ignore[union-attr]
+    return 0 if status == "succeeded" else 1
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -483,6 +537,29 @@ def build_parser() -> argparse.ArgumentParser:
     recover.add_argument(
         "--older-than", type=float, default=300, help="only pending for at least this many seconds"
     )
+    cleanup = add(
+        "cleanup",
+        cmd_raw_cleanup,
+        "delete raw objects nothing needs any more (dry run unless --apply); "
+        "reports objects and bytes freed by source",
+        raw,
+    )
+    cleanup.add_argument("--apply", action="store_true", help="delete (default: only report)")
+    cleanup.add_argument("--source", help="only this source")
+
+    airflow = sub.add_parser("airflow", help="Airflow setup").add_subparsers(
+        dest="sub", required=True
+    )
+    add(
+        "setup",
+        cmd_airflow_setup,
+        "migrate both schemas and create the jobharbor pool (idempotent; make up and compose run it)",
+        airflow,
+    )
+
+    from pipeline.backfill.cli import add_commands as add_backfill_commands
+
+    add_backfill_commands(sub, cmd_backfill)
 
     sandbox = sub.add_parser("sandbox", help="the offline sandbox job web").add_subparsers(
         dest="sub", required=True

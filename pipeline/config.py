@@ -131,10 +131,36 @@ class Board(StrictModel):
         return value
 
 
+_PRESETS = ("@hourly", "@daily", "@weekly", "@monthly", "@quarterly", "@yearly")
+_CRON_FIELD = re.compile(
+    r"^(\*|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(/[0-9]+)?(,(\*|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(/[0-9]+)?)*$"
+)
+_CRON_RANGES = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7))
+
+
+def _check_schedule(value: str) -> str:
+    """A cron preset or a 5-field cron expression whose numbers are in range."""
+    if value.startswith("@"):
+        if value not in _PRESETS:
+            raise ValueError(f"schedule {value!r}: presets are {', '.join(_PRESETS)}")
+        return value
+    fields = value.split()
+    if len(fields) != 5 or not all(_CRON_FIELD.match(f) for f in fields):
+        raise ValueError(f"schedule {value!r} is not a cron expression (5 fields) or a preset")
+    for text, (low, high) in zip(fields, _CRON_RANGES, strict=True):
+        for number in re.findall(r"(?<![/0-9])[0-9]+", text):
+            if not low <= int(number) <= high:
+                raise ValueError(f"schedule {value!r}: {number} is outside {low}-{high}")
+    return value
+
+
 class SourceBase(StrictModel):
     platform: str
     display_name: str | None = None
     enabled: bool = True
+    # The source DAG's Airflow schedule (cron or preset); unset: manual trigger only.
+    # Either way the DAG is created paused.
+    schedule: str | None = None
     parser: str | None = None  # default: the platform's (or site's) own parser
     transport: Literal["http", "browser"] = "http"
     pacing: Pacing | None = None
@@ -143,6 +169,11 @@ class SourceBase(StrictModel):
     # Postings whose title matches one of these (case-insensitive regexes) are kept
     # with status `filtered`, never deleted.
     exclude_titles: tuple[str, ...] = ()
+
+    @field_validator("schedule")
+    @classmethod
+    def _valid_schedule(cls, value: str | None) -> str | None:
+        return None if value is None else _check_schedule(value.strip())
 
     @field_validator("exclude_titles")
     @classmethod

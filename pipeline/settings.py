@@ -71,6 +71,12 @@ class Settings(BaseSettings):
     serving_full_sync_hours: float = Field(default=24.0, ge=0)
     serving_closed_retention_days: int = Field(default=90, ge=1)
 
+    # Raw cleanup never deletes an object fetched less than this many days ago.
+    raw_retention_days: float = Field(default=30.0, ge=0)
+    # jobharbor_freshness fails when a source's p95 lag (raw object -> searchable row) or
+    # its oldest unpublished posting passes this many seconds.
+    freshness_max_lag_s: float = Field(default=6 * 3600.0, gt=0)
+
     @cached_property
     def egress_hosts(self) -> frozenset[str] | None:
         """The parsed allowlist; None when egress is not restricted (production)."""

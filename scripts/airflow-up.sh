@@ -9,7 +9,8 @@ if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
     exit 0
 fi
 airflow db migrate >"$AIRFLOW_HOME/migrate.log" 2>&1 || { cat "$AIRFLOW_HOME/migrate.log"; exit 1; }
-airflow pools set jobharbor 3 "jobharbor: shared by every source DAG; serving sync takes all 3" >/dev/null
+# Migrations run once, here, not in every task; the pool comes from the platform too.
+python -m pipeline airflow setup
 setsid nohup airflow standalone >"$AIRFLOW_HOME/standalone.log" 2>&1 < /dev/null &
 echo $! >"$pidfile"
 echo -n "starting Airflow"

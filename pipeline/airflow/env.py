@@ -22,6 +22,7 @@ def airflow_environment() -> dict[str, str]:
     sandbox_url = ensure_sandbox(settings.data_dir)
     home = settings.data_dir / "airflow"
     home.mkdir(parents=True, exist_ok=True)
+    port = os.environ.get("AIRFLOW_PORT", "8080")
     metadata = os.environ.get("AIRFLOW__DATABASE__SQL_ALCHEMY_CONN") or sqlalchemy_url(
         urls.airflow or ""
     )
@@ -33,7 +34,9 @@ def airflow_environment() -> dict[str, str]:
         "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
         # Local development only: the UI binds to loopback and needs no login.
         "AIRFLOW__API__HOST": "127.0.0.1",
-        "AIRFLOW__API__PORT": os.environ.get("AIRFLOW_PORT", "8080"),
+        "AIRFLOW__API__PORT": port,
+        # Tasks report to the api-server's execution API: on the same port, whatever it is.
+        "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": f"http://127.0.0.1:{port}/execution/",
         "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS": "True",
         "JOBHARBOR_SOURCES": str(REPO_ROOT / "sandbox" / "sources.yaml"),
         "JOBHARBOR_SANDBOX_URL": sandbox_url,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from pipeline.airflow.failures import fatal_without_retry
 from pipeline.app import App
 from pipeline.phases.common import PhaseReport
 from pipeline.settings import load_settings
@@ -53,43 +54,48 @@ def _finish(report: PhaseReport) -> dict[str, Any]:
     return {"status": report.status, "run_id": report.run_id, **dict(report.stats)}
 
 
+@fatal_without_retry
 def run_discover(source: str) -> dict[str, Any]:
     from pipeline.crawl.catalog import sync_catalog
-    from pipeline.db.setup import setup_databases
+    from pipeline.db.ready import require_migrated
     from pipeline.phases.discover import discover
 
     app = _app()
-    setup_databases(app.db, app.serving_db)
+    require_migrated(app.db)  # migrations run once, at setup (`jobharbor db up`)
     sync_catalog(app)
     return _finish(discover(app, source))
 
 
+@fatal_without_retry
 def run_fetch(source: str) -> dict[str, Any]:
     from pipeline.phases.fetch import fetch_details
 
     return _finish(fetch_details(_app(), source))
 
 
+@fatal_without_retry
 def run_parse(source: str) -> dict[str, Any]:
     from pipeline.phases.parse import parse_source
 
     return _finish(parse_source(_app(), source))
 
 
+@fatal_without_retry
 def run_check(source: str) -> dict[str, Any]:
     from pipeline.phases.check import check_postings
 
     return _finish(check_postings(_app(), source))
 
 
+@fatal_without_retry
 def run_sync(
     dry_run: bool = False, allow_mass_removal: bool = False, full: bool = False
 ) -> dict[str, Any]:
-    from pipeline.db.setup import setup_databases
+    from pipeline.db.ready import require_migrated
     from pipeline.phases.sync import sync_serving
 
     app = _app()
-    setup_databases(app.db, app.serving_db)
+    require_migrated(app.db)
     return _finish(
         sync_serving(app, dry_run=dry_run, allow_mass_removal=allow_mass_removal, full=full)
     )
@@ -97,4 +103,40 @@ def run_sync(
 
 def fail_run(reason: str) -> None:
     """The watcher: a later phase succeeding must not make a failed run look healthy."""
-    raise RuntimeError(reason)
+    from airflow.exceptions import AirflowFailException
+
+    raise AirflowFailException(reason)
+
+
+@fatal_without_retry
+def run_raw_cleanup(apply: bool = False, source: str | None = None) -> dict[str, Any]:
+    from pipeline.db.ready import require_migrated
+    from pipeline.rawstore.cleanup import plan_cleanup, run_cleanup
+
+    app = _app()
+    require_migrated(app.db)
+    if not apply:
+        preview = plan_cleanup(app, source=source)
+        log.info(preview.summary())
+        return preview.as_dict()
+    report = run_cleanup(app, source=source)
+    log.info("freed by source: %s", report.stats.get("by_source"))
+    return _finish(report)
+
+
+def run_freshness(max_lag_s: float | None = None) -> dict[str, Any]:
+    """Fails (no retry) when a source's lag passes the threshold: red in the UI."""
+    from airflow.exceptions import AirflowFailException
+
+    from pipeline.commands.freshness import check_freshness, lag_report, render_lags
+    from pipeline.commands.status import gather_status, render_status
+
+    app = _app()
+    status = gather_status(app.db)
+    lags = lag_report(app.db, app.serving_db)
+    log.info("%s\n%s", render_status(status), render_lags(lags))
+    threshold = max_lag_s or app.settings.freshness_max_lag_s
+    problems = check_freshness(lags, threshold)
+    if problems:
+        raise AirflowFailException("stale: " + "; ".join(problems))
+    return {"sources": lags, "threshold_s": threshold}

@@ -150,12 +150,17 @@ def orphan_event(row: Mapping[str, Any], *, run_id: int) -> dict[str, Any]:
 
 
 def check_event(
-    posting_id: int, verdict: CheckVerdict, evidence: Mapping[str, Any], *, run_id: int
+    posting_id: int,
+    verdict: CheckVerdict,
+    evidence: Mapping[str, Any],
+    *,
+    run_id: int,
+    from_status: str = "missing",
 ) -> dict[str, Any]:
-    """The event a conclusive direct check records as it closes a missing posting."""
+    """The event a conclusive direct check records as it closes a posting."""
     return {
         "posting_id": posting_id,
-        "from_status": "missing",
+        "from_status": from_status,
         "to_status": verdict.outcome,
         "reason": f"direct_check:{verdict.reason}",
         "evidence": evidence,

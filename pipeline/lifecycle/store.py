@@ -77,7 +77,7 @@ _CLOSE = """
 UPDATE core.postings SET status = %(status)s, closed_at = now(), close_reason = %(reason)s,
     close_evidence = %(evidence)s::jsonb, status_changed_at = now(), last_checked_at = now(),
     check_outcome = %(outcome)s, check_count = check_count + 1, updated_at = now()
-WHERE id = %(id)s AND status = 'missing'
+WHERE id = %(id)s AND status = %(from_status)s
 RETURNING id
 """
 
@@ -252,8 +252,11 @@ def record_check(
     evidence: Mapping[str, Any],
     *,
     run_id: int,
+    from_status: str = "missing",
 ) -> bool:
-    """Record a direct check of a `missing` posting; True when its evidence closed it."""
+    """Record a direct check of a posting (`missing`, or one a check backfill selected);
+    True when its evidence closed it. The close is guarded by the status it was read
+    with: a posting that moved meanwhile keeps the newer evidence."""
     if not verdict.conclusive:
         conn.execute(_NOTE, {"id": posting_id, "outcome": verdict.outcome})
         return False
@@ -261,6 +264,7 @@ def record_check(
         _CLOSE,
         {
             "id": posting_id,
+            "from_status": from_status,
             "status": verdict.outcome,
             "reason": verdict.reason,
             "evidence": json.dumps(evidence, default=str),
@@ -269,5 +273,8 @@ def record_check(
     ).fetchone()
     if closed is None:  # seen again meanwhile: the newer evidence stands
         return False
-    record_events(conn, [check_event(posting_id, verdict, evidence, run_id=run_id)])
+    record_events(
+        conn,
+        [check_event(posting_id, verdict, evidence, run_id=run_id, from_status=from_status)],
+    )
     return True

@@ -9,7 +9,7 @@ ambiguous leaves it exactly as it was, to be checked again later.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import parsers
@@ -32,7 +32,8 @@ _TODO = """
 SELECT p.id, p.external_id, p.board_id, p.url, p.detail_url, p.title, p.status,
     b.board_key, b.url AS board_url
 FROM core.postings AS p JOIN crawl.boards AS b ON b.id = p.board_id
-WHERE p.source_id = %(source)s AND p.status = 'missing' AND NOT (p.id = ANY(%(done)s))
+WHERE p.source_id = %(source)s AND p.status = ANY(%(statuses)s) AND NOT (p.id = ANY(%(done)s))
+  AND (cardinality(%(ids)s::bigint[]) = 0 OR p.id = ANY(%(ids)s::bigint[]))
   AND (p.last_checked_at IS NULL
        OR p.last_checked_at < now() - make_interval(secs => %(recheck_s)s))
 ORDER BY p.last_checked_at NULLS FIRST, p.id
@@ -47,7 +48,11 @@ def check_postings(
     limit: int | None = None,
     recheck_after_s: float = RECHECK_AFTER_S,
     wait_s: float = 0.0,
+    ids: Sequence[int] = (),
+    statuses: Sequence[str] = ("missing",),
 ) -> PhaseReport:
+    """`ids` and `statuses` narrow the work to a backfill's selection (by default: every
+    missing posting due for a check)."""
     source = app.sources.get(source_name)
     platform = platform_of(source)
     parser = app.parser_for(source_name)
@@ -67,6 +72,8 @@ def check_postings(
                     {
                         "source": source_name,
                         "done": done,
+                        "ids": list(ids),
+                        "statuses": list(statuses),
                         "recheck_s": recheck_after_s,
                         "limit": BATCH if limit is None else min(BATCH, limit - len(done)),
                     },
@@ -173,4 +180,6 @@ def _record(conn: DictConnection, run_id: int, result: FetchResult, verdict: Che
                     raw=verdict.evidence.get("raw_sha256"),
                 ),
             )
-        return record_check(conn, row["id"], verdict, evidence, run_id=run_id)
+        return record_check(
+            conn, row["id"], verdict, evidence, run_id=run_id, from_status=row["status"]
+        )

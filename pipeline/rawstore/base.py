@@ -29,6 +29,10 @@ class RawStore(Protocol):
         """Stored length, or None when the object does not exist."""
         ...
 
+    def delete(self, key: str) -> None:
+        """Remove the object; deleting one that does not exist is not an error."""
+        ...
+
 
 def extension_for(content_type: str | None) -> str:
     lowered = (content_type or "").lower()

@@ -44,3 +44,6 @@ class FileRawStore:
             return self._path(key).stat().st_size
         except FileNotFoundError:
             return None
+
+    def delete(self, key: str) -> None:
+        self._path(key).unlink(missing_ok=True)

@@ -82,3 +82,7 @@ class S3RawStore:
             if exc.code in _MISSING:
                 return None
             raise
+
+    def delete(self, key: str) -> None:
+        # S3 answers 204 for a missing key too: deleting twice is not an error.
+        self.client.remove_object(self.bucket, self._name(key))

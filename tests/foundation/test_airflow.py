@@ -80,7 +80,10 @@ def test_dagbag_loads_every_source_with_the_declared_graph(tmp_path: Path) -> No
     assert bag["errors"] == {}
     names = load_sources(REPO_ROOT / "sandbox" / "sources.yaml", env={}).sources
     source_dags = {f"jobharbor_{name}" for name in names}
-    assert set(bag["dags"]) == source_dags | {"jobharbor_serving_sync", "jobharbor_enrich"}
+    operations = {f"jobharbor_backfill_{k}" for k in ("reparse", "check", "sync", "enrich")}
+    operations |= {"jobharbor_serving_sync", "jobharbor_raw_cleanup", "jobharbor_freshness"}
+    operations |= {"jobharbor_enrich"}
+    assert set(bag["dags"]) == source_dags | operations
     for dag_id in sorted(source_dags):
         dag = bag["dags"][dag_id]
         assert dag["paused"] is True

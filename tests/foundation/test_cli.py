@@ -59,7 +59,7 @@ def test_sources_check_fails_with_every_problem_and_exit_code_2(tmp_path: Path) 
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
         "configuration error:",
-        f"  {bad}:4: sources.gh.boardz: unknown key (allowed: api_base, boards, display_name, enabled, exclude_titles, pacing, parser, platform, robots, transport, validation)",
+        f"  {bad}:4: sources.gh.boardz: unknown key (allowed: api_base, boards, display_name, enabled, exclude_titles, pacing, parser, platform, robots, schedule, transport, validation)",
         f"  {bad}:5: sources.gh.pacing.burst: Input should be greater than or equal to 1",
     ]
 

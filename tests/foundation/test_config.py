@@ -76,7 +76,7 @@ BAD = {
     "misspelt key": (
         "sources:\n  gh:\n    platform: greenhouse\n    bords: [acme]\n",
         [
-            "{f}:4: sources.gh.bords: unknown key (allowed: api_base, boards, display_name, enabled, exclude_titles, pacing, parser, platform, robots, transport, validation)"
+            "{f}:4: sources.gh.bords: unknown key (allowed: api_base, boards, display_name, enabled, exclude_titles, pacing, parser, platform, robots, schedule, transport, validation)"
         ],
     ),
     "bad rate": (

@@ -69,7 +69,7 @@ def test_title_filter_is_for_workday_only(tmp_path: Path) -> None:
         tmp_path, "  lever:\n    platform: lever\n    title_filter: intern\n    boards: [acme]\n"
     )
     assert problems == [
-        "FILE:5: sources.lever.title_filter: unknown key (allowed: api_base, boards, display_name, enabled, exclude_titles, pacing, parser, platform, robots, transport, validation)"
+        "FILE:5: sources.lever.title_filter: unknown key (allowed: api_base, boards, display_name, enabled, exclude_titles, pacing, parser, platform, robots, schedule, transport, validation)"
     ]
 
 

@@ -1,0 +1,147 @@
+"""jobharbor backfills: manual DAGs that preview a selection of data, then apply it.
+
+Every backfill is plan -> route -> (approval | no_approval) -> apply:
+- plan previews read-only and writes a manifest (its path and content are in the log);
+- with `dry_run: true` (the default) the run ends there;
+- with `dry_run: false` apply applies exactly that manifest (or the one given as
+  `manifest`, from an earlier preview) and refuses if the selection changed;
+- with `approve: true` an ApprovalOperator waits for a human between plan and apply
+  (a deferred task: it holds no pool slot while it waits).
+Params are validated by Airflow before the run: `limit` is required and capped.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+
+from airflow.providers.standard.operators.empty import EmptyOperator
+from airflow.providers.standard.operators.hitl import ApprovalOperator
+from airflow.sdk import DAG, Param, task
+
+from pipeline.backfill.manifest import MAX_LIMIT, MAX_REQUESTS
+from pipeline.config import load_sources
+
+POOL = "jobharbor"
+POOL_SLOTS = 3
+SOURCES_FILE = Path(
+    os.environ.get("JOBHARBOR_SOURCES") or Path(__file__).resolve().parent.parent / "sources.yaml"
+)
+SOURCES = sorted(name for name, _ in load_sources(SOURCES_FILE).enabled())
+COMMON = {
+    "schedule": None,
+    "start_date": datetime(2026, 1, 1),
+    "catchup": False,
+    "is_paused_upon_creation": True,
+    "max_active_runs": 1,
+    "default_args": {"owner": "jobharbor", "pool": POOL, "retries": 0},
+    "doc_md": __doc__,
+    "tags": ["jobharbor", "backfill"],
+}
+IDS = {"type": "array", "items": {"type": "integer", "minimum": 1}, "maxItems": MAX_LIMIT}
+DATE = {"type": ["null", "string"], "format": "date"}
+
+
+def _mode() -> dict[str, Param]:
+    return {
+        "limit": Param(
+            type="integer", minimum=1, maximum=MAX_LIMIT, description="required: at most this many"
+        ),
+        "dry_run": Param(True, type="boolean", description="preview only (write a manifest)"),
+        "approve": Param(False, type="boolean", description="wait for a human before apply"),
+        "manifest": Param(
+            None, type=["null", "string"], description="apply this previewed manifest (a path)"
+        ),
+    }
+
+
+PARAMS: dict[str, dict[str, Param]] = {
+    "reparse": {
+        "source": Param(type="string", enum=SOURCES or [""], description="the source"),
+        "posting_ids": Param([], **IDS),
+        "fetched_from": Param(None, **DATE, description="content fetched on or after"),
+        "fetched_to": Param(None, **DATE, description="content fetched on or before"),
+        "parser": Param(
+            None,
+            type=["null", "string"],
+            pattern=r"^[A-Za-z0-9_:.-]+(@[A-Za-z0-9.+_-]+)?$",
+            description="only postings whose current result is this name@version",
+        ),
+        **_mode(),
+    },
+    "check": {
+        "source": Param(type="string", enum=SOURCES or [""]),
+        "status": Param("missing", type="string", enum=["missing", "active"]),
+        "active_days": Param(
+            90, type="integer", minimum=1, description="active: first seen before"
+        ),
+        "posting_ids": Param([], **IDS),
+        "max_requests": Param(1000, type="integer", minimum=1, maximum=MAX_REQUESTS),
+        **_mode(),
+    },
+    "sync": {
+        "allow_mass_removal": Param(False, type="boolean"),
+        **_mode(),
+    },
+    "enrich": {
+        "date": Param(None, **DATE, description="postings first seen on this day"),
+        "source": Param(None, type=["null", "string"], enum=[None, *SOURCES]),
+        "posting_ids": Param([], **IDS),
+        "max_requests": Param(1000, type="integer", minimum=1, maximum=MAX_REQUESTS),
+        **_mode(),
+    },
+}
+DESCRIPTIONS = {
+    "reparse": "re-parse stored raw objects of a selection (never fetches)",
+    "check": "direct checks of missing or long-active postings",
+    "sync": "a full serving reconcile",
+    "enrich": "re-enrich a selection (date, source, posting ids)",
+}
+
+
+def backfill_dag(kind: str) -> DAG:
+    apply_slots = POOL_SLOTS if kind == "sync" else 1
+    with DAG(
+        dag_id=f"jobharbor_backfill_{kind}",
+        description=DESCRIPTIONS[kind],
+        params=PARAMS[kind],
+        **COMMON,
+    ) as dag:
+
+        @task(task_id="plan")
+        def plan(params: dict | None = None) -> dict:
+            from pipeline.backfill.airflow import run_plan
+
+            return run_plan(kind, dict(params or {}))
+
+        @task.branch(task_id="route")
+        def route(params: dict | None = None) -> list[str]:
+            params = params or {}
+            if params.get("dry_run", True):
+                return []  # a preview: nothing downstream runs
+            return ["approval" if params.get("approve") else "no_approval"]
+
+        approval = ApprovalOperator(
+            task_id="approval",
+            subject=f"Apply the {kind} backfill?",
+            body="{{ ti.xcom_pull(task_ids='plan')['summary'] }}\n\n"
+            "manifest: {{ ti.xcom_pull(task_ids='plan')['manifest'] }}",
+        )
+        no_approval = EmptyOperator(task_id="no_approval")
+
+        @task(task_id="apply", trigger_rule="none_failed_min_one_success", pool_slots=apply_slots)
+        def apply(ti=None, params: dict | None = None) -> dict:
+            from pipeline.backfill.airflow import run_apply
+
+            # Pulled, not passed: plan must not be an upstream of apply, or a preview
+            # (both gates skipped) would still satisfy none_failed_min_one_success.
+            planned = ti.xcom_pull(task_ids="plan")
+            return run_apply(kind, planned["manifest"], dict(params or {}))
+
+        plan() >> route() >> [approval, no_approval] >> apply()
+    return dag
+
+
+for _kind in PARAMS:
+    globals()[f"jobharbor_backfill_{_kind}"] = backfill_dag(_kind)

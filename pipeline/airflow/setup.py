@@ -1,0 +1,32 @@
+"""`jobharbor airflow setup`: what Airflow needs from the platform before any DAG runs,
+idempotently — both schemas migrated (`jobharbor db up`) and the shared `jobharbor`
+pool with its 3 slots. `make up` and compose's airflow-init run it; rerunning is safe."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+POOL = "jobharbor"
+POOL_SLOTS = 3
+POOL_DESCRIPTION = "jobharbor: shared by every DAG; serving sync and raw cleanup take all 3"
+
+
+def airflow_binary() -> str:
+    beside = Path(sys.executable).parent / "airflow"
+    return str(beside) if beside.exists() else (shutil.which("airflow") or "airflow")
+
+
+def ensure_pool() -> None:
+    """Create the pool or reset it to its size (`pools set` is an upsert)."""
+    result = subprocess.run(
+        [airflow_binary(), "pools", "set", POOL, str(POOL_SLOTS), POOL_DESCRIPTION],
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode != 0:
+        from pipeline.errors import FatalError
+
+        raise FatalError(f"could not create the {POOL} pool: {result.stderr.strip()[-2000:]}")

@@ -1,0 +1,103 @@
+"""The operator's stack in real Airflow: every task fits the `jobharbor` pool, the
+backfill DAGs have their declared graph and capped params, the platform creates the pool
+itself (idempotently), and a failed phase fails the run: a discover on a database that
+is not at the code's schema fails at once (no retry) saying what to run, the later
+phases still succeed, and the watcher leaves the run failed."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from pipeline.airflow.setup import POOL, POOL_SLOTS
+from pipeline.backfill.manifest import MAX_LIMIT
+from tests.foundation.test_airflow import airflow_db, airflow_env, dagbag, run, run_states
+
+pytestmark = [pytest.mark.airflow, pytest.mark.timeout(900)]
+__all__ = ["airflow_db"]
+
+PARAMS_PROBE = """
+import json, os
+from airflow.dag_processing.dagbag import DagBag
+bag = DagBag(dag_folder=os.environ["AIRFLOW__CORE__DAGS_FOLDER"])
+print(json.dumps({d: {k: p.schema | {"default": p.value if p.has_value else "<required>"}
+                      for k, p in dag.params.items()}
+                  for d, dag in bag.dags.items() if d.startswith("jobharbor_backfill_")}, default=str))
+"""
+
+
+def test_every_task_fits_the_pool_and_backfills_have_their_graph(tmp_path: Path) -> None:
+    bag = dagbag(airflow_env(tmp_path))
+    assert bag["errors"] == {}
+    for dag_id, dag in bag["dags"].items():
+        assert dag["paused"] is True, dag_id
+        for task_id, task in dag["tasks"].items():
+            assert task["pool"] == POOL, (dag_id, task_id)
+            assert 1 <= task["slots"] <= POOL_SLOTS, (dag_id, task_id)
+    for kind in ("reparse", "check", "sync", "enrich"):
+        tasks = bag["dags"][f"jobharbor_backfill_{kind}"]["tasks"]
+        assert {t: v["down"] for t, v in tasks.items()} == {
+            "plan": ["route"], "route": ["approval", "no_approval"],
+            "approval": ["apply"], "no_approval": ["apply"], "apply": [],
+        }  # fmt: skip
+        assert tasks["apply"]["rule"] == "none_failed_min_one_success"
+        assert tasks["apply"]["slots"] == (3 if kind == "sync" else 1)
+    assert bag["dags"]["jobharbor_raw_cleanup"]["tasks"]["cleanup"]["slots"] == POOL_SLOTS
+
+    result = run([sys.executable, "-c", PARAMS_PROBE], airflow_env(tmp_path))
+    params = json.loads(result.stdout.strip().splitlines()[-1])
+    for dag_id, schema in params.items():
+        assert schema["limit"]["default"] == "<required>", dag_id
+        assert schema["limit"]["maximum"] == MAX_LIMIT, dag_id
+        assert schema["dry_run"]["default"] is True, dag_id
+        assert schema["approve"]["default"] is False, dag_id
+    assert params["jobharbor_backfill_check"]["max_requests"]["maximum"] == 5000
+
+
+def test_setup_makes_the_pool_and_a_failed_discover_leaves_the_run_failed(
+    tmp_path: Path, databases, sandbox, airflow_db: str
+) -> None:
+    env = airflow_env(
+        tmp_path,
+        {
+            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": airflow_db,
+            "JOBHARBOR_DATABASE_URL": databases.db.url,
+            "JOBHARBOR_SERVING_DATABASE_URL": databases.serving.url,
+            "JOBHARBOR_RAW_STORE_URL": (tmp_path / "raw").as_uri(),
+            "JOBHARBOR_DATA_DIR": str(tmp_path / "data"),
+            "JOBHARBOR_SANDBOX_URL": sandbox.url,
+            "JOBHARBOR_ALLOW_PRIVATE_NETWORKS": "true",
+        },
+    )
+    assert run(["airflow", "db", "migrate"], env).returncode == 0
+    for _ in range(2):  # idempotent
+        setup = run([sys.executable, "-m", "pipeline", "airflow", "setup"], env)
+        assert setup.returncode == 0, setup.stderr[-3000:]
+    pools = run(["airflow", "pools", "get", POOL, "-o", "json"], env)
+    assert json.loads(pools.stdout.strip().splitlines()[-1])[0]["slots"] == str(POOL_SLOTS)
+
+    # The schema falls behind the code (a deploy without `jobharbor db up`).
+    with databases.db.connect() as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '0002'")
+        conn.commit()
+    result = run(["airflow", "dags", "test", "jobharbor_lever"], env)
+    output = result.stdout + result.stderr
+    assert "is at revision 0002; this code needs 0003: run `jobharbor db up`" in output
+    assert run_states(env, "jobharbor_lever") == ["failed"]
+    # Straight from Airflow's metadata: state and attempts of every task of the run.
+    with psycopg.connect(airflow_db.replace("postgresql+psycopg://", "postgresql://")) as conn:
+        rows = conn.execute(
+            "SELECT task_id, state, try_number FROM task_instance WHERE dag_id = 'jobharbor_lever'"
+        ).fetchall()
+    states = {task_id: (state, tries) for task_id, state, tries in rows}
+    assert states == {
+        "discover": ("failed", 1),  # fatal: failed at once, no retry
+        "fetch": ("success", 1),
+        "parse": ("success", 1),
+        "check": ("success", 1),
+        "watcher": ("failed", 1),
+    }
