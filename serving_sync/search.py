@@ -48,12 +48,17 @@ GROUPS = (
 # The enrichment's groups (serving DDL 0008): always counted apart (serving.web_facet),
 # never in the shared single pass of the location and parse groups.
 ENRICH_GROUPS = ("skill", "experience", "seniority", "work_mode")
-FACET_GROUPS = (*GROUPS, *ENRICH_GROUPS)
+FACET_GROUPS = GROUPS
+# What the search page shows: the filter groups, then the enrichment's.
+PAGE_FACET_GROUPS = (*GROUPS, *ENRICH_GROUPS)
 STATS_GROUPS = ("country", "remote", "job_type", "employment_type", "source", "company", "month")
 # "enrichment": extracted or not, the denominator of "not extracted" in the stats.
 ENRICH_STATS_GROUPS = (*ENRICH_GROUPS, "enrichment")
 # A posting can have several (skills: several keys; experience: every band it overlaps).
 ARRAY_GROUPS = frozenset({"country", "region", "city", "skill", "experience"})
+# A group's filter parameter, where the two names differ.
+GROUP_PARAMS = {"experience": "experience_min"}
+SKILL_FIELDS = ("skills_required", "skills_preferred")
 MAX_SKILLS = 10
 SKILL_MATCHES = ("any", "all")
 SKILL_SCOPES = ("required", "all")
@@ -110,7 +115,9 @@ class Filters:
     work_mode: tuple[str, ...] = ()
 
     def values(self, group: str) -> tuple[str, ...]:
-        return getattr(self, group)
+        if group == "enrichment":  # a stats group only: nothing filters it
+            return ()
+        return getattr(self, GROUP_PARAMS.get(group, group))
 
     def as_params(self) -> list[tuple[str, str]]:
         """The filters as (name, value) pairs for a URL: repeated names mean OR."""
@@ -485,6 +492,8 @@ def _group_counts(group: str, rows: list[Mapping[str, Any]], top_n: int | None) 
     known = [(v, c) for v, c in buckets if v != UNKNOWN]
     if group == "month":  # a time series reads in time order, newest first
         known.sort(reverse=True)
+    if group == "experience":  # bands read in order of years
+        known.sort(key=lambda b: EXPERIENCE_BANDS.index(b[0]) if b[0] in EXPERIENCE_BANDS else 99)
     shown = known[:top_n] if top_n else known
     other = 0
     if group not in ARRAY_GROUPS:
