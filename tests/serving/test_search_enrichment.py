@@ -200,7 +200,8 @@ def test_api_job_returns_every_extracted_value_with_its_evidence(web) -> None:
 def test_api_job_without_a_result_says_not_extracted_not_no_requirements(web) -> None:
     found = get(web, f"/api/jobs/{ID[5]}").json()["enrichment"]
     assert found["extracted"] is False
-    assert found["skills_required"] is None and found["seniority"] is None
+    assert found["skills_required"] is None
+    assert found["seniority"] is None
 
 
 def test_api_stats_carry_top_skills_experience_and_seniority_with_coverage(web) -> None:
@@ -248,9 +249,11 @@ def test_the_job_page_shows_each_value_with_its_excerpt(web) -> None:
 
 def test_the_search_page_offers_the_new_facets_and_the_stats_page_the_new_charts(web) -> None:
     page = get(web, "/", skill="python").text
-    assert 'name="skill" value="python"' in page and "checked" in page
+    assert 'name="skill" value="python"' in page
+    assert "checked" in page
     assert 'name="experience_min" value="2-4"' in page
     assert 'id="skill_match"' in page
     stats = get(web, "/stats").text
-    assert 'id="chart-skill"' in stats and 'id="chart-seniority"' in stats
+    assert 'id="chart-skill"' in stats
+    assert 'id="chart-seniority"' in stats
     assert "Requirements extracted for 4 of 6 jobs" in stats
