@@ -138,3 +138,32 @@ def test_a_posting_without_a_result_publishes_no_requirements_but_not_extracted(
     job = seed.jobs()[posting]
     assert (job["skills_required"], job["skills_preferred"]) == ([], [])
     assert (job["enrichment"], job["enriched_at"], job["seniority"]) == (None, None, None)
+
+
+def test_migration_0017_stamps_postings_enriched_before_it_so_the_next_sync_publishes_them(
+    seed: Seeder,
+) -> None:
+    from pipeline.db import migrate
+
+    ids = seed.postings(2)
+    seed.sync()
+    migrate.downgrade(seed.dbs.db, "0011")  # the enrichment is not yet published content
+    enrich(seed, ids[0], required=[("python", "Python", 60)])
+    assert seed.sync().staged == 0  # without 0017 the new result moves no stamp
+    assert seed.jobs()[ids[0]]["skills_required"] == []
+    migrate.upgrade(seed.dbs.db)
+    report = seed.sync()
+    assert (report.mode, report.staged, report.updated) == ("incremental", 1, 1)
+    assert seed.jobs()[ids[0]]["skills_required"] == ["python"]
+
+
+def test_removing_the_current_result_republishes_the_posting_as_not_extracted(
+    seed: Seeder,
+) -> None:
+    posting = seed.posting()
+    enrich(seed, posting, required=[("python", "Python", 60)])
+    seed.sync()
+    seed.sql("DELETE FROM enrich.results WHERE posting_id = %s", (posting,))
+    assert seed.sync().updated == 1
+    job = seed.jobs()[posting]
+    assert (job["skills_required"], job["enriched_at"]) == ([], None)
