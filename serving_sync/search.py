@@ -20,6 +20,8 @@ from typing import Any
 import psycopg
 
 from parsers.common import _EMPLOYMENT_JOB_TYPES, _JOB_TYPE_RULES
+from pipeline.enrich.catalog import load_catalog
+from pipeline.enrich.lexicon import ENUMS
 from serving_sync.text import fold
 
 UNKNOWN = "unknown"
@@ -43,9 +45,30 @@ GROUPS = (
     "source",
     "company",
 )
+# The enrichment's groups (serving DDL 0008): always counted apart (serving.web_facet),
+# never in the shared single pass of the location and parse groups.
+ENRICH_GROUPS = ("skill", "experience", "seniority", "work_mode")
 FACET_GROUPS = GROUPS
+# What the search page shows: the filter groups, then the enrichment's.
+PAGE_FACET_GROUPS = (*GROUPS, *ENRICH_GROUPS)
 STATS_GROUPS = ("country", "remote", "job_type", "employment_type", "source", "company", "month")
-ARRAY_GROUPS = frozenset({"country", "region", "city"})  # a posting can have several
+# "enrichment": extracted or not, the denominator of "not extracted" in the stats.
+ENRICH_STATS_GROUPS = (*ENRICH_GROUPS, "enrichment")
+# A posting can have several (skills: several keys; experience: every band it overlaps).
+ARRAY_GROUPS = frozenset({"country", "region", "city", "skill", "experience"})
+# A group's filter parameter, where the two names differ.
+GROUP_PARAMS = {"experience": "experience_min"}
+SKILL_FIELDS = ("skills_required", "skills_preferred")
+MAX_SKILLS = 10
+SKILL_MATCHES = ("any", "all")
+SKILL_SCOPES = ("required", "all")
+SENIORITY_VALUES = (*ENUMS["seniority"], UNKNOWN)
+WORK_MODE_VALUES = (*ENUMS["work_mode"], UNKNOWN)
+MAX_YEARS = 40
+# The experience bands of the facet (serving.experience_bands); any "N", "N-M" or "N+"
+# is also accepted as a filter value.
+EXPERIENCE_BANDS = ("0-1", "2-4", "5-9", "10+")
+_YEARS = re.compile(r"^(\d{1,2})(?:(\+)|-(\d{1,2}))?$")
 SORTS = ("newest", "relevance")
 REMOTE_VALUES = ("yes", "hybrid", UNKNOWN)
 # The labels the parsers assign (parsers/common.py), so a filter can name only real ones.
@@ -84,9 +107,17 @@ class Filters:
     has_salary: bool | None = None
     salary_min: Decimal | None = None
     salary_currency: str | None = None
+    skill: tuple[str, ...] = ()
+    skill_match: str = "any"
+    skill_scope: str = "required"
+    experience_min: tuple[str, ...] = ()
+    seniority: tuple[str, ...] = ()
+    work_mode: tuple[str, ...] = ()
 
     def values(self, group: str) -> tuple[str, ...]:
-        return getattr(self, group)
+        if group == "enrichment":  # a stats group only: nothing filters it
+            return ()
+        return getattr(self, GROUP_PARAMS.get(group, group))
 
     def as_params(self) -> list[tuple[str, str]]:
         """The filters as (name, value) pairs for a URL: repeated names mean OR."""
@@ -98,7 +129,18 @@ class Filters:
                 pairs.append((name, str(getattr(self, name))))
         if self.has_salary is not None:
             pairs.append(("has_salary", "true" if self.has_salary else "false"))
+        for name in ("skill", "experience_min", "seniority", "work_mode"):
+            pairs.extend((name, value) for value in getattr(self, name))
+        if self.skill and self.skill_match != "any":
+            pairs.append(("skill_match", self.skill_match))
+        if self.skill and self.skill_scope != "required":
+            pairs.append(("skill_scope", self.skill_scope))
         return pairs
+
+    def experience_ranges(self) -> list[tuple[int, int]] | None:
+        """The selected year ranges, inclusive (None: no range selected)."""
+        ranges = [years_range(v) for v in self.experience_min if v != UNKNOWN]
+        return ranges or None
 
 
 @dataclass(frozen=True)
@@ -227,6 +269,63 @@ def _salary(raw: Mapping[str, Sequence[str]]) -> tuple[Decimal | None, str | Non
     return amount, currency.upper()
 
 
+def years_range(value: str) -> tuple[int, int]:
+    """ "5" -> (5, 5), "2-4" -> (2, 4), "10+" -> (10, 40); already validated."""
+    match = _YEARS.match(value)
+    assert match is not None
+    low = int(match.group(1))
+    if match.group(2):
+        return low, MAX_YEARS
+    return low, int(match.group(3)) if match.group(3) else low
+
+
+def _experience(raw: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
+    values = [v.strip() for v in raw.get("experience_min", ()) if v.strip() != ""]
+    if len(values) > MAX_VALUES:
+        raise InvalidParameter("experience_min", f"at most {MAX_VALUES} values")
+    for value in values:
+        match = _YEARS.match(value)
+        if value == UNKNOWN:
+            continue
+        if not match:
+            raise InvalidParameter(
+                "experience_min", f"{value[:40]!r} is not N, N-M, N+ (years) or 'unknown'"
+            )
+        low, high = years_range(value)
+        if low > high or high > MAX_YEARS:
+            raise InvalidParameter("experience_min", f"years must be 0..{MAX_YEARS}, low ≤ high")
+    return tuple(dict.fromkeys(values))
+
+
+def _choices(
+    raw: Mapping[str, Sequence[str]], name: str, allowed: Sequence[str]
+) -> tuple[str, ...]:
+    values = [v.strip() for v in raw.get(name, ()) if v.strip() != ""]
+    if len(values) > MAX_VALUES:
+        raise InvalidParameter(name, f"at most {MAX_VALUES} values")
+    for value in values:
+        if value not in allowed:
+            raise InvalidParameter(name, f"{value[:40]!r} is not one of {', '.join(allowed)}")
+    return tuple(dict.fromkeys(values))
+
+
+def _skills(raw: Mapping[str, Sequence[str]]) -> tuple[str, str, tuple[str, ...]]:
+    keys = tuple(dict.fromkeys(v.strip().lower() for v in raw.get("skill", ()) if v.strip()))
+    if len(keys) > MAX_SKILLS:
+        raise InvalidParameter("skill", f"at most {MAX_SKILLS} skills")
+    known = load_catalog().skills
+    for key in keys:
+        if key not in known:
+            raise InvalidParameter("skill", f"{key[:40]!r} is not a key of the skill catalogue")
+    match = _one(raw, "skill_match") or "any"
+    if match not in SKILL_MATCHES:
+        raise InvalidParameter("skill_match", f"must be one of {', '.join(SKILL_MATCHES)}")
+    scope = _one(raw, "skill_scope") or "required"
+    if scope not in SKILL_SCOPES:
+        raise InvalidParameter("skill_scope", f"must be one of {', '.join(SKILL_SCOPES)}")
+    return match, scope, keys
+
+
 def parse_filters(raw: Mapping[str, Sequence[str]]) -> Filters:
     """Filters from query parameters (each name -> every value given for it)."""
     q = (_one(raw, "q") or "").strip()
@@ -235,6 +334,7 @@ def parse_filters(raw: Mapping[str, Sequence[str]]) -> Filters:
     if _CONTROL.search(q):
         raise InvalidParameter("q", "control characters are not allowed")
     salary_min, currency = _salary(raw)
+    skill_match, skill_scope, skills = _skills(raw)
     return Filters(
         q=q,
         **{group: _group_values(raw, group) for group in GROUPS},
@@ -242,6 +342,12 @@ def parse_filters(raw: Mapping[str, Sequence[str]]) -> Filters:
         has_salary=_boolean(raw, "has_salary"),
         salary_min=salary_min,
         salary_currency=currency,
+        skill=skills,
+        skill_match=skill_match,
+        skill_scope=skill_scope,
+        experience_min=_experience(raw),
+        seniority=_choices(raw, "seniority", SENIORITY_VALUES),
+        work_mode=_choices(raw, "work_mode", WORK_MODE_VALUES),
     )
 
 
@@ -309,7 +415,11 @@ def decode_cursor(text: str) -> Cursor:
 
 # ---------------------------------------------------------------- queries
 
-_FILTER_SQL = "%s, %s, %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int, %s::boolean, %s::numeric, %s::text"
+_FILTER_SQL = (
+    "%s, %s, %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int, %s::boolean, %s::numeric, %s::text"
+    # skill, skill_match, skill_scope, experience ranges, experience unknown, seniority, work_mode
+    ", %s::text[], %s::text, %s::text, %s::int4range[], %s::boolean, %s::text[], %s::text[]"
+)
 SEARCH_SQL = f"SELECT * FROM serving.web_search({_FILTER_SQL}, %s, %s::timestamptz, %s::real, %s::bigint, %s, %s)"
 FACET_SQL = f"SELECT * FROM serving.web_facet(%s, {_FILTER_SQL}, %s)"
 FACETS_ALL_SQL = f"SELECT * FROM serving.web_facets_all({_FILTER_SQL}, %s)"
@@ -326,7 +436,21 @@ def filter_args(filters: Filters) -> tuple[Any, ...]:
         filters.has_salary,
         filters.salary_min,
         filters.salary_currency,
+        list(filters.skill) or None,
+        filters.skill_match,
+        filters.skill_scope,
+        _ranges_literal(filters.experience_ranges()),
+        True if UNKNOWN in filters.experience_min else None,
+        list(filters.seniority) or None,
+        list(filters.work_mode) or None,
     )
+
+
+def _ranges_literal(ranges: list[tuple[int, int]] | None) -> str | None:
+    """Inclusive year ranges as an int4range[] literal (integers only, validated)."""
+    if ranges is None:
+        return None
+    return "{" + ",".join(f'"[{low},{high}]"' for low, high in ranges) + "}"
 
 
 def search(conn: psycopg.Connection, request: SearchRequest) -> Page:
@@ -368,6 +492,8 @@ def _group_counts(group: str, rows: list[Mapping[str, Any]], top_n: int | None) 
     known = [(v, c) for v, c in buckets if v != UNKNOWN]
     if group == "month":  # a time series reads in time order, newest first
         known.sort(reverse=True)
+    if group == "experience":  # bands read in order of years
+        known.sort(key=lambda b: EXPERIENCE_BANDS.index(b[0]) if b[0] in EXPERIENCE_BANDS else 99)
     shown = known[:top_n] if top_n else known
     other = 0
     if group not in ARRAY_GROUPS:
@@ -390,6 +516,7 @@ def counts(
     single pass with the total; each group with its own filter set is one more pass."""
     args = filter_args(filters)
     own = [g for g in groups if g in GROUPS and filters.values(g)]
+    own += [g for g in groups if g in ENRICH_STATS_GROUPS]
     shared = [g for g in groups if g not in own]
     results: dict[str, GroupCounts | None] = {}
     with conn.transaction():

@@ -27,6 +27,16 @@ RESULT_FIELDS = (
 )  # fmt: skip
 # Losing one of these in a partial parse is losing content, not an edit.
 GUARDED_FIELDS = ("title", "description_text", "location_text")
+# The enrichment a posting publishes (its current result in enrich.current_values;
+# migration 0017 stamps a posting whose result changes). No result: "not extracted".
+ENRICHMENT_FIELDS = """e.experience_min, e.experience_max, e.seniority, e.work_mode, e.education,
+       e.employment_type AS extracted_employment_type,
+       COALESCE(e.skills_required, '{}') AS skills_required,
+       COALESCE(e.skills_preferred, '{}') AS skills_preferred,
+       (e.evidence || jsonb_build_object('skills_required', e.skills_required_evidence,
+                                         'skills_preferred', e.skills_preferred_evidence))::text
+           AS enrichment,
+       e.enriched_at"""
 
 
 @dataclass(frozen=True)
@@ -75,7 +85,8 @@ SELECT p.id, p.source_id AS source, p.external_id, p.status,
        {fields},
        p.first_seen_at, COALESCE({_chosen("url")}, p.url) AS url,
        {_chosen("description_text")} AS description,
-       {openings} AS openings_12m, p.duplicate_group, k.retained
+       {openings} AS openings_12m, p.duplicate_group, k.retained,
+       {ENRICHMENT_FIELDS}
 FROM core.postings AS p
 JOIN ref.sources AS s ON s.id = p.source_id AND s.enabled
 JOIN core.parse_results AS r ON r.posting_id = p.id AND r.is_current
@@ -86,6 +97,7 @@ LEFT JOIN LATERAL (
     ORDER BY g.id DESC LIMIT 1
 ) AS g ON true
 CROSS JOIN LATERAL (SELECT g.id IS NOT NULL AND ({lost}) AS retained) AS k
+LEFT JOIN enrich.current_values AS e ON e.posting_id = p.id
 {"" if incremental else "LEFT JOIN openings AS o ON o.repost_key = p.repost_key"}
 WHERE p.status = ANY(%(published)s) {"AND " + _candidate("publish_xid") if incremental else ""}
 """

@@ -18,7 +18,9 @@ CONTENT = (
     "countries", "regions", "cities", "location_unresolved", "remote", "employment_type",
     "job_type", "posted_at", "posted_precision", "first_seen_at", "salary_min", "salary_max",
     "salary_currency", "salary_period", "url", "apply_url", "description", "openings_12m",
-    "duplicate_group",
+    "duplicate_group", "experience_min", "experience_max", "seniority", "work_mode", "education",
+    "extracted_employment_type", "skills_required", "skills_preferred", "enrichment",
+    "enriched_at",
 )  # fmt: skip
 FINGERPRINTED = CONTENT[1:]
 # The searchable text without diacritics (serving_sync.text.unaccent), staged only: the

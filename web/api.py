@@ -9,9 +9,11 @@ from fastapi.responses import JSONResponse
 
 from serving_sync import search
 from serving_sync.search import InvalidParameter
+from web import present
 from web.app import cached_counts, json_response, raw_params
 
 router = APIRouter(prefix="/api", tags=["api"])
+STATS_GROUPS = (*search.FACET_GROUPS, "month", *search.ENRICH_STATS_GROUPS)
 _FILTERS = frozenset(search.filter_names())
 _LIST_PARAMS = _FILTERS | {"sort", "cursor", "limit"}
 _REPEAT = "Repeat the parameter for OR; `unknown` selects postings without a value."
@@ -41,6 +43,30 @@ def filter_parameters(
     has_salary: bool | None = None,
     salary_min: Annotated[float | None, Query(ge=0, description="Needs salary_currency.")] = None,
     salary_currency: Annotated[str | None, Query(description="ISO 4217 code, e.g. EUR.")] = None,
+    skill: Annotated[
+        list[str] | None,
+        Query(description="A skill catalogue key (python, cpp, ...); repeat for up to 10."),
+    ] = None,
+    skill_match: Annotated[
+        Literal["any", "all"] | None, Query(description="any (default) or all of the skills.")
+    ] = None,
+    skill_scope: Annotated[
+        Literal["required", "all"] | None,
+        Query(description="required (default): required skills only; all: required or preferred."),
+    ] = None,
+    experience_min: Annotated[
+        list[str] | None,
+        Query(
+            description="Years as N, N-M or N+: postings whose experience range overlaps it. "
+            + _REPEAT
+        ),
+    ] = None,
+    seniority: Annotated[
+        list[str] | None, Query(description="intern, junior, mid, senior, ... " + _REPEAT)
+    ] = None,
+    work_mode: Annotated[
+        list[str] | None, Query(description="remote, hybrid or onsite. " + _REPEAT)
+    ] = None,
 ) -> None:
     """Declares the filters for the OpenAPI document and checks their types; the values
     themselves are read and validated by serving_sync.search from the raw query."""
@@ -79,9 +105,7 @@ def stats(request: Request) -> JSONResponse:
     filters = search.parse_filters(raw)
     settings = request.app.state.settings
     with request.app.state.pool.connection() as conn:
-        found = cached_counts(
-            request, conn, filters, (*search.FACET_GROUPS, "month"), settings.web_stats_top
-        )
+        found = cached_counts(request, conn, filters, STATS_GROUPS, settings.web_stats_top)
     return json_response(stats_body(found))
 
 
@@ -98,6 +122,20 @@ def stats_body(found: search.Counts) -> dict[str, Any]:
         "denominators": {g: None if c is None else c.denominator for g, c in groups.items()},
         "other": {g: None if c is None else c.other for g, c in groups.items()},
         "unavailable": [g for g, c in groups.items() if c is None],
+        "enrichment": enrichment_summary(groups.get("enrichment")),
+    }
+
+
+def enrichment_summary(found: search.GroupCounts | None) -> dict[str, Any] | None:
+    """How many postings were extracted at all: a posting without a result is "not
+    extracted", never "no requirements" (skill, experience and seniority read with it)."""
+    if found is None:
+        return None
+    return {
+        "denominator": found.denominator,
+        "extracted": found.denominator - found.unknown,
+        "not_extracted": found.unknown,
+        "coverage": found.coverage,
     }
 
 
@@ -110,7 +148,7 @@ def get_job(request: Request, job_id: Annotated[int, Path(ge=0)]) -> JSONRespons
         found = search.job(conn, job_id)
         closed = None if found else search.closed_job(conn, job_id)
     if found:
-        return json_response(found)
+        return json_response(present.job_body(found))
     if closed:
         return json_response({"detail": "closed", **closed}, status=410)
     return JSONResponse({"detail": "no such job"}, status_code=404)

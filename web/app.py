@@ -46,6 +46,10 @@ def templates() -> Jinja2Templates:
         posted_text=present.posted_text,
         salary_text=present.salary_text,
         day=present.day,
+        param_name=present.param_name,
+        field_label=present.FIELD_LABELS.get,
+        enriched_fields=present.ENRICHED_FIELDS,
+        enrichment_body=present.enrichment_body,
     )
     return found
 

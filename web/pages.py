@@ -12,6 +12,9 @@ from web.app import cached_counts, raw_params, render
 from web.db import Unavailable
 
 router = APIRouter(include_in_schema=False)
+# The stats page: the parse groups, then skills, experience and seniority, and how many
+# postings were extracted at all (their denominator: "not extracted" is not "none").
+STATS_PAGE_GROUPS = (*search.STATS_GROUPS, "skill", "experience", "seniority", "enrichment")
 
 
 @router.get("/")
@@ -23,12 +26,12 @@ def search_page(request: Request) -> Response:
         with request.app.state.pool.connection() as conn:
             page = search.search(conn, query)
             facets = cached_counts(
-                request, conn, query.filters, search.FACET_GROUPS, settings.web_facet_top
+                request, conn, query.filters, search.PAGE_FACET_GROUPS, settings.web_facet_top
             )
     except Unavailable:
         # A distinct state: the form stays usable, and no one reads "0 results".
         return render(request, "search.html", {**context, "unavailable": True}, 503)
-    context.update(page=page, facets=facets, groups=search.FACET_GROUPS)
+    context.update(page=page, facets=facets, groups=search.PAGE_FACET_GROUPS)
     name = "results.html" if request.headers.get("HX-Request") else "search.html"
     return render(request, name, context)
 
@@ -52,7 +55,7 @@ def stats_page(request: Request) -> Response:
     filters = search.parse_filters(raw_params(request))
     settings = request.app.state.settings
     with request.app.state.pool.connection() as conn:
-        found = cached_counts(request, conn, filters, search.STATS_GROUPS, settings.web_stats_top)
+        found = cached_counts(request, conn, filters, STATS_PAGE_GROUPS, settings.web_stats_top)
     context = {"title": "Statistics", "filters": filters, "stats": found}
     return render(request, "stats.html", context)
 

@@ -10,6 +10,8 @@ from urllib.parse import urlencode
 
 import pycountry
 
+from pipeline.enrich.catalog import load_catalog
+from serving_sync import search
 from serving_sync.search import DEFAULT_LIMIT, UNKNOWN, Filters, SearchRequest
 
 GROUP_LABELS = {
@@ -22,13 +24,44 @@ GROUP_LABELS = {
     "source": "Source",
     "company": "Company",
     "month": "Posting month",
+    "skill": "Skills",
+    "experience": "Experience (years)",
+    "seniority": "Seniority",
+    "work_mode": "Work mode",
+    "enrichment": "Requirements extracted",
+}
+# A posting without an enrichment result was not extracted: that is not "no skills".
+UNKNOWN_LABELS = {
+    "skill": "Not extracted",
+    "experience": "Not stated or not extracted",
+    "seniority": "Not stated or not extracted",
+    "work_mode": "Not stated or not extracted",
+    "enrichment": "Not extracted",
+}
+# The extracted values a job page and GET /api/jobs/{id} show, in this order.
+ENRICHED_FIELDS = (
+    "experience_min", "experience_max", "seniority", "work_mode", "employment_type", "education",
+)  # fmt: skip
+FIELD_LABELS = {
+    "experience_min": "Experience, at least (years)",
+    "experience_max": "Experience, at most (years)",
+    "seniority": "Seniority",
+    "work_mode": "Work mode",
+    "employment_type": "Employment type",
+    "education": "Education",
+    "skills_required": "Required skills",
+    "skills_preferred": "Preferred skills",
 }
 REMOTE_LABELS = {"yes": "Remote", "hybrid": "Hybrid", UNKNOWN: "Unknown"}
 
 
 def value_label(group: str, value: str) -> str:
     if value == UNKNOWN:
-        return "Unknown"
+        return UNKNOWN_LABELS.get(group, "Unknown")
+    if group in ("seniority", "work_mode", "enrichment"):
+        return value.replace("_", " ").capitalize()
+    if group == "skill":
+        return skill_name(value)
     if group == "remote":
         return REMOTE_LABELS.get(value, value)
     if group == "country":
@@ -37,6 +70,48 @@ def value_label(group: str, value: str) -> str:
     if group == "job_type":
         return value.replace("_", " ")
     return value
+
+
+def skill_name(key: str) -> str:
+    """A catalogue key as people write it (its first alias: cpp -> C++)."""
+    skill = load_catalog().skills.get(key)
+    aliases = (*skill.aliases, *skill.exact, *skill.ambiguous) if skill else ()
+    return aliases[0] if aliases else key
+
+
+def param_name(group: str) -> str:
+    """The query parameter that filters a group (experience: experience_min)."""
+    return search.GROUP_PARAMS.get(group, group)
+
+
+def enrichment_body(job: dict[str, Any]) -> dict[str, Any]:
+    """Every extracted value as {"value", "evidence", "start", "end"} (null: not stated),
+    skills as lists of those with their `key`; a posting without a result says
+    `extracted: false` and has no values at all (not "no requirements")."""
+    stored = job.get("enrichment")
+    if stored is None:
+        empty: dict[str, Any] = dict.fromkeys((*ENRICHED_FIELDS, *search.SKILL_FIELDS))
+        return {"extracted": False, "enriched_at": None, **empty}
+    body: dict[str, Any] = {"extracted": True, "enriched_at": job.get("enriched_at")}
+    for name in ENRICHED_FIELDS:
+        body[name] = _evidence(stored.get(name))
+    for name in search.SKILL_FIELDS:
+        body[name] = [
+            {"key": item.get("key"), **(_evidence(item) or {})} for item in stored.get(name) or []
+        ]
+    return body
+
+
+def _evidence(item: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not item or item.get("value") is None:
+        return None
+    return {k: item.get(k) for k in ("value", "evidence", "start", "end")}
+
+
+def job_body(job: dict[str, Any]) -> dict[str, Any]:
+    """GET /api/jobs/{id}: the posting, its extracted values under `enrichment`."""
+    hidden = ("enrichment", "enriched_at", *search.SKILL_FIELDS)
+    return {**{k: v for k, v in job.items() if k not in hidden}, "enrichment": enrichment_body(job)}
 
 
 def day(value: datetime | None) -> str:
@@ -95,7 +170,7 @@ def page_link(query: SearchRequest, cursor: str | None = None) -> str:
 
 def with_value(filters: Filters, group: str, value: str) -> str:
     """The job list narrowed to one value of a group (a stats bar's link)."""
-    return "/?" + query_string(filters, **{group: [value]})
+    return "/?" + query_string(filters, **{param_name(group): [value]})
 
 
 def safe_url(url: str | None) -> str | None:

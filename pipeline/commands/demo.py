@@ -133,7 +133,7 @@ def run_demo(*, advance: bool = False) -> int:
     runs = [_run_source(app, name) for name in app.source_names()]
     for run in runs:
         print(run.line())
-    from pipeline.enrich.demo import demo_enrichment
+    from pipeline.enrich.demo import demo_enrichment, published_skills
 
     print("\n" + "\n".join(demo_enrichment(app)))
     synced = sync_serving(app)
@@ -146,6 +146,7 @@ def run_demo(*, advance: bool = False) -> int:
         f"serving: {s['source_rows']} open postings: {s['inserted']} published, "
         f"{s['updated']} updated, {s['removed']} removed, {s['unchanged']} unchanged"
     )
+    print(published_skills(app))  # the enrichment ran before the sync: skills are published
     statuses: Counter[str] = Counter()
     for info in gather_status(app.db)["sources"].values():
         statuses.update(info["postings"])

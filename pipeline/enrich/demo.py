@@ -40,3 +40,26 @@ def demo_enrichment(app: App) -> list[str]:
         f"seniority in {covered['sen']}; top required skills: "
         + ", ".join(f"{r['skill']} {r['n']}" for r in top),
     ]
+
+
+def published_skills(app: App) -> str:
+    """What the sync published of it: serving.jobs rows with skills, and the top keys."""
+    with app.serving_db.connect() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n, count(enriched_at) AS extracted, "
+            "count(*) FILTER (WHERE skills_required <> '{}' OR skills_preferred <> '{}') AS skilled, "
+            "coalesce(sum(cardinality(skills_required)), 0) AS required, "
+            "coalesce(sum(cardinality(skills_preferred)), 0) AS preferred FROM serving.jobs"
+        ).fetchone()
+        top = conn.execute(
+            "SELECT skill, count(*) AS n FROM serving.jobs, unnest(skills_required) AS skill "
+            "GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5"
+        ).fetchall()
+    assert row is not None
+    return (
+        f"published skills: {row['skilled']} of {row['n']} serving jobs have skills "
+        f"({row['extracted']} extracted, {row['n'] - row['extracted']} not extracted); "
+        f"{row['required']} required and {row['preferred']} preferred skill keys; top: "
+        + (", ".join(f"{r['skill']} {r['n']}" for r in top) or "none")
+        + "  (filter: /?skill=KEY, /api/jobs?skill=KEY)"
+    )

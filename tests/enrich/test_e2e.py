@@ -28,3 +28,28 @@ def test_parsed_sandbox_postings_are_enriched_once(app: App, gemini) -> None:
     again = demo_enrichment(app)
     assert again[0].startswith("enrichment (sandbox Gemini endpoint, group size 3): 0 requests")
     assert sum(len(e["postings"]) for e in gemini.log()) == eligible
+
+
+def test_enriched_sandbox_postings_are_published_with_skills_and_filterable(
+    app: App, gemini
+) -> None:
+    """discover -> parse -> enrich -> sync: the serving copy holds the skill keys, the
+    demo's published-skills line counts them, and a skill filter finds the postings."""
+    from pipeline.enrich.demo import published_skills
+    from pipeline.phases.sync import sync_serving
+    from serving_sync import search
+
+    assert discover(app, "lever", force=True).status == "succeeded"
+    assert parse_source(app, "lever").status == "succeeded"
+    demo_enrichment(app)
+    sync_serving(app)
+    with app.serving_db.connect() as conn:
+        jobs = conn.execute("SELECT id, skills_required, enriched_at FROM serving.jobs").fetchall()
+        assert jobs
+        assert all(j["enriched_at"] is not None and j["skills_required"] for j in jobs)
+        key = jobs[0]["skills_required"][0]
+        found = search.search(conn, search.parse_request({"skill": [key], "limit": ["50"]}))
+    expected = {j["id"] for j in jobs if key in j["skills_required"]}
+    assert {item["id"] for item in found.items} == expected
+    line = published_skills(app)
+    assert line.startswith(f"published skills: {len(jobs)} of {len(jobs)} serving jobs have skills")

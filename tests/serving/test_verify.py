@@ -135,7 +135,7 @@ def test_hand_edited_liveness_fails_verification(seed: Seeder) -> None:
 def test_duplicate_ids_in_the_snapshot_are_found(seed: Seeder) -> None:
     with seed.dbs.serving.connect() as conn:
         stage.create_staging(conn)
-        row = [7, "acme", "7", "active", "t", *[None] * 22]
+        row = [7, "acme", "7", "active", "t", *[None] * (len(stage.CONTENT) - 5)]
         stage.copy_rows(conn, "staging", stage.CONTENT[:5] + stage.CONTENT[5:], [row, row])
         assert stage.duplicate_ids(conn) == [7]
         conn.rollback()

@@ -44,7 +44,7 @@ def test_api_stats_has_totals_facets_and_coverage(web, seeded) -> None:
     body = get(web, "/api/stats", remote="yes").json()
     assert {"total", "computed_at", "facets", "coverage"} <= set(body)
     assert body["total"] == sum(r["remote"] == "yes" for r in seeded)
-    assert set(body["facets"]) == {*search.FACET_GROUPS, "month"}
+    assert set(body["facets"]) == {*search.FACET_GROUPS, "month", *search.ENRICH_STATS_GROUPS}
     remote = {b["value"]: b["count"] for b in body["facets"]["remote"]}
     assert sum(remote.values()) == body["denominators"]["remote"] == len(seeded)
     assert 0 < body["coverage"]["country"] < 1
