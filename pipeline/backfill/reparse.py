@@ -35,7 +35,7 @@ from pipeline.backfill.manifest import (
 from pipeline.backfill.progress import Progress
 from pipeline.backfill.readonly import PreviewArchive, read_only
 from pipeline.db.connect import DictConnection
-from pipeline.lifecycle.identity import refresh_identity
+from pipeline.lifecycle.identity_store import refresh_identity
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.parse import Documents, _posting_for, _result_values, _store_result
 
