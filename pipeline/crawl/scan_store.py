@@ -147,3 +147,8 @@ VALUES (%(run_id)s, %(board_id)s, %(outcome)s, %(complete)s, %(truncated)s, %(pa
     %(total)s, %(status)s, %(raw)s, %(error)s, %(issues)s::jsonb, %(probe)s, %(scope)s, now())
 RETURNING id
 """
+
+# The board's stored listing is gone or corrupt: its next poll reads it in full again.
+FORGET_VALIDATORS = """
+UPDATE crawl.boards SET etag = NULL, last_modified = NULL, body_hash = NULL WHERE id = %s
+"""

@@ -20,6 +20,7 @@ from pipeline.crawl.http.transports import INSERT_ATTEMPT, Transports, attempt_r
 from pipeline.crawl.platforms import platform_of
 from pipeline.db.connect import DictConnection
 from pipeline.lifecycle.check_rules import CheckedResponse, CheckVerdict, judge
+from pipeline.lifecycle.check_store import DUE_CHECKS
 from pipeline.lifecycle.store import record_check
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.page_requests import paced, sort_by_robots
@@ -27,18 +28,6 @@ from pipeline.rawstore import RawArchive
 
 BATCH = 100
 RECHECK_AFTER_S = 6 * 60 * 60
-
-_TODO = """
-SELECT p.id, p.external_id, p.board_id, p.url, p.detail_url, p.title, p.status,
-    b.board_key, b.url AS board_url
-FROM core.postings AS p JOIN crawl.boards AS b ON b.id = p.board_id
-WHERE p.source_id = %(source)s AND p.status = ANY(%(statuses)s) AND NOT (p.id = ANY(%(done)s))
-  AND (cardinality(%(ids)s::bigint[]) = 0 OR p.id = ANY(%(ids)s::bigint[]))
-  AND (p.last_checked_at IS NULL
-       OR p.last_checked_at < now() - make_interval(secs => %(recheck_s)s))
-ORDER BY p.last_checked_at NULLS FIRST, p.id
-LIMIT %(limit)s
-"""
 
 
 def check_postings(
@@ -68,7 +57,7 @@ def check_postings(
         ):
             while limit is None or len(done) < limit:
                 todo = conn.execute(
-                    _TODO,
+                    DUE_CHECKS,
                     {
                         "source": source_name,
                         "done": done,

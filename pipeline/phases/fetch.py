@@ -16,6 +16,7 @@ from typing import Any
 
 from pipeline.app import App
 from pipeline.config import SourceConfig
+from pipeline.crawl import detail_store
 from pipeline.crawl.http.fetcher import FetchRequest, FetchResult, ResultStream
 from pipeline.crawl.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
 from pipeline.crawl.platforms import host_of, platform_of
@@ -27,26 +28,6 @@ from pipeline.rawstore import RawArchive
 
 BATCH = 100
 MAX_ATTEMPTS = 3
-
-_TODO = """
-SELECT id, external_id, board_id, detail_url, detail_attempts, row_hash
-FROM core.postings
-WHERE source_id = %(source)s AND status IN ('active', 'missing') AND detail_url IS NOT NULL
-  AND NOT (id = ANY(%(done)s))
-  AND (detail_state = 'needed'
-       OR (detail_state IN ('failed', 'blocked') AND detail_attempts < %(max_attempts)s
-           AND updated_at < now() - interval '10 minutes'))
-ORDER BY id
-LIMIT %(limit)s
-"""
-
-# Only if the posting is still the one we fetched for: if discover saw its row change
-# meanwhile (a new detail URL, `needed` again), this older page must not overwrite that.
-_DONE = """
-UPDATE core.postings SET detail_state = %(state)s, detail_attempts = detail_attempts + 1,
-    content_raw_sha256 = COALESCE(%(raw)s, content_raw_sha256), updated_at = now()
-WHERE id = %(id)s AND row_hash IS NOT DISTINCT FROM %(row_hash)s AND detail_url = %(url)s
-"""
 
 
 def fetch_details(
@@ -66,7 +47,7 @@ def fetch_details(
             while limit is None or len(done) < limit:
                 batch_limit = BATCH if limit is None else min(BATCH, limit - len(done))
                 todo = conn.execute(
-                    _TODO,
+                    detail_store.DUE_DETAILS,
                     {
                         "source": source_name,
                         "done": done,
@@ -114,7 +95,7 @@ def _allowed(
     for request, _ in sorted_.disallowed:
         outcomes["disallowed"] += 1
         with conn.transaction():
-            conn.execute(_DONE, _done(request.tag, "disallowed", None))
+            conn.execute(detail_store.RECORD_DETAIL, _done(request.tag, "disallowed", None))
     return sorted_.allowed
 
 
@@ -124,7 +105,7 @@ def _record(
     """The posting's detail state and every request behind it, together."""
     row = result.request.tag
     with conn.transaction():
-        conn.execute(_DONE, _done(row, state, raw))
+        conn.execute(detail_store.RECORD_DETAIL, _done(row, state, raw))
         with conn.cursor() as cur:
             cur.executemany(
                 INSERT_ATTEMPT,

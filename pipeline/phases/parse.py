@@ -21,49 +21,16 @@ from parsers.common import assess, merge_postings
 from parsers.registry import Parser
 from parsers.types import DocumentKind, Issue, ParseOutcome, Posting, Quality, RawDocument
 from pipeline.app import App
+from pipeline.crawl import detail_store, scan_store
 from pipeline.db.connect import DictConnection
 from pipeline.errors import RawIntegrityError
 from pipeline.lifecycle.identity_store import refresh_identity
+from pipeline.normalize import result_store
 from pipeline.normalize.hook import normalize_location
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore import RawArchive
 
 BATCH = 500
-
-_TODO = """
-SELECT p.id, p.external_id, p.board_id, p.content_raw_sha256 AS raw_sha256,
-       p.listing_raw_sha256, p.detail_state,
-       (SELECT b.board_key FROM crawl.boards AS b WHERE b.id = p.board_id) AS board_key,
-       -- The content is the posting's own page when it points at another object than
-       -- the listing (whatever the detail state is now: `needed` again, `failed`, ...).
-       (p.detail_url IS NOT NULL AND p.content_raw_sha256 IS DISTINCT FROM p.listing_raw_sha256)
-           AS is_detail
-FROM core.postings AS p
-WHERE p.source_id = %(source)s AND p.content_raw_sha256 IS NOT NULL
-  AND (%(all)s OR p.status IN ('active', 'missing'))
-  AND NOT (p.id = ANY(%(done)s))
-  AND NOT EXISTS (
-      SELECT 1 FROM core.parse_results AS pr
-      WHERE pr.posting_id = p.id AND pr.raw_sha256 = p.content_raw_sha256
-        AND pr.parser_name = %(name)s AND pr.parser_version = %(version)s)
-ORDER BY p.content_raw_sha256, p.id
-LIMIT %(limit)s
-"""
-
-_INSERT = """
-INSERT INTO core.parse_results (posting_id, raw_sha256, parser_name, parser_version, quality, issues,
-    content_hash, title, company, department, url, apply_url, location_text, offices, location, remote,
-    employment_type, job_type, posted_at, posted_precision, salary_raw, salary_min, salary_max,
-    salary_currency, salary_period, description_html, description_text, payload)
-VALUES (%(posting_id)s, %(raw_sha256)s, %(parser_name)s, %(parser_version)s, %(quality)s,
-    %(issues)s::jsonb, %(content_hash)s, %(title)s, %(company)s, %(department)s, %(url)s,
-    %(apply_url)s, %(location_text)s, %(offices)s::jsonb, %(location)s::jsonb, %(remote)s,
-    %(employment_type)s, %(job_type)s, %(posted_at)s, %(posted_precision)s, %(salary_raw)s,
-    %(salary_min)s, %(salary_max)s, %(salary_currency)s, %(salary_period)s, %(description_html)s,
-    %(description_text)s, %(payload)s::jsonb)
-ON CONFLICT (posting_id, raw_sha256, parser_name, parser_version) DO NOTHING
-RETURNING id
-"""
 
 
 class Documents:
@@ -105,33 +72,21 @@ class Documents:
         self._cache.clear()
 
 
-# A posting whose content went back to an object already parsed with this version
-# (an edit reverted: A -> B -> A) has that result; it only needs to be current again.
-_STALE_CURRENT = """
-SELECT DISTINCT ON (p.id) p.id AS posting_id, r.id AS result_id
-FROM core.postings AS p
-JOIN core.parse_results AS r
-  ON r.posting_id = p.id AND r.raw_sha256 = p.content_raw_sha256
- AND r.parser_name = %(name)s AND r.parser_version = %(version)s
-WHERE p.source_id = %(source)s AND NOT r.is_current AND r.quality <> 'rejected'
-ORDER BY p.id, r.id DESC
-"""
-
-
 def _restore_current(conn: DictConnection, source: str, parser: Parser) -> list[int]:
     """Make the existing result for each posting's present content current again."""
     with conn.transaction():
         stale = conn.execute(
-            _STALE_CURRENT, {"source": source, "name": parser.name, "version": parser.version}
+            result_store.STALE_CURRENT,
+            {"source": source, "name": parser.name, "version": parser.version},
         ).fetchall()
         if stale:
             postings = [row["posting_id"] for row in stale]
             conn.execute(
-                "UPDATE core.parse_results SET is_current = false WHERE posting_id = ANY(%s) AND is_current",
+                result_store.UNSET_CURRENT_MANY,
                 (postings,),
             )
             conn.execute(
-                "UPDATE core.parse_results SET is_current = true WHERE id = ANY(%s)",
+                result_store.SET_CURRENT_MANY,
                 ([row["result_id"] for row in stale],),
             )
             refresh_identity(conn, postings)
@@ -169,7 +124,7 @@ def parse_source(
                     "version": parser.version,
                     "limit": BATCH if limit is None else min(BATCH, limit - len(done)),
                 }
-                todo = conn.execute(_TODO, params).fetchall()
+                todo = conn.execute(result_store.UNPARSED, params).fetchall()
                 conn.commit()
                 if not todo:
                     break
@@ -280,12 +235,12 @@ def _requeue_lost(conn: DictConnection, row: Mapping[str, Any]) -> None:
     """A raw object is gone or corrupt: fetch it again rather than guess."""
     if row["is_detail"]:
         conn.execute(
-            "UPDATE core.postings SET detail_state = 'needed', content_raw_sha256 = NULL WHERE id = %s",
+            detail_store.REQUEUE_DETAIL,
             (row["id"],),
         )
     else:
         conn.execute(
-            "UPDATE crawl.boards SET etag = NULL, last_modified = NULL, body_hash = NULL WHERE id = %s",
+            scan_store.FORGET_VALIDATORS,
             (row["board_id"],),
         )
 
@@ -308,17 +263,15 @@ def _store_result(
         quality=quality.value,
         issues=json.dumps([i.to_dict() for i in issues]),
     )
-    inserted = conn.execute(_INSERT, values).fetchone()
+    inserted = conn.execute(result_store.INSERT_RESULT, values).fetchone()
     if inserted is not None and quality is not Quality.REJECTED:
         # Unset the old current row before setting the new one: the partial unique
         # index allows one current result per posting at every moment.
         conn.execute(
-            "UPDATE core.parse_results SET is_current = false WHERE posting_id = %s AND is_current",
+            result_store.UNSET_CURRENT,
             (row["id"],),
         )
-        conn.execute(
-            "UPDATE core.parse_results SET is_current = true WHERE id = %s", (inserted["id"],)
-        )
+        conn.execute(result_store.SET_CURRENT, (inserted["id"],))
         return quality.value, True
     return quality.value, False
 
@@ -336,7 +289,7 @@ _EXTRA = (
 
 def _previous_location(conn: DictConnection, posting_id: int) -> dict[str, Any] | None:
     row = conn.execute(
-        "SELECT location FROM core.parse_results WHERE posting_id = %s AND is_current",
+        result_store.CURRENT_LOCATION,
         (posting_id,),
     ).fetchone()
     return row["location"] if row else None

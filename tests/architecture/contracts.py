@@ -7,6 +7,7 @@ small tree in tmp_path that breaks a rule on purpose.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -241,4 +242,55 @@ def sql_fstrings(root: Path, top: str = "pipeline/phases") -> list[str]:
                     found.append(
                         f"{module_name(root, path)}:{node.lineno} interpolates {ast.unparse(value.value)}"
                     )
+    return found
+
+
+# A statement starts with one of these (upper case, as all our SQL is written); prose
+# in messages ("Insert the result") and docstrings do not count.
+_SQL_START = re.compile(r"(SELECT|INSERT|UPDATE|DELETE|WITH)\b")
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """ids of the docstring constants of a module and its classes and functions."""
+    owners = [tree, *(n for n in ast.walk(tree) if isinstance(n, _DOC_OWNERS))]
+    return {
+        id(body[0].value)
+        for body in (owner.body for owner in owners)
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+    }
+
+
+_DOC_OWNERS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _sql_text(node: ast.AST) -> str | None:
+    """The literal text of a string or f-string (its constant parts), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+        # Only an f-string that starts with literal text can start with a statement.
+        return "".join(
+            v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)
+        )
+    return None
+
+
+def phase_sql(root: Path, top: str = "pipeline/phases") -> list[str]:
+    """SQL written in a phase module: a string constant (module-level or inline) or an
+    f-string that starts with a statement. A phase's SQL lives in the store module named
+    for what it stores (pipeline/crawl/*_store.py, pipeline/lifecycle/*store.py, ...)."""
+    found = []
+    for path in python_files(root, top):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _docstrings(tree) | {
+            id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values
+        }
+        hits = sorted(
+            (node.lineno, "an f-string" if isinstance(node, ast.JoinedStr) else "a string")
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant | ast.JoinedStr)
+            and id(node) not in skip
+            and _SQL_START.match((_sql_text(node) or "").strip())
+        )
+        found += [f"{module_name(root, path)}:{line} SQL in {kind}" for line, kind in hits]
     return found

@@ -176,3 +176,31 @@ def test_a_phase_building_sql_from_a_variable_breaks_the_contract(tmp_path: Path
     )
     root = _tree(tmp_path, {"pipeline/phases/check.py": source})
     assert contracts.sql_fstrings(root) == ["pipeline.phases.check:3 interpolates table"]
+
+
+def test_no_phase_module_holds_sql_its_statements_live_in_store_modules() -> None:
+    assert contracts.phase_sql(REPO) == []
+
+
+def test_sql_constants_and_sql_fstrings_in_a_phase_break_the_contract(tmp_path: Path) -> None:
+    source = (
+        '"""SELECT in a docstring is prose."""\n'
+        "_TODO = '''\n  SELECT id FROM core.postings\n'''\n"
+        "COLUMNS = 'id, title'\n"
+        "def insert(conn):\n"
+        "    '''INSERT the row (a docstring).'''\n"
+        "    conn.execute('UPDATE core.postings SET status = %s', ('active',))\n"
+        "    return f'WITH x AS (SELECT {COLUMNS} FROM core.postings) SELECT 1'\n"
+        "def text(n): return f'Insert {n} postings', 'DELETED rows are kept', f'{n} SELECT'\n"
+    )
+    root = _tree(tmp_path, {"pipeline/phases/parse.py": source})
+    assert contracts.phase_sql(root) == [
+        "pipeline.phases.parse:2 SQL in a string",
+        "pipeline.phases.parse:8 SQL in a string",
+        "pipeline.phases.parse:9 SQL in an f-string",
+    ]
+
+
+def test_sql_in_a_store_module_is_where_it_belongs(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"pipeline/crawl/detail_store.py": "DUE = 'SELECT id FROM x'\n"})
+    assert contracts.phase_sql(root) == []
