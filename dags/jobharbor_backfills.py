@@ -20,7 +20,8 @@ from airflow.providers.standard.operators.empty import EmptyOperator
 from airflow.providers.standard.operators.hitl import ApprovalOperator
 from airflow.sdk import DAG, Param, task
 
-from pipeline.backfill.manifest import MAX_LIMIT, MAX_REQUESTS
+from pipeline.config import BACKFILL_MAX_LIMIT as MAX_LIMIT
+from pipeline.config import BACKFILL_MAX_REQUESTS as MAX_REQUESTS
 from pipeline.config import load_sources
 
 POOL = "jobharbor"

@@ -70,6 +70,11 @@ COMPOSITE_TOKENS: dict[str, tuple[re.Pattern[str], str]] = {
 }
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
+# Hard caps of one backfill, shared by the CLI and the backfill DAGs' Param schemas
+# (here because DAG files may import nothing of ours but this module at parse time).
+BACKFILL_MAX_LIMIT = 50_000  # postings per backfill
+BACKFILL_MAX_REQUESTS = 5_000  # HTTP requests (or API attempts) one backfill may make
+
 
 def _http_url(value: str) -> str:
     if not re.match(r"^https?://[^\s/]+", value):

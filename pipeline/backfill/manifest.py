@@ -19,11 +19,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+# Hard caps, shared by the DAG Param schemas and the CLI.
 from pipeline.errors import FatalError
 
-# Hard caps, shared by the DAG Param schemas and the CLI.
-MAX_LIMIT = 50_000  # postings per backfill
-MAX_REQUESTS = 5_000  # HTTP requests (or API attempts) one backfill may make
 SAMPLE_SIZE = 20
 
 

@@ -56,17 +56,9 @@ def check_postings(
             app.db.connect() as conn,
         ):
             while limit is None or len(done) < limit:
-                todo = conn.execute(
-                    DUE_CHECKS,
-                    {
-                        "source": source_name,
-                        "done": done,
-                        "ids": list(ids),
-                        "statuses": list(statuses),
-                        "recheck_s": recheck_after_s,
-                        "limit": BATCH if limit is None else min(BATCH, limit - len(done)),
-                    },
-                ).fetchall()
+                batch = BATCH if limit is None else min(BATCH, limit - len(done))
+                selection = {"ids": list(ids), "statuses": list(statuses)}
+                todo = _due(conn, source_name, done, selection, recheck_after_s, batch)
                 conn.commit()
                 if not todo:
                     break
@@ -93,6 +85,19 @@ def check_postings(
         return {"checked": len(done), "outcomes": dict(outcomes), "reasons": dict(reasons)}
 
     return run_phase(app.db, "check", source_name, work, wait_s=wait_s)
+
+
+def _due(
+    conn: DictConnection,
+    source_name: str,
+    done: list[int],
+    selection: Mapping[str, list[Any]],
+    recheck_after_s: float,
+    batch: int,
+) -> list[dict[str, Any]]:
+    """The next postings due a direct check (not yet done in this run)."""
+    params = {"source": source_name, "done": done, "recheck_s": recheck_after_s, "limit": batch}
+    return conn.execute(DUE_CHECKS, {**params, **selection}).fetchall()
 
 
 def _judge(
