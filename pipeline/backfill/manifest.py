@@ -19,9 +19,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-# Hard caps, shared by the DAG Param schemas and the CLI.
+from pipeline.config import BACKFILL_MAX_LIMIT, BACKFILL_MAX_REQUESTS
 from pipeline.errors import FatalError
 
+# Hard caps, shared by the DAG Param schemas and the CLI (defined in pipeline.config,
+# the one module DAG files may import at parse time).
+MAX_LIMIT = BACKFILL_MAX_LIMIT
+MAX_REQUESTS = BACKFILL_MAX_REQUESTS
 SAMPLE_SIZE = 20
 
 
