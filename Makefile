@@ -6,6 +6,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DATA   := .data
+# bench/serving.py size under `make bench` (a few minutes); the issue-11 targets are
+# stated at 1,000,000 rows: `make bench SERVING_ROWS=1000000` (about 15 minutes).
+SERVING_ROWS ?= 200000
 
 .DEFAULT_GOAL := help
 .PHONY: help install demo test lint format bench freshness up up-check down clean
@@ -38,7 +41,8 @@ format: install ## apply ruff formatting and safe fixes
 bench: install ## run the benchmarks; each prints its figures and ends with one JSON line
 	@set -e; for script in bench/*.py; do \
 		case $$script in */_*) continue;; esac; \
-		echo "== $$script"; $(BIN)/python $$script; done
+		args=; case $$script in */serving.py) args="--rows $(SERVING_ROWS)";; esac; \
+		echo "== $$script $$args"; $(BIN)/python $$script $$args; done
 
 freshness: install ## the full freshness simulation: 10,000 boards x 7 days per policy, plot in docs/
 	$(BIN)/python bench/freshness.py --boards 10000 --days 7 --plot docs/freshness.png

@@ -11,6 +11,7 @@ import base64
 import binascii
 import json
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
@@ -509,18 +510,21 @@ def counts(
     budget_ms: int,
     top_n: int | None = None,
 ) -> Counts:
-    """Disjunctive counts per group, each part under its own time budget: a part past
-    its budget is reported unavailable (None), never as a partial count.
+    """Disjunctive counts per group within one time budget for the whole request: a
+    part that would run past it is reported unavailable (None), never as a partial count.
 
     Groups without a filter of their own share one context (all filters), counted in a
-    single pass with the total; each group with its own filter set is one more pass."""
+    single pass with the total; each group with its own filter set is one more pass.
+    The passes share the budget (each gets what the earlier ones left), so a request
+    with several filtered groups still answers within about `budget_ms`."""
+    deadline = time.monotonic() + budget_ms / 1000
     args = filter_args(filters)
     own = [g for g in groups if g in GROUPS and filters.values(g)]
     own += [g for g in groups if g in ENRICH_STATS_GROUPS]
     shared = [g for g in groups if g not in own]
     results: dict[str, GroupCounts | None] = {}
     with conn.transaction():
-        rows = _timed_part(conn, budget_ms, FACETS_ALL_SQL, (*args, top_n))
+        rows = _timed_part(conn, deadline, FACETS_ALL_SQL, (*args, top_n))
         total = None
         if rows is not None:
             total = next((r["count"] for r in rows if r["facet"] == "total"), 0)
@@ -531,14 +535,17 @@ def counts(
         else:
             results.update(dict.fromkeys(shared))
         for group in own:
-            part = _timed_part(conn, budget_ms, FACET_SQL, (group, *args, top_n))
+            part = _timed_part(conn, deadline, FACET_SQL, (group, *args, top_n))
             results[group] = None if part is None else _group_counts(group, part, top_n)
     return Counts(total, datetime.now(UTC), {g: results[g] for g in groups})
 
 
 def _timed_part(
-    conn: psycopg.Connection, budget_ms: int, sql: str, args: tuple[Any, ...]
+    conn: psycopg.Connection, deadline: float, sql: str, args: tuple[Any, ...]
 ) -> list[dict[str, Any]] | None:
+    budget_ms = int((deadline - time.monotonic()) * 1000)
+    if budget_ms < 1:  # the earlier parts used the budget up
+        return None
     try:
         with conn.transaction():  # a savepoint: a cancelled part leaves the others intact
             conn.execute("SELECT set_config('statement_timeout', %s, true)", (f"{budget_ms}ms",))

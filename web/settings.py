@@ -18,7 +18,8 @@ class WebSettings(BaseSettings):
     web_pool_timeout_s: float = 3.0
     # Requests per minute per client IP on the data routes; 0 turns the limit off.
     web_rate_limit_per_minute: int = Field(default=120, ge=0)
-    # Each facet/stats part gets this budget; past it the part says "unavailable".
+    # One facet or stats request gets this budget, shared by its passes; a pass that
+    # would run past it says "unavailable" (never a partial count).
     web_facet_budget_ms: int = Field(default=1000, ge=1)
     # Seconds a facet/stats result is reused for the same filters (0 = never).
     web_counts_cache_s: float = Field(default=30.0, ge=0)

@@ -134,7 +134,9 @@ def test_a_broken_sources_yaml_is_an_import_error_naming_the_key(tmp_path: Path)
     messages = list(bag["errors"].values())
     assert messages
     for message in messages:
-        assert f"{broken}:4: sources.gh.pacing.rate_per_s: Input should be greater than 0" in message
+        assert (
+            f"{broken}:4: sources.gh.pacing.rate_per_s: Input should be greater than 0" in message
+        )
 
 
 def run_states(env: dict[str, str], dag_id: str) -> list[str]:
