@@ -9,53 +9,65 @@ apply refuses when anything publishable changed since the preview.
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
+from typing import Any
 
 from pipeline.app import App
 from pipeline.backfill.manifest import Item, Manifest, load_manifest, refuse_changes, write_manifest
 from pipeline.backfill.readonly import read_only
 from pipeline.phases.common import PhaseReport
 from pipeline.phases.sync import sync_serving
-from serving_sync import reconcile as rec
+from serving_sync.source import SourceRead
 
 SNAPSHOT_ITEM = 0
 
 
+def _digest(row: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(row, sort_keys=True, default=str).encode()).hexdigest()
+
+
 def _snapshot(app: App) -> tuple[dict[int, str], str]:
-    with read_only(app.db) as conn:
-        rows = [
-            rec.serving_row(r) for r in conn.execute(rec._SNAPSHOT, (list(rec.PUBLISHED_STATUSES),))
-        ]
-    fingerprints = {int(r["id"]): r["fingerprint"] for r in rows}
-    blob = "\n".join(f"{i}:{f}" for i, f in sorted(fingerprints.items()))
-    return fingerprints, hashlib.sha256(blob.encode()).hexdigest()
+    """Every row a full reconcile would publish (the sync's own full content query, read
+    in one read-only transaction), each with a digest of its published content."""
+    with read_only(app.db) as conn, conn.transaction():
+        read = SourceRead(
+            conn,
+            snapshot="",
+            identity="",
+            base=None,  # a full read, as the reconcile does it
+            retention_days=app.settings.serving_closed_retention_days,
+            batch=2000,
+        )
+        digests = {int(r["id"]): _digest(dict(r)) for r in read.content()}
+    blob = "\n".join(f"{i}:{d}" for i, d in sorted(digests.items()))
+    return digests, hashlib.sha256(blob.encode()).hexdigest()
 
 
-def _published(app: App) -> dict[int, str]:
+def _published(app: App) -> set[int]:
     try:
         with read_only(app.serving_db) as conn:
-            rows = conn.execute("SELECT id, fingerprint FROM serving.jobs").fetchall()
+            rows = conn.execute("SELECT id FROM serving.jobs").fetchall()
     except Exception as exc:  # not migrated yet: everything would be inserted
         if "does not exist" not in str(exc):
             raise
-        return {}
-    return {int(r["id"]): r["fingerprint"] for r in rows}
+        return set()
+    return {int(r["id"]) for r in rows}
 
 
 def plan_sync(app: App, directory: Path, *, limit: int) -> tuple[Manifest, Path]:
     staged, snapshot_hash = _snapshot(app)
     published = _published(app)
-    common = staged.keys() & published.keys()
-    updated = sum(1 for i in common if staged[i] != published[i])
+    # Rows on both sides are compared field by field by the reconcile itself (its
+    # fingerprints live in the serving database); the preview counts them as `compared`.
     counts = {
         "source_rows": len(staged),
-        "inserted": len(staged.keys() - published.keys()),
-        "updated": updated,
-        "unchanged": len(common) - updated,
-        "removed": len(published.keys() - staged.keys()),
+        "inserted": len(staged.keys() - published),
+        "compared": len(staged.keys() & published),
+        "removed": len(published - staged.keys()),
     }
     notes = []
-    if counts["inserted"] + counts["updated"] + counts["removed"] > limit:
+    if counts["inserted"] + counts["removed"] > limit:
         notes.append(f"the reconcile changes more than limit={limit} rows: apply will refuse")
     manifest = Manifest(
         kind="sync",

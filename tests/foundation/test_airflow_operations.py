@@ -15,6 +15,7 @@ import pytest
 
 from pipeline.airflow.setup import POOL, POOL_SLOTS
 from pipeline.backfill.manifest import MAX_LIMIT
+from pipeline.db import migrate
 from tests.foundation.test_airflow import airflow_db, airflow_env, dagbag, run, run_states
 
 pytestmark = [pytest.mark.airflow, pytest.mark.timeout(900)]
@@ -86,7 +87,8 @@ def test_setup_makes_the_pool_and_a_failed_discover_leaves_the_run_failed(
         conn.commit()
     result = run(["airflow", "dags", "test", "jobharbor_lever"], env)
     output = result.stdout + result.stderr
-    assert "is at revision 0002; this code needs 0003: run `jobharbor db up`" in output
+    head = migrate.head_revision()
+    assert f"is at revision 0002; this code needs {head}: run `jobharbor db up`" in output
     assert run_states(env, "jobharbor_lever") == ["failed"]
     # Straight from Airflow's metadata: state and attempts of every task of the run.
     with psycopg.connect(airflow_db.replace("postgresql+psycopg://", "postgresql://")) as conn:
