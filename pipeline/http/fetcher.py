@@ -359,6 +359,10 @@ class Fetcher:
             return _failure(request, url, started, f"more than {MAX_REDIRECTS} redirects", hops)
         except BlockedAddressError as exc:
             return _failure(request, url, started, str(exc), hops, blocked=True)
+        except (httpx.InvalidURL, ValueError) as exc:
+            # A URL httpx or urljoin cannot parse (an octal IPv4 form, a broken IPv6
+            # literal in a Location header): a failed request, never a crashed phase.
+            return _failure(request, url, started, f"invalid URL: {exc}", hops)
         except httpx.HTTPError as exc:
             cause = exc.__cause__ or exc.__context__
             if isinstance(cause, BlockedAddressError):
