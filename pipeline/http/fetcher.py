@@ -51,7 +51,12 @@ class FetchRequest:
 
     @property
     def pacing_key(self) -> str:
-        return self.host_key or urlsplit(self.url).netloc.lower()
+        if self.host_key:
+            return self.host_key
+        try:
+            return urlsplit(self.url).netloc.lower()
+        except ValueError:  # unparsable (hostile data): its own key; the request fails
+            return self.url.lower()
 
 
 @dataclass(frozen=True)
@@ -363,6 +368,10 @@ class Fetcher:
             # A URL httpx or urljoin cannot parse (an octal IPv4 form, a broken IPv6
             # literal in a Location header): a failed request, never a crashed phase.
             return _failure(request, url, started, f"invalid URL: {exc}", hops)
+        except OSError as exc:
+            # The guard resolves names itself (outside httpcore's exception mapping): a
+            # name that does not resolve is a network failure of this request.
+            return _failure(request, url, started, f"{type(exc).__name__}: {exc}", hops)
         except httpx.HTTPError as exc:
             cause = exc.__cause__ or exc.__context__
             if isinstance(cause, BlockedAddressError):
