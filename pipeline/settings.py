@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     # Requests in flight per worker (one keep-alive connection each). More is not
     # faster on a fast network: httpx's pool checks every connection per request.
     http_connections: int = 16
+    # The largest body (decoded) read from any response, listing or detail: reading is
+    # streamed and stops here, so a decompression bomb costs at most this much memory.
+    http_max_body_bytes: int = 50 * 1024 * 1024
     # Crawl engine: how long a request may wait for its host's rate budget before the
     # board goes back in the queue; the browser for `transport: browser` sources.
     pacing_max_wait_s: float = 30.0

@@ -25,12 +25,13 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from pipeline.errors import BlockedAddressError
+from pipeline.http.body import BodyRejected, read_capped
 from pipeline.http.guard import GuardedBackend
 from pipeline.pacing import DEFAULT_BUDGET, Budget, LocalBucket, Pacer, parse_retry_after
 from pipeline.settings import Settings
 
 MAX_REDIRECTS = 5
-MAX_BODY_BYTES = 50 * 1024 * 1024
+MAX_BODY_BYTES = 50 * 1024 * 1024  # the default of settings.http_max_body_bytes
 DEFAULT_CONCURRENCY = 16
 # Statuses that mean "slow down" for the whole host (a 503 is often an overloaded
 # origin or a rate limiter in front of it; either way, backing off is the polite answer).
@@ -335,9 +336,10 @@ class Fetcher:
                     return _failure(
                         request, url, started, f"unsupported URL scheme in {url!r}", hops
                     )
-                response = await self._client.request(
+                outgoing = self._client.build_request(
                     method, url, headers=dict(request.headers), content=body
                 )
+                response = await self._client.send(outgoing, stream=True)
                 self._after_response(request, response.status_code, response.headers)
                 if response.is_redirect and "location" in response.headers:
                     await response.aclose()
@@ -346,11 +348,12 @@ class Fetcher:
                     if response.status_code in (301, 302, 303):
                         method, body = "GET", None
                     continue
-                content = response.content[: MAX_BODY_BYTES + 1]
-                if len(content) > MAX_BODY_BYTES:
-                    return _failure(
-                        request, url, started, "response body exceeds the size limit", hops
-                    )
+                try:
+                    content = await read_capped(response, self.settings.http_max_body_bytes)
+                except BodyRejected as exc:
+                    return _failure(request, url, started, str(exc), hops)
+                finally:
+                    await response.aclose()
                 return FetchResult(
                     request=request,
                     final_url=url,
