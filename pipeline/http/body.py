@@ -88,4 +88,6 @@ class _Decoder:
         if self._z is None:
             return []
         tail = self._z.flush()
+        if not self._z.eof:  # the stream's end marker never came: a cut-off body
+            raise BodyRejected(f"truncated {self.coding} body")
         return [tail] if tail else []

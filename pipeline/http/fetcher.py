@@ -349,9 +349,15 @@ class Fetcher:
                         method, body = "GET", None
                     continue
                 try:
-                    content = await read_capped(response, self.settings.http_max_body_bytes)
+                    async with asyncio.timeout(self.settings.http_total_timeout_s):
+                        content = await read_capped(response, self.settings.http_max_body_bytes)
                 except BodyRejected as exc:
                     return _failure(request, url, started, str(exc), hops)
+                except TimeoutError:
+                    limit = self.settings.http_total_timeout_s
+                    return _failure(
+                        request, url, started, f"body not complete within {limit:.0f}s", hops
+                    )
                 finally:
                     await response.aclose()
                 return FetchResult(
