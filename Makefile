@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 DATA   := .data
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test lint format bench up down clean
+.PHONY: help install demo test lint format bench chaos up down clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -39,6 +39,9 @@ bench: install ## run the benchmarks; each prints its figures and ends with one 
 	@set -e; for script in bench/*.py; do \
 		case $$script in */_*) continue;; esac; \
 		echo "== $$script"; $(BIN)/python $$script; done
+
+chaos: install ## the fault suite, long form (~25 min): SSRF, bad input, fuzzing, crash drills, chaos run; one JSON line
+	$(BIN)/python -m chaos
 
 up: install ## start Airflow standalone (UI on http://localhost:8080) with the sandbox sources
 	PATH="$(CURDIR)/$(BIN):$$PATH" bash scripts/airflow-up.sh

@@ -20,6 +20,7 @@ from typing import Any
 
 from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import FatalError
+from pipeline.testhooks import kill_point
 from serving_sync import schema
 
 PUBLISHED_STATUSES = ("active", "missing")  # missing is not a verdict: it stays listed
@@ -229,7 +230,9 @@ def reconcile(
                         "--allow-mass-removal if this is intended)"
                     )
                 _apply(conn)
+                kill_point("sync:before_verify")
                 _verify(conn)
+                kill_point("sync:after_verify")
                 report = SyncReport(
                     dry_run,
                     len(rows),

@@ -59,6 +59,7 @@ from pipeline.queue import (
 from pipeline.rawstore import RawRef
 from pipeline.rawstore.recovery import recover_and_requeue
 from pipeline.schedule import RETRY_SOON_S, BoardState, next_state
+from pipeline.testhooks import kill_point
 from pipeline.validation import validate_body
 from pipeline.volatile import body_hash, row_hash
 
@@ -421,6 +422,7 @@ class _Worker:
             http_status=result.status,
         )
         poll.raws.append(raw)
+        kill_point("discover:mid_listing")
         poll.pages.append((result.body, result.content_type))
         first_page = len(poll.raws) == 1
         if first_page and _single_page(ctx, board) and board["body_hash"]:

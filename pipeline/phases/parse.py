@@ -27,6 +27,7 @@ from pipeline.identity import refresh_identity
 from pipeline.normalize_hook import normalize_location
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore import RawArchive
+from pipeline.testhooks import kill_point
 
 BATCH = 500
 
@@ -188,6 +189,7 @@ def parse_source(
                             if current:
                                 became_current.append(row["id"])
                         grouped += refresh_identity(conn, became_current).grouped
+                    kill_point("parse:mid_batch")
                 documents.clear()
         return {
             "parser": parser.ref,
