@@ -56,7 +56,8 @@ DRILLS = (
         "check: mid direct-check batch",
         "check:mid_batch",
         "check",
-        ("discover", "fetch", "parse", "omit", "discover", "check", "sync"),
+        # Omitted from two complete listings, the postings are `missing`: checked.
+        ("discover", "fetch", "parse", "omit", "discover", "discover", "check", "sync"),
     ),
     Drill("sync: before verification", "sync:before_verify", "sync", PHASES),
     Drill("sync: after verification, before commit", "sync:after_verify", "sync", PHASES),
@@ -90,6 +91,7 @@ class World:
     templates: tuple[str, str]
     sandbox: RunningSandbox
     work: Path
+    cluster_root: Path | None = None  # ours to stop and restart (the PostgreSQL drill)
 
     def url(self, database: str) -> str:
         base, _, _ = self.admin_url.rpartition("/")
@@ -327,11 +329,70 @@ def _diverges(got: dict[str, Any], reference: dict[str, Any]) -> list[str]:
     ]
 
 
+def postgres_drill(world: World) -> DrillResult:
+    """`pg_ctl stop -m immediate` while a discover is in flight (a slow listing keeps
+    it there): the phase fails with a clear error, and after a restart the next runs
+    converge on the uninterrupted state."""
+    name = "postgres: stopped -m immediate during a discover"
+    assert world.cluster_root is not None
+    reference = _reference(world, Drill(name, "", "discover", PHASES))
+    with world.databases() as urls:
+        run = _prepare(world, urls, f"pg-{uuid.uuid4().hex[:6]}")
+        problems = _kill_postgres_mid_discover(run, world.cluster_root)
+        if not problems:
+            _let_leases_expire(run)
+            run.jobharbor("raw", "recover", "--older-than", "0")
+            for step in PHASES:
+                done = run.step(step)
+                if done.returncode != 0:
+                    problems.append(f"rerun of {step} failed: {done.stderr.strip()[-300:]}")
+            problems += invariants(run) + _diverges(fingerprint(run), reference)
+    detail = "; ".join(problems) if problems else "discover failed clearly, restart converged"
+    return DrillResult(name, not problems, detail)
+
+
+def _kill_postgres_mid_discover(run: _Run, root: Path) -> list[str]:
+    import time
+
+    from pipeline.db.embedded import _pg, _run_as_user, ensure_cluster, find_bin_dir
+
+    sandbox = run.world.sandbox
+    sandbox.state.set_fault("greenhouse", "northwind", Fault(delay_s=3.0, on="listing"))
+    since = time.monotonic()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", "discover", "--force"],
+        cwd=REPO_ROOT,
+        env=run.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        while not sandbox.state.requests(token="northwind", since=since - 1):
+            if process.poll() is not None or time.monotonic() - since > 60:
+                return ["discover never reached the slow listing"]
+            time.sleep(0.05)
+        data = root.resolve() / "data"
+        _pg(find_bin_dir(), _run_as_user(), "pg_ctl", "-D", str(data), "-m", "immediate", "stop")
+        _, err = process.communicate(timeout=120)
+    finally:
+        sandbox.state.set_fault("greenhouse", "northwind", None)
+        ensure_cluster(root, databases=(), durable=False, password_auth=False)
+    if process.returncode == 0:
+        return ["discover succeeded although its database was stopped"]
+    last = (err.strip().splitlines() or ["(no error output)"])[-1]
+    if not any(w in last.lower() for w in ("connection", "server", "terminat", "database")):
+        return [f"discover failed without a clear error: {last[:300]}"]
+    return []
+
+
 def run_crash_drills(world: World | None = None, drills: tuple[Drill, ...] = DRILLS) -> CrashReport:
     report = CrashReport()
     with _own_world() if world is None else _given(world) as active:
         for drill in drills:
             report.drills.append(run_drill(active, drill))
+        if active.cluster_root is not None:
+            report.drills.append(postgres_drill(active))
     return report
 
 
@@ -353,12 +414,19 @@ def _own_world() -> Iterator[World]:
     from serving_sync import schema as serving_schema
 
     work = Path(tempfile.mkdtemp(prefix="jobharbor-crash-"))
-    cluster = ensure_cluster(work / "pg", databases=("crash_tpl", "crash_tpl_serving"))
+    cluster = ensure_cluster(
+        work / "pg",
+        databases=("crash_tpl", "crash_tpl_serving"),
+        durable=False,
+        password_auth=False,
+    )
     sandbox = start_sandbox()
     try:
         migrate.upgrade(Database(cluster.url("crash_tpl")))
         serving_schema.upgrade(Database(cluster.url("crash_tpl_serving")))
-        yield World(cluster.url("postgres"), ("crash_tpl", "crash_tpl_serving"), sandbox, work)
+        yield World(
+            cluster.url("postgres"), ("crash_tpl", "crash_tpl_serving"), sandbox, work, work / "pg"
+        )
     finally:
         sandbox.stop()
         stop_cluster(work / "pg")

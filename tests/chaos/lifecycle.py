@@ -72,6 +72,22 @@ def _listing_fault(kind: str, config: ChaosConfig, jobs: tuple[Job, ...], rng: r
         "block": {"status": 200, "body": CLOUDFLARE, "content_type": "text/html"},
         "timeout": {"delay_s": config.timeout_s * 2},
         "login": {"redirect": LOGIN},
+        # The same jobs in a new order, with new nonces, clocks and relative dates.
+        "shuffled": {"shuffle": True, "restamp": True},
+        "malformed-json": {
+            "status": 200,
+            "body": '{"jobs": [{"id": 1, "title": ',
+            "content_type": "application/json",
+        },
+        "wrong-type": {
+            "status": 200,
+            "body": "<html><body>jobs</body></html>",
+            "content_type": "application/json",
+        },
+        # Another host (nothing listens there) and a private address (the tests let the
+        # crawler reach private networks: it must still not take the answer as ours).
+        "redirect-foreign": {"redirect": "http://127.0.0.3:9/jobs"},
+        "redirect-private": {"redirect": "http://10.255.255.1/jobs"},
     }
     return {**specs[kind], "on": "listing"}
 
@@ -95,7 +111,20 @@ def _posting_fault(kind: str, config: ChaosConfig) -> dict[str, Any]:
     return {**specs[kind], "on": "postings"}
 
 
-LISTING_FAULTS = ("429", "503", "empty", "partial", "block", "timeout", "login")
+LISTING_FAULTS = (
+    "429",
+    "503",
+    "empty",
+    "partial",
+    "block",
+    "timeout",
+    "login",
+    "shuffled",
+    "malformed-json",
+    "wrong-type",
+    "redirect-foreign",
+    "redirect-private",
+)
 POSTING_FAULTS = ("401", "403", "429", "500", "soft-404", "timeout", "login")
 
 
@@ -522,9 +551,11 @@ class WorldLog:
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         with app.db.connect() as conn:
             rows = conn.execute(
-                "SELECT board_id, external_id, status FROM core.postings"
+                "SELECT board_id, external_id, status, check_outcome, check_count, missing_count"
+                " FROM core.postings"
             ).fetchall()
         stored = {(r["board_id"], r["external_id"]): r["status"] for r in rows}
+        why = {(r["board_id"], r["external_id"]): r for r in rows}
         lost = [
             {"source": b.source_id, "board": b.board_key, "job_id": job_id}
             for b, jobs in self.served.items()
@@ -546,6 +577,15 @@ class WorldLog:
                         "status": statuses,
                         "removed_in_cycle": removed_at,
                         "clean_cycles_since": len(clean_after),
+                        # Why it is still open: what the direct check last said, how often.
+                        "checks": [
+                            {
+                                k: why[(board.board_id, key)][k]
+                                for k in ("check_outcome", "check_count", "missing_count")
+                            }
+                            for key in job_keys(job)
+                            if (board.board_id, key) in why
+                        ],
                     }
                 )
         return lost, missed
