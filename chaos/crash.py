@@ -380,9 +380,9 @@ def _kill_postgres_mid_discover(run: _Run, root: Path) -> list[str]:
         ensure_cluster(root, databases=(), durable=False, password_auth=False)
     if process.returncode == 0:
         return ["discover succeeded although its database was stopped"]
-    last = (err.strip().splitlines() or ["(no error output)"])[-1]
-    if not any(w in last.lower() for w in ("connection", "server", "terminat", "database")):
-        return [f"discover failed without a clear error: {last[:300]}"]
+    lines = err.strip().splitlines() or ["(no error output)"]
+    if "Traceback" in err or not lines[-1].startswith("error: lost the database connection"):
+        return [f"discover failed without a clear error: {lines[-1][:300]}"]
     return []
 
 
