@@ -381,7 +381,7 @@ def _kill_postgres_mid_discover(run: _Run, root: Path) -> list[str]:
     if process.returncode == 0:
         return ["discover succeeded although its database was stopped"]
     lines = err.strip().splitlines() or ["(no error output)"]
-    if "Traceback" in err or not lines[-1].startswith("error: lost the database connection"):
+    if "Traceback" in err or not lines[-1].startswith("error: database connection failed"):
         return [f"discover failed without a clear error: {lines[-1][:300]}"]
     return []
 

@@ -547,8 +547,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except psycopg.OperationalError as exc:
-        # The database went away mid-run (a restart, a crash): one clear line, not a
+        # The database is unreachable or went away mid-run (a restart, a crash): one clear line, not a
         # traceback; the run's work is retried by the next run.
         reason = " ".join(str(exc).split())
-        print(f"error: lost the database connection: {reason}", file=sys.stderr)
+        print(f"error: database connection failed: {reason}", file=sys.stderr)
         return 1
