@@ -13,7 +13,7 @@ most; anything else (br, zstd, gzip twice) is refused unread, a recorded failure
 from __future__ import annotations
 
 import zlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import httpx
 
@@ -73,7 +73,7 @@ class _Decoder:
                 return self.feed(chunk)
             raise BodyRejected(f"undecodable {self.coding} body: {exc}") from exc
 
-    def _steps(self, data: bytes):  # type: ignore[no-untyped-def]
+    def _steps(self, data: bytes) -> Iterator[bytes]:
         assert self._z is not None
         while data:
             out = self._z.decompress(data, CHUNK_OUT)
