@@ -11,7 +11,7 @@ DATA   := .data
 SERVING_ROWS ?= 200000
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test lint format bench freshness up up-check down clean
+.PHONY: help install demo test lint format bench freshness chaos up up-check down clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -46,6 +46,9 @@ bench: install ## run the benchmarks; each prints its figures and ends with one 
 
 freshness: install ## the full freshness simulation: 10,000 boards x 7 days per policy, plot in docs/
 	$(BIN)/python bench/freshness.py --boards 10000 --days 7 --plot docs/freshness.png
+
+chaos: install ## the fault suite, long form (~25 min): SSRF, bad input, fuzzing, crash drills, chaos run; one JSON line
+	$(BIN)/python -m chaos
 
 up: install ## start Airflow standalone (UI on http://localhost:8080) with the sandbox sources
 	PATH="$(CURDIR)/$(BIN):$$PATH" bash scripts/airflow-up.sh

@@ -6,7 +6,8 @@ then K calm cycles, through the real discover, fetch, parse and check.
 
 A private PostgreSQL cluster and an in-process sandbox; the run itself is
 `tests.chaos.lifecycle.run_chaos` (reused by the fault suite). Prints figures, then
-ONE line of JSON with `wrongful_closes`, `stuck_missing` and `cooldown_violations`.
+ONE line of JSON with `wrongful_closes`, `stuck_missing`, `cooldown_violations`,
+`postings_lost` and `missed_closes`.
 
 Usage: python bench/chaos_lifecycle.py [--boards 24] [--cycles 10] [--calm 3] [--seed 9]
 """
@@ -105,6 +106,10 @@ def _print_figures(report: ChaosReport, summary: dict[str, Any], elapsed_s: floa
         print(f"STUCK MISSING {stuck}")
     for violation in report.violations[:20]:
         print(f"COOLDOWN VIOLATION {violation}")
+    for lost in report.lost[:20]:
+        print(f"POSTING LOST {lost}")
+    for missed in report.missed:
+        print(f"MISSED CLOSE {missed}")
 
 
 def _start_sandbox(work: Path) -> tuple[subprocess.Popen[bytes], str]:

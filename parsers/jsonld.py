@@ -18,6 +18,7 @@ from urllib.parse import urljoin
 
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
 from parsers.entities import has_entity_code
+from parsers.limits import MAX_JSONLD_BLOCK_CHARS
 from parsers.registry import register
 from parsers.signals import looks_blocked, page_signal
 from parsers.text import (
@@ -98,6 +99,15 @@ def find_job_postings(body: bytes) -> tuple[list[dict[str, Any]], list[Issue]]:
     found: list[dict[str, Any]] = []
     issues: list[Issue] = []
     for index, block in enumerate(_json_ld_blocks(body)):
+        if len(block) > MAX_JSONLD_BLOCK_CHARS:
+            issues.append(
+                Issue(
+                    "jsonld_too_large",
+                    f"JSON-LD block {index} has {len(block)} characters "
+                    f"(limit {MAX_JSONLD_BLOCK_CHARS}): skipped",
+                )
+            )
+            continue
         try:
             data = _loads_lenient(block)
         except json.JSONDecodeError as exc:

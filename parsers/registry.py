@@ -8,7 +8,7 @@ from the same raw objects while keeping the old ones.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from parsers.types import ParseOutcome, RawDocument
 
@@ -45,6 +45,7 @@ class ParserRegistry:
         self._parsers: dict[tuple[str, str], Parser] = {}
 
     def add(self, parser: Parser) -> Parser:
+        parser = screened(parser)
         key = (parser.name, parser.version)
         if key in self._parsers:
             raise DuplicateParserError(f"parser {parser.ref} is registered twice")
@@ -96,3 +97,19 @@ class ParserRegistry:
 # copy of it at load time (see parsers.html_site), so config never mutates this one.
 REGISTRY = ParserRegistry()
 register = REGISTRY.register
+
+
+def screened(parser: Parser) -> Parser:
+    """The parser with its outcomes screened for text the database cannot store
+    (parsers.hygiene): applied once, whatever registers it."""
+    if getattr(parser.parse, "screened", False):
+        return parser
+    from parsers.hygiene import screen
+
+    inner = parser.parse
+
+    def parse(doc: RawDocument) -> ParseOutcome:
+        return screen(inner(doc))
+
+    parse.screened = True  # type: ignore[attr-defined]
+    return replace(parser, parse=parse)

@@ -10,6 +10,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import psycopg
+
 from pipeline.errors import ConfigError, JobharborError
 
 DESCRIPTION = """\
@@ -679,4 +681,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except JobharborError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except psycopg.OperationalError as exc:
+        # The database is unreachable or went away mid-run (a restart, a crash): one clear line, not a
+        # traceback; the run's work is retried by the next run.
+        reason = " ".join(str(exc).split())
+        print(f"error: database connection failed: {reason}", file=sys.stderr)
         return 1

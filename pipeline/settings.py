@@ -57,6 +57,12 @@ class Settings(BaseSettings):
     # Requests in flight per worker (one keep-alive connection each). More is not
     # faster on a fast network: httpx's pool checks every connection per request.
     http_connections: int = 16
+    # The largest body (decoded) read from any response, listing or detail: reading is
+    # streamed and stops here, so a decompression bomb costs at most this much memory.
+    http_max_body_bytes: int = 50 * 1024 * 1024
+    # The longest a body may take to arrive: http_timeout_s bounds each read, so a body
+    # dripped a byte at a time would otherwise never end.
+    http_total_timeout_s: float = 120.0
     # Crawl engine: how long a request may wait for its host's rate budget before the
     # board goes back in the queue; the browser for `transport: browser` sources.
     pacing_max_wait_s: float = 30.0

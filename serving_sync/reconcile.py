@@ -24,6 +24,7 @@ from typing import Any
 
 from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import FatalError
+from pipeline.testhooks import kill_point
 from serving_sync import schema, stage
 from serving_sync.mode import History, Mode, choose_mode
 from serving_sync.source import (
@@ -218,7 +219,9 @@ def _sync(
     stage.apply_content(conn, mode.full)
     liveness = stage.apply_liveness(conn)
     closed, pruned = stage.apply_closures(conn, mode.full, options.retention_days)
+    kill_point("sync:before_verify")  # test-only: crash drill boundaries
     verify(conn, Expected(published_total=total, full=mode.full))
+    kill_point("sync:after_verify")
     applied = {"liveness": liveness, "closed": closed, "pruned": pruned}
     return _report(options, mode, total, staged, counts, applied), snapshot, identity
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import SplitResult, parse_qs, urlsplit
 
 from parsers.signals import closed_phrase, looks_blocked
 from parsers.types import PageSignal, ParseOutcome, Posting
@@ -83,10 +83,21 @@ _SHARED_SUFFIXES = frozenset(
 def site_of(url: str) -> str:
     """The registrable name a URL belongs to (jobs.acme.co.uk -> acme.co.uk): a redirect
     within one site (boards. -> job-boards.greenhouse.io) stays the employer's own answer."""
-    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    host = (_split(url).hostname or "").lower().rstrip(".")
     labels = host.split(".")
     keep = 3 if ".".join(labels[-2:]) in _SHARED_SUFFIXES else 2
     return ".".join(labels[-keep:])
+
+
+def _split(url: str) -> SplitResult:
+    """urlsplit, or an empty URL for one it cannot parse (a broken IPv6 literal from a
+    hostile listing): no site, so never "the same site", so never evidence to close."""
+    try:
+        parts = urlsplit(url)
+        parts.hostname  # noqa: B018  (parses the host: raises for a broken one)
+    except ValueError:
+        return SplitResult("", "", "", "", "")
+    return parts
 
 
 def _redirected_elsewhere(response: CheckedResponse) -> bool:
@@ -106,7 +117,7 @@ def _redirected_up(response: CheckedResponse, external_id: str) -> bool:
     """Sent from the posting to its board (or the tenant's error page): the posting is gone."""
     if not response.redirects:
         return False
-    start, end = urlsplit(response.requested_url), urlsplit(response.final_url)
+    start, end = _split(response.requested_url), _split(response.final_url)
     same_site = site_of(response.final_url) == site_of(response.requested_url)
     if not same_site or external_id in response.final_url:
         return False

@@ -25,6 +25,7 @@ from pipeline.lifecycle.store import record_check
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.page_requests import paced, sort_by_robots
 from pipeline.rawstore import RawArchive
+from pipeline.testhooks import kill_point
 
 BATCH = 100
 RECHECK_AFTER_S = 6 * 60 * 60
@@ -80,6 +81,7 @@ def check_postings(
                         continue
                     verdict = _judge(archive, source_name, parser, platform, result)
                     closed = _record(conn, run_id, result, verdict)
+                    kill_point("check:mid_batch")
                     outcomes["closed" if closed else verdict.outcome] += 1
                     reasons[verdict.reason] += 1
         return {"checked": len(done), "outcomes": dict(outcomes), "reasons": dict(reasons)}

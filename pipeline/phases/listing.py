@@ -33,6 +33,7 @@ from pipeline.crawl.platforms import Platform, host_of, platform_of
 from pipeline.crawl.validation import validate_body
 from pipeline.crawl.volatile import body_hash, row_hash
 from pipeline.rawstore import RawRef
+from pipeline.testhooks import kill_point
 
 FULL_PASS_EVERY_S = 24 * 3600  # count-probe platforms: a full read at least this often
 
@@ -258,6 +259,7 @@ def read_page(poll: Poll, result: FetchResult, raw: RawRef) -> ListingRead | Fet
     """One page read and stored as `raw`: the poll's outcome, or the adapter's next request."""
     ctx, board = poll.ctx, poll.board
     poll.raws.append(raw)
+    kill_point("discover:mid_listing")  # test-only: a crash drill's boundary
     poll.pages.append((result.body, result.content_type))
     first_page = len(poll.raws) == 1
     if first_page and single_page(ctx, board) and board["body_hash"]:

@@ -29,6 +29,7 @@ from pipeline.normalize import result_store
 from pipeline.normalize.hook import normalize_location
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore import RawArchive
+from pipeline.testhooks import kill_point
 
 BATCH = 500
 
@@ -132,6 +133,7 @@ def parse_source(
                     rows = list(group)
                     done.extend(r["id"] for r in rows)
                     _parse_group(conn, parser, documents, rows, tally, brands)
+                    kill_point("parse:mid_batch")
                 documents.clear()
         return {
             "parser": parser.ref,

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import RawIntegrityError
 from pipeline.rawstore.base import RawStore, object_key
+from pipeline.testhooks import kill_point
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,9 @@ class RawArchive:
         if row["state"] == "ready":
             return RawRef(sha256, row["object_key"], row["byte_length"], reused=True)
         # pending (ours, or a crashed writer's) or lost: (re)upload to the recorded key.
+        kill_point("raw:after_intent")
         self.store.put(row["object_key"], body, content_type)
+        kill_point("raw:after_upload")
         conn.execute(_MARK, {"state": "ready", "reason": None, "sha256": sha256})
         return RawRef(sha256, row["object_key"], len(body), reused=False)
 

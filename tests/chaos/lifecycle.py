@@ -72,6 +72,22 @@ def _listing_fault(kind: str, config: ChaosConfig, jobs: tuple[Job, ...], rng: r
         "block": {"status": 200, "body": CLOUDFLARE, "content_type": "text/html"},
         "timeout": {"delay_s": config.timeout_s * 2},
         "login": {"redirect": LOGIN},
+        # The same jobs in a new order, with new nonces, clocks and relative dates.
+        "shuffled": {"shuffle": True, "restamp": True},
+        "malformed-json": {
+            "status": 200,
+            "body": '{"jobs": [{"id": 1, "title": ',
+            "content_type": "application/json",
+        },
+        "wrong-type": {
+            "status": 200,
+            "body": "<html><body>jobs</body></html>",
+            "content_type": "application/json",
+        },
+        # Another host (nothing listens there) and a private address (the tests let the
+        # crawler reach private networks: it must still not take the answer as ours).
+        "redirect-foreign": {"redirect": "http://127.0.0.3:9/jobs"},
+        "redirect-private": {"redirect": "http://10.255.255.1/jobs"},
     }
     return {**specs[kind], "on": "listing"}
 
@@ -95,7 +111,20 @@ def _posting_fault(kind: str, config: ChaosConfig) -> dict[str, Any]:
     return {**specs[kind], "on": "postings"}
 
 
-LISTING_FAULTS = ("429", "503", "empty", "partial", "block", "timeout", "login")
+LISTING_FAULTS = (
+    "429",
+    "503",
+    "empty",
+    "partial",
+    "block",
+    "timeout",
+    "login",
+    "shuffled",
+    "malformed-json",
+    "wrong-type",
+    "redirect-foreign",
+    "redirect-private",
+)
 POSTING_FAULTS = ("401", "403", "429", "500", "soft-404", "timeout", "login")
 
 
@@ -195,7 +224,10 @@ def job_keys(job: Job) -> set[str]:
     from sandbox.formats.workable import shortcode
     from sandbox.formats.workday import req_id
 
-    return {str(job.job_id), job_uuid(job), req_id(job), shortcode(job), offer_slug(job)}
+    # Several formats shorten the id to its last digits (teamtailor 10**7, personio and
+    # the job sites 10**6 ...): every such suffix names the same job within its board.
+    suffixes = {str(job.job_id % 10**k) for k in range(5, 12)}
+    return {str(job.job_id), job_uuid(job), req_id(job), shortcode(job), offer_slug(job), *suffixes}
 
 
 @dataclass
@@ -214,6 +246,8 @@ class ChaosReport:
     cooldowns: int = 0
     violations: list[dict[str, Any]] = field(default_factory=list)
     resume_after_cooldown_ms: list[float] = field(default_factory=list)
+    lost: list[dict[str, Any]] = field(default_factory=list)
+    missed: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         resume = sorted(self.resume_after_cooldown_ms)
@@ -235,6 +269,8 @@ class ChaosReport:
             "stuck_missing": len(self.stuck),
             "stuck_by_source": dict(Counter(s["source"] for s in self.stuck)),
             "cooldown_violations": len(self.violations),
+            "postings_lost": len(self.lost),
+            "missed_closes": len(self.missed),
         }
 
 
@@ -252,16 +288,21 @@ def run_chaos(app: App, sandbox: SandboxControl, config: ChaosConfig) -> ChaosRe
     report.platforms = tuple(sorted({b.platform for b in boards}))
     log_start = _log_end(sandbox)
     sticky: dict[SandboxBoard, tuple[dict[str, Any], int]] = {}
+    world = WorldLog()
     for cycle in range(config.cycles + config.calm_cycles):
         if cycle:
             report.changes += _change_world(sandbox, boards, rng, config.change_rate)
         plan = _plan(boards, sandbox, rng, config, sticky) if cycle < config.cycles else {}
         report.faults.update(kind for faults in plan.values() for kind, _ in faults)
+        world.observe(sandbox, boards, plan)
+        last_scan = _last_scan_id(app)
         check_runs = _cycle(app, sandbox, boards, plan)
+        world.served_by(_complete_scans(app, last_scan))
         _judge_closes(app, sandbox, boards, check_runs, report)
         report.cycles += 1
     report.reopened = _count_reopened(app)
     report.stuck = stuck_missing(app, sandbox, boards)
+    report.lost, report.missed = world.judge(app, boards)
     _judge_cooldowns(sandbox.requests(since=log_start), config, report)
     return report
 
@@ -453,3 +494,112 @@ def _judge_cooldowns(entries: list[Any], config: ChaosConfig, report: ChaosRepor
         after = next((e.at for e in entries if e.at >= end), None)
         if after is not None:
             report.resume_after_cooldown_ms.append((after - end) * 1000)
+
+
+# ---------------------------------------------------------------- lost postings, missed closes
+
+MISSED_AFTER_CLEAN_CYCLES = 3
+OPEN = ("active", "missing")
+
+
+@dataclass
+class WorldLog:
+    """What the sandbox world listed, cycle by cycle, for the end-of-run judgments:
+
+    - `postings_lost`: a job listed by a board in a cycle whose listing had no fault
+      and was read completely (a complete scan in crawl.scans: not deferred by a
+      cooldown, no page missing), with no posting stored for it;
+    - `missed_closes`: a job gone from its board for at least 3 cycles in which the
+      board had no fault at all, whose posting is still open (active or missing).
+    """
+
+    served: dict[SandboxBoard, dict[int, Job]] = field(default_factory=dict)
+    current: dict[tuple[str, str], tuple[SandboxBoard, dict[int, Job]]] = field(
+        default_factory=dict
+    )
+    previous: dict[SandboxBoard, dict[int, Job]] = field(default_factory=dict)
+    removed: dict[tuple[SandboxBoard, int], tuple[Job, int]] = field(default_factory=dict)
+    clean: dict[SandboxBoard, list[int]] = field(default_factory=dict)
+    cycle: int = 0
+
+    def observe(self, sandbox: SandboxControl, boards: list[SandboxBoard], plan: Plan) -> None:
+        for board in boards:
+            jobs = {job.job_id: job for job in sandbox.jobs(board.platform, board.token)}
+            faults = [kind for kind, _ in plan.get(board, [])]
+            if not any(kind.startswith("listing:") for kind in faults):
+                self.current[(board.platform, board.token)] = (board, jobs)
+            if not faults:
+                self.clean.setdefault(board, []).append(self.cycle)
+            for job_id, job in self.previous.get(board, {}).items():
+                if job_id not in jobs:
+                    self.removed.setdefault((board, job_id), (job, self.cycle))
+            for job_id in jobs:  # reopened: no longer a removal to judge
+                self.removed.pop((board, job_id), None)
+            self.previous[board] = jobs
+        self.cycle += 1
+
+    def served_by(self, complete_board_ids: set[int]) -> None:
+        """Boards whose listing was read completely this cycle (a complete scan, with no
+        listing fault) served the crawler every job they listed."""
+        for board, jobs in self.current.values():
+            if board.board_id in complete_board_ids:
+                self.served.setdefault(board, {}).update(jobs)
+        self.current.clear()
+
+    def judge(
+        self, app: App, boards: list[SandboxBoard]
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        with app.db.connect() as conn:
+            rows = conn.execute(
+                "SELECT board_id, external_id, status, check_outcome, check_count, missing_count"
+                " FROM core.postings"
+            ).fetchall()
+        stored = {(r["board_id"], r["external_id"]): r["status"] for r in rows}
+        why = {(r["board_id"], r["external_id"]): r for r in rows}
+        lost = [
+            {"source": b.source_id, "board": b.board_key, "job_id": job_id}
+            for b, jobs in self.served.items()
+            for job_id, job in jobs.items()
+            if not any((b.board_id, key) in stored for key in job_keys(job))
+        ]
+        missed = []
+        for (board, job_id), (job, removed_at) in self.removed.items():
+            clean_after = [c for c in self.clean.get(board, []) if c >= removed_at]
+            statuses = [
+                stored[(board.board_id, k)] for k in job_keys(job) if (board.board_id, k) in stored
+            ]
+            if len(clean_after) >= MISSED_AFTER_CLEAN_CYCLES and any(s in OPEN for s in statuses):
+                missed.append(
+                    {
+                        "source": board.source_id,
+                        "board": board.board_key,
+                        "job_id": job_id,
+                        "status": statuses,
+                        "removed_in_cycle": removed_at,
+                        "clean_cycles_since": len(clean_after),
+                        # Why it is still open: what the direct check last said, how often.
+                        "checks": [
+                            {
+                                k: why[(board.board_id, key)][k]
+                                for k in ("check_outcome", "check_count", "missing_count")
+                            }
+                            for key in job_keys(job)
+                            if (board.board_id, key) in why
+                        ],
+                    }
+                )
+        return lost, missed
+
+
+def _last_scan_id(app: App) -> int:
+    with app.db.connect() as conn:
+        row = conn.execute("SELECT coalesce(max(id), 0) AS n FROM crawl.scans").fetchone()
+    return int(row["n"])
+
+
+def _complete_scans(app: App, after_id: int) -> set[int]:
+    with app.db.connect() as conn:
+        rows = conn.execute(
+            "SELECT board_id FROM crawl.scans WHERE id > %s AND complete", (after_id,)
+        ).fetchall()
+    return {int(r["board_id"]) for r in rows}

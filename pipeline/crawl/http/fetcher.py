@@ -25,6 +25,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from pipeline.crawl.http.body import BodyRejected, read_capped
 from pipeline.crawl.http.guard import GuardedBackend
 from pipeline.crawl.pacing import DEFAULT_BUDGET, Budget, LocalBucket, Pacer, parse_retry_after
 from pipeline.errors import BlockedAddressError
@@ -32,7 +33,7 @@ from pipeline.settings import Settings
 
 log = logging.getLogger(__name__)
 MAX_REDIRECTS = 5
-MAX_BODY_BYTES = 50 * 1024 * 1024
+MAX_BODY_BYTES = 50 * 1024 * 1024  # the default of settings.http_max_body_bytes
 DEFAULT_CONCURRENCY = 16
 # Statuses that mean "slow down" for the whole host (a 503 is often an overloaded
 # origin or a rate limiter in front of it; either way, backing off is the polite answer).
@@ -53,7 +54,12 @@ class FetchRequest:
 
     @property
     def pacing_key(self) -> str:
-        return self.host_key or urlsplit(self.url).netloc.lower()
+        if self.host_key:
+            return self.host_key
+        try:
+            return urlsplit(self.url).netloc.lower()
+        except ValueError:  # unparsable (hostile data): its own key; the request fails
+            return self.url.lower()
 
 
 @dataclass(frozen=True)
@@ -338,9 +344,10 @@ class Fetcher:
                 if refused is not None:  # nothing is sent: not a request, not a DNS query
                     log.error("%s (url %s)", refused, url)
                     return _failure(request, url, started, str(refused), hops, blocked=True)
-                response = await self._client.request(
+                outgoing = self._client.build_request(
                     method, url, headers=dict(request.headers), content=body
                 )
+                response = await self._client.send(outgoing, stream=True)
                 self._after_response(request, response.status_code, response.headers)
                 if response.is_redirect and "location" in response.headers:
                     await response.aclose()
@@ -349,11 +356,18 @@ class Fetcher:
                     if response.status_code in (301, 302, 303):
                         method, body = "GET", None
                     continue
-                content = response.content[: MAX_BODY_BYTES + 1]
-                if len(content) > MAX_BODY_BYTES:
+                try:
+                    async with asyncio.timeout(self.settings.http_total_timeout_s):
+                        content = await read_capped(response, self.settings.http_max_body_bytes)
+                except BodyRejected as exc:
+                    return _failure(request, url, started, str(exc), hops)
+                except TimeoutError:
+                    limit = self.settings.http_total_timeout_s
                     return _failure(
-                        request, url, started, "response body exceeds the size limit", hops
+                        request, url, started, f"body not complete within {limit:.0f}s", hops
                     )
+                finally:
+                    await response.aclose()
                 return FetchResult(
                     request=request,
                     final_url=url,
@@ -367,6 +381,14 @@ class Fetcher:
             return _failure(request, url, started, f"more than {MAX_REDIRECTS} redirects", hops)
         except BlockedAddressError as exc:
             return _failure(request, url, started, str(exc), hops, blocked=True)
+        except (httpx.InvalidURL, ValueError) as exc:
+            # A URL httpx or urljoin cannot parse (an octal IPv4 form, a broken IPv6
+            # literal in a Location header): a failed request, never a crashed phase.
+            return _failure(request, url, started, f"invalid URL: {exc}", hops)
+        except OSError as exc:
+            # The guard resolves names itself (outside httpcore's exception mapping): a
+            # name that does not resolve is a network failure of this request.
+            return _failure(request, url, started, f"{type(exc).__name__}: {exc}", hops)
         except httpx.HTTPError as exc:
             cause = exc.__cause__ or exc.__context__
             if isinstance(cause, BlockedAddressError):
