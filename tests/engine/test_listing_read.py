@@ -93,6 +93,10 @@ BOARD = {
     "state": "active",
     "quiet_passes": 0,
     "state_reason": None,
+    "last_polled_at": None,  # never polled: no change-rate evidence yet
+    "rate_polls": 0.0,
+    "rate_changes": 0.0,
+    "rate_seen_s": 0.0,
     "etag": "old-etag",
     "last_modified": None,
     "body_hash": "old-body",
