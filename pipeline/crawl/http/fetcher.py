@@ -356,28 +356,7 @@ class Fetcher:
                     if response.status_code in (301, 302, 303):
                         method, body = "GET", None
                     continue
-                try:
-                    async with asyncio.timeout(self.settings.http_total_timeout_s):
-                        content = await read_capped(response, self.settings.http_max_body_bytes)
-                except BodyRejected as exc:
-                    return _failure(request, url, started, str(exc), hops)
-                except TimeoutError:
-                    limit = self.settings.http_total_timeout_s
-                    return _failure(
-                        request, url, started, f"body not complete within {limit:.0f}s", hops
-                    )
-                finally:
-                    await response.aclose()
-                return FetchResult(
-                    request=request,
-                    final_url=url,
-                    status=response.status_code,
-                    headers={k.lower(): v for k, v in response.headers.items()},
-                    body=content,
-                    elapsed_ms=_ms(started),
-                    redirects=tuple(h.url for h in hops),
-                    hops=tuple(hops),
-                )
+                return await self._read_body(request, url, started, hops, response)
             return _failure(request, url, started, f"more than {MAX_REDIRECTS} redirects", hops)
         except BlockedAddressError as exc:
             return _failure(request, url, started, str(exc), hops, blocked=True)
@@ -394,6 +373,36 @@ class Fetcher:
             if isinstance(cause, BlockedAddressError):
                 return _failure(request, url, started, str(cause), hops, blocked=True)
             return _failure(request, url, started, f"{type(exc).__name__}: {exc}", hops)
+
+    async def _read_body(
+        self,
+        request: FetchRequest,
+        url: str,
+        started: float,
+        hops: list[Hop],
+        response: httpx.Response,
+    ) -> FetchResult:
+        """The body, streamed up to the size cap and within the total time limit."""
+        try:
+            async with asyncio.timeout(self.settings.http_total_timeout_s):
+                content = await read_capped(response, self.settings.http_max_body_bytes)
+        except BodyRejected as exc:
+            return _failure(request, url, started, str(exc), hops)
+        except TimeoutError:
+            limit = self.settings.http_total_timeout_s
+            return _failure(request, url, started, f"body not complete within {limit:.0f}s", hops)
+        finally:
+            await response.aclose()
+        return FetchResult(
+            request=request,
+            final_url=url,
+            status=response.status_code,
+            headers={k.lower(): v for k, v in response.headers.items()},
+            body=content,
+            elapsed_ms=_ms(started),
+            redirects=tuple(h.url for h in hops),
+            hops=tuple(hops),
+        )
 
 
 async def _make_semaphore(size: int) -> asyncio.Semaphore:
