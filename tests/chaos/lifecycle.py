@@ -220,14 +220,23 @@ def sandbox_key(url: str) -> tuple[str, str]:
 
 def job_keys(job: Job) -> set[str]:
     """Every id a platform's listing can give this sandbox job (its external id is one)."""
+    from sandbox.formats.breezy import friendly_id, position_id
+    from sandbox.formats.icims import job_id as icims_id
+    from sandbox.formats.jazzhr import board_code as jazz_id
+    from sandbox.formats.jobvite import job_code
     from sandbox.formats.recruitee import offer_slug
+    from sandbox.formats.successfactors import req_id as sf_req_id
     from sandbox.formats.workable import shortcode
     from sandbox.formats.workday import req_id
 
     # Several formats shorten the id to its last digits (teamtailor 10**7, personio and
     # the job sites 10**6 ...): every such suffix names the same job within its board.
     suffixes = {str(job.job_id % 10**k) for k in range(5, 12)}
-    return {str(job.job_id), job_uuid(job), req_id(job), shortcode(job), offer_slug(job), *suffixes}
+    named = {job_uuid(job), req_id(job), shortcode(job), offer_slug(job), icims_id(job)}
+    named |= {position_id(job), friendly_id(job), job_code(job), sf_req_id(job)}
+    # JazzHR's feed id carries the posting time and the board code.
+    jazz = {jazz_id(job), f"job_{job.posted_at:%Y%m%d%H%M%S}_{jazz_id(job).upper()}"}
+    return {str(job.job_id), *named, *jazz, *suffixes}
 
 
 @dataclass
