@@ -17,7 +17,7 @@ rules, shared by every parser that reads a page:
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import SplitResult, urljoin, urlsplit
 
 # Path segments that only name a section or a language, never one posting.
 _SECTION = re.compile(
@@ -27,8 +27,24 @@ _SECTION = re.compile(
 )
 
 
+def _split(url: str) -> SplitResult:
+    """urlsplit, or an empty URL for one it cannot parse (a broken IPv6 literal in a
+    hostile page): such a URL names no posting and no host."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return SplitResult("", "", "", "", "")
+
+
+def _join(base: str, claim: str) -> str | None:
+    try:
+        return urljoin(base, claim)
+    except ValueError:
+        return None
+
+
 def _segments(url: str) -> list[str]:
-    return [s for s in urlsplit(url).path.split("/") if s]
+    return [s for s in _split(url).path.split("/") if s]
 
 
 def is_site_root(url: str) -> bool:
@@ -37,7 +53,7 @@ def is_site_root(url: str) -> bool:
     A query string can name a posting ("/jobs?id=42", "?gh_jid=7"), so only a
     path without a posting segment and without a query is a root.
     """
-    parts = urlsplit(url)
+    parts = _split(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return True
     if parts.query:
@@ -46,7 +62,7 @@ def is_site_root(url: str) -> bool:
 
 
 def _host(url: str) -> str:
-    host = urlsplit(url).netloc.lower().split("@")[-1].split(":")[0]
+    host = _split(url).netloc.lower().split("@")[-1].split(":")[0]
     return host[4:] if host.startswith("www.") else host
 
 
@@ -55,7 +71,7 @@ def same_host(url: str, other: str) -> bool:
 
 
 def _same_path(url: str, other: str) -> bool:
-    return urlsplit(url).path.rstrip("/") == urlsplit(other).path.rstrip("/")
+    return _split(url).path.rstrip("/") == _split(other).path.rstrip("/")
 
 
 def posting_url(fetched: str, *claims: str | None) -> str:
@@ -66,8 +82,8 @@ def posting_url(fetched: str, *claims: str | None) -> str:
     for claim in claims:
         if not isinstance(claim, str) or not claim.strip():
             continue
-        url = urljoin(fetched, claim.strip())
-        if is_site_root(url) or not same_host(url, fetched):
+        url = _join(fetched, claim.strip())
+        if url is None or is_site_root(url) or not same_host(url, fetched):
             continue
         if fetched_is_root or len(_segments(url)) > base_segments or _same_path(url, fetched):
             return url
@@ -78,5 +94,5 @@ def trusted_claim(fetched: str, claim: str | None) -> str | None:
     """`claim` joined to `fetched` when it may name a posting (not a root, same host)."""
     if not isinstance(claim, str) or not claim.strip():
         return None
-    url = urljoin(fetched, claim.strip())
-    return None if is_site_root(url) or not same_host(url, fetched) else url
+    url = _join(fetched, claim.strip())
+    return None if url is None or is_site_root(url) or not same_host(url, fetched) else url

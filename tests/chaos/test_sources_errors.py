@@ -26,7 +26,7 @@ CASES = {
     # there is an unknown key on its line, never silently ignored.
     "bad cron": (
         "sources:\n  gh:\n    platform: greenhouse\n    schedule: '61 * * * *'\n",
-        "{f}:4: sources.gh.schedule: unknown key",
+        "{f}:4: sources.gh.schedule: schedule '61 * * * *': 61 is outside 0-59",
     ),
     "unknown platform": (
         "sources:\n  gh:\n    platform: greenhousee\n",
