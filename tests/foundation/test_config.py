@@ -106,7 +106,7 @@ BAD = {
     "public host on a platform whose postings name their own pages": (
         "sources:\n  gh:\n    platform: greenhouse\n    public_base: https://jobs.example\n",
         [
-            "{f}:4: sources.gh.public_base: unknown key (allowed: api_base, boards, display_name, enabled, exclude_titles, pacing, parser, platform, robots, transport, validation)"
+            "{f}:4: sources.gh.public_base: unknown key (allowed: api_base, boards, display_name, enabled, exclude_titles, pacing, parser, platform, robots, schedule, transport, validation)"
         ],
     ),
     "api base not a url": (
