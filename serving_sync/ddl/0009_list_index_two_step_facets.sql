@@ -17,6 +17,7 @@
 --    (countries, regions, cities) arrays, with the month as date_trunc(); only the few
 --    hundred distinct office arrays are then unnested and summed. Same contract and the
 --    same numbers (the SQL tests check them against a Python oracle).
+-- 4. The parse's filters become lexemes of search_tsv (below).
 -- Signatures are those of v8, so grants stay.
 
 DROP INDEX serving.jobs_sort_at_idx;
@@ -45,31 +46,38 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
 RETURN '¦' || grp || CASE WHEN octet_length(value) <= 200 THEN '=' || value
                           ELSE '#' || md5(value) END;
 
+-- PL/pgSQL, not a SQL function over a subquery: this runs once per written row, and the
+-- subquery form cost ~0.5 ms a row (a full load of 1M rows took minutes more); this ~20 us.
 CREATE FUNCTION serving.filter_lexemes(
     countries text[], regions text[], cities text[], remote text, job_type text,
     employment_type text, source text, company text, salary_min numeric, salary_max numeric
 ) RETURNS tsvector
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN array_to_tsvector(ARRAY(
-    SELECT l FROM (
-        SELECT serving.filter_lexeme('c', v)
-        FROM unnest(CASE WHEN countries = '{}' THEN '{unknown}'::text[] ELSE countries END) AS v
-        UNION ALL
-        SELECT serving.filter_lexeme('rg', v)
-        FROM unnest(CASE WHEN regions = '{}' THEN '{unknown}'::text[] ELSE regions END) AS v
-        UNION ALL
-        SELECT serving.filter_lexeme('ci', v)
-        FROM unnest(CASE WHEN cities = '{}' THEN '{unknown}'::text[] ELSE cities END) AS v
-        UNION ALL SELECT serving.filter_lexeme('rm', remote)
-        UNION ALL SELECT serving.filter_lexeme('jt', coalesce(job_type, 'unknown'))
-        UNION ALL SELECT serving.filter_lexeme('et', coalesce(employment_type, 'unknown'))
-        UNION ALL SELECT serving.filter_lexeme('s', source)
-        UNION ALL SELECT serving.filter_lexeme('co', coalesce(company, 'unknown'))
-        UNION ALL SELECT serving.filter_lexeme(
-            'h', CASE WHEN salary_min IS NOT NULL OR salary_max IS NOT NULL THEN 't' ELSE 'f' END)
-    ) AS f(l)
-    WHERE l IS NOT NULL  -- a NULL value (or array element) matches no filter
-));
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+DECLARE
+    found text[] := ARRAY[
+        serving.filter_lexeme('rm', remote),
+        serving.filter_lexeme('jt', coalesce(job_type, 'unknown')),
+        serving.filter_lexeme('et', coalesce(employment_type, 'unknown')),
+        serving.filter_lexeme('s', source),
+        serving.filter_lexeme('co', coalesce(company, 'unknown')),
+        serving.filter_lexeme('h', CASE WHEN salary_min IS NOT NULL OR salary_max IS NOT NULL
+                                        THEN 't' ELSE 'f' END)];
+    v text;
+BEGIN
+    -- A NULL list or element (as a NULL value above) matches no filter: no lexeme.
+    FOREACH v IN ARRAY CASE WHEN countries = '{}' THEN '{unknown}' ELSE coalesce(countries, '{}') END LOOP
+        found := found || serving.filter_lexeme('c', v);
+    END LOOP;
+    FOREACH v IN ARRAY CASE WHEN regions = '{}' THEN '{unknown}' ELSE coalesce(regions, '{}') END LOOP
+        found := found || serving.filter_lexeme('rg', v);
+    END LOOP;
+    FOREACH v IN ARRAY CASE WHEN cities = '{}' THEN '{unknown}' ELSE coalesce(cities, '{}') END LOOP
+        found := found || serving.filter_lexeme('ci', v);
+    END LOOP;
+    RETURN array_to_tsvector(array_remove(found, NULL));
+END
+$$;
 
 -- The lexeme as a tsquery operand: quoted, with quotes and backslashes escaped.
 CREATE FUNCTION serving.lexeme_query(lexeme text) RETURNS tsquery
@@ -161,10 +169,13 @@ END
 $$;
 
 -- Rows already published get their filter lexemes (the trigger leaves this alone: the
--- new search_tsv is given).
+-- new search_tsv is given). The text index is built again afterwards rather than
+-- updated row by row (minutes instead of most of an hour at 1M rows).
+DROP INDEX serving.jobs_search_tsv_idx;
 UPDATE serving.jobs SET search_tsv = search_tsv || serving.filter_lexemes(
     countries, regions, cities, remote, job_type, employment_type, source, company,
     salary_min, salary_max);
+CREATE INDEX jobs_search_tsv_idx ON serving.jobs USING gin (search_tsv);
 
 REVOKE ALL ON FUNCTION serving.filter_lexeme, serving.filter_lexemes, serving.lexeme_query,
     serving.filter_query, serving.tsquery_and, serving.web_match FROM PUBLIC;
