@@ -47,7 +47,7 @@ healthy() {
 import json, sys
 health = json.load(sys.stdin)
 parts = ("metadatabase", "scheduler", "dag_processor", "triggerer")
-sys.exit(0 if all((health.get(p) or {}).get("status") == "healthy" for p in parts) else 1)'
+sys.exit(0 if all((health.get(p) or {}).get("status") == "healthy" for p in parts) else 1)' 2>/dev/null
 }
 echo -n "starting Airflow"
 for _ in $(seq 1 120); do
