@@ -19,7 +19,8 @@ for name in "${COMPONENTS[@]}"; do
     if alive "$name"; then up+=("$name"); else down+=("$name"); fi
 done
 if [ ${#down[@]} -eq 0 ]; then
-    echo "Airflow is already running (pids $(cd "$run" && cat ./*.pid | tr '\n' ' ')): $api"
+    pids=""; for name in "${COMPONENTS[@]}"; do pids+=" $name $(cat "$run/$name.pid")"; done
+    echo "Airflow is already running (${pids# }): $api"
     exit 0
 fi
 if [ ${#up[@]} -gt 0 ]; then
