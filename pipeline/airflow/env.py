@@ -39,7 +39,7 @@ def airflow_environment() -> dict[str, str]:
         "AIRFLOW__API__HOST": host,
         "AIRFLOW__API__PORT": port,
         # Tasks report to the api-server's execution API: on the same port, whatever it is.
-        "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": f"http://{_reachable(host)}:{port}/execution/",
+        "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": execution_api_url(host, port),
         "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS": "True",
         "JOBHARBOR_SOURCES": str(REPO_ROOT / "sandbox" / "sources.yaml"),
         "JOBHARBOR_SANDBOX_URL": sandbox_url,
@@ -49,12 +49,12 @@ def airflow_environment() -> dict[str, str]:
     }
 
 
-def _reachable(host: str) -> str:
-    """The address tasks on this machine reach the API server at: a wildcard bind is
-    reached on loopback; a named address as itself (bracketed when IPv6)."""
+def execution_api_url(host: str, port: str) -> str:
+    """Where tasks on this machine reach the API server bound to `host`: a wildcard bind
+    on loopback, a named address as itself (bracketed when IPv6)."""
     if host in ("", "0.0.0.0", "::"):
-        return "127.0.0.1"
-    return f"[{host}]" if ":" in host else host
+        host = "127.0.0.1"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/execution/"
 
 
 def main() -> int:
