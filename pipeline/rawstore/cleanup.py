@@ -31,8 +31,10 @@ from pipeline.backfill.readonly import read_only
 from pipeline.db.connect import DictConnection
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore.base import RawStore
+from pipeline.testhooks import kill_point
 
 BATCH = 200
+_MISSING = "object is missing from the store"
 _OPEN = "('active', 'missing')"
 _ELIGIBLE = f"""
 ro.state = 'ready'
@@ -60,7 +62,8 @@ CASE WHEN EXISTS (SELECT 1 FROM core.postings AS p
      ELSE 'unreferenced' END
 """
 _SELECT = f"""
-SELECT ro.sha256, ro.object_key, ro.byte_length, ro.source_id, {_REASON} AS reason
+SELECT ro.sha256, ro.object_key, ro.byte_length, ro.source_id, ro.state_reason,
+       {_REASON} AS reason
 FROM crawl.raw_objects AS ro WHERE {_ELIGIBLE}
 ORDER BY ro.source_id, ro.fetched_at, ro.sha256
 LIMIT %(limit)s
@@ -174,11 +177,19 @@ def _delete_one(
     sha = row["sha256"]
     if conn.execute(_INTENT, {**params, "sha256": sha, "reason": row["reason"]}).fetchone() is None:
         return "no_longer_eligible"
+    kill_point("cleanup:after_intent")
     problem = _verify(store, row["object_key"], row["byte_length"], sha)
+    if problem == _MISSING and (row["state_reason"] or "").startswith("deleting: "):
+        # An earlier cleanup recorded its intent, deleted, and died before marking
+        # the row: the object is gone as intended, not lost.
+        reason = f"cleanup: {row['reason']} (finishing an interrupted delete)"
+        conn.execute(_MARK, {"state": "deleted", "reason": reason, "sha256": sha})
+        return "deleted"
     if problem:
         conn.execute(_MARK, {"state": "lost", "reason": problem, "sha256": sha})
         return "failed_verification"
     store.delete(row["object_key"])
+    kill_point("cleanup:after_delete")
     conn.execute(_MARK, {"state": "deleted", "reason": f"cleanup: {row['reason']}", "sha256": sha})
     return "deleted"
 
@@ -187,7 +198,7 @@ def _verify(store: RawStore, key: str, length: int, sha256: str) -> str | None:
     try:
         data = store.get(key)
     except KeyError:
-        return "object is missing from the store"
+        return _MISSING
     if len(data) != length:
         return f"object has {len(data)} bytes, expected {length}"
     if hashlib.sha256(data).hexdigest() != sha256:
