@@ -240,7 +240,10 @@ class _Run:
                     "UPDATE core.parse_results AS r SET parser_version = '0' FROM core.postings p "
                     "WHERE p.id = r.posting_id AND p.source_id = 'greenhouse' AND r.is_current"
                 )
-            preview = self.jobharbor("backfill", "reparse", "--source", "greenhouse")
+            preview = self.jobharbor(
+                "backfill", "reparse", "--source", "greenhouse", "--limit", "1000",
+                "--parser", "greenhouse@0",
+            )  # fmt: skip
             lines = [x for x in preview.stdout.splitlines() if x.startswith("manifest: ")]
             if preview.returncode != 0 or not lines:
                 return preview
