@@ -1,6 +1,7 @@
 """Chaos run of the lifecycle (issue 9's closing note): N sandbox boards over every
 platform of sandbox/sources.yaml, M cycles with random faults (429 and 503 with
-Retry-After, empty and partial listings, block pages, timeouts, login walls on
+Retry-After as seconds and as an HTTP date, connection resets, truncated bodies, empty
+and partial listings, block pages, timeouts, login walls on
 listings; 401, 403, 429, 500, soft-404s, timeouts, login walls on posting pages),
 then K calm cycles, through the real discover, fetch, parse and check.
 
