@@ -5,7 +5,8 @@ Protected, whatever their age:
   their current parse) and the input of any current result of such a posting;
 - anything unparsed (a posting's content with no result on it yet), `pending` uploads
   (only `ready` objects are considered) and every object of a source whose parse is
-  running right now;
+  running right now (a `running` row whose parse lock is held: a parse killed mid-run
+  leaves its row `running`, and the lock went with its connection);
 - anything fetched less than `raw_retention_days` ago;
 - the newest listing raw of each board (its latest scan's response).
 What is left is eligible, with a reason: `closed_posting` (the content or listing of
@@ -28,7 +29,7 @@ from typing import Any, TextIO
 from pipeline.app import App
 from pipeline.backfill.progress import Progress
 from pipeline.backfill.readonly import read_only
-from pipeline.db.connect import DictConnection
+from pipeline.db.connect import DictConnection, lock_key
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore.base import RawStore
 from pipeline.testhooks import kill_point
@@ -41,7 +42,11 @@ ro.state = 'ready'
 AND ro.fetched_at < now() - make_interval(secs => %(retention_s)s)
 AND (%(source)s::text IS NULL OR ro.source_id = %(source)s)
 AND NOT EXISTS (SELECT 1 FROM crawl.runs AS run WHERE run.phase = 'parse'
-                AND run.status = 'running' AND run.source_id = ro.source_id)
+                AND run.status = 'running' AND run.source_id = ro.source_id
+                AND EXISTS (SELECT 1 FROM pg_locks AS l WHERE l.locktype = 'advisory'
+                            AND l.granted AND l.objsubid = 1
+                            AND ((l.classid::bigint << 32) | l.objid::bigint)
+                                = hashtextextended(%(parse_lock)s || ro.source_id, 0)))
 AND NOT EXISTS (SELECT 1 FROM core.postings AS p WHERE p.status IN {_OPEN}
                 AND (p.content_raw_sha256 = ro.sha256 OR p.listing_raw_sha256 = ro.sha256))
 AND NOT EXISTS (SELECT 1 FROM core.parse_results AS r JOIN core.postings AS p ON p.id = r.posting_id
@@ -121,6 +126,7 @@ def _params(app: App, source: str | None, limit: int) -> dict[str, Any]:
         "retention_s": app.settings.raw_retention_days * 86400,
         "source": source,
         "limit": limit,
+        "parse_lock": lock_key("parse", ""),  # the parse lock's key, less the source
     }
 
 
