@@ -13,7 +13,9 @@ from serving_sync.search import SearchRequest
 from tests.serving.conftest import WEB_PASSWORD
 
 
-@pytest.mark.parametrize("table", ["jobs", "closed_jobs", "sync_runs", "schema_versions"])
+@pytest.mark.parametrize(
+    "table", ["jobs", "closed_jobs", "sync_runs", "schema_versions", "freshness"]
+)
 def test_the_web_role_cannot_read_serving_tables_directly(seeded, web_conn, table) -> None:
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         web_conn.execute(f"SELECT * FROM serving.{table} LIMIT 1")

@@ -1,0 +1,172 @@
+"""Freshness per source, computed once: the lag from raw object to searchable row.
+
+Lag of a published row = serving.jobs.synced_at - fetched_at of the raw object its
+current parse result was read from (rows synced in the last `window_days`). A posting
+that should be published but is not yet counts as `unpublished`, with its lag so far
+(now - fetched_at): a stuck sync shows up there, not in the published lags.
+
+`jobharbor status` and the `jobharbor_freshness` DAG (pipeline.commands.freshness) read
+it live from both databases; the serving sync computes the same summary inside its own
+transaction and publishes it to serving.freshness (DDL 0010), which the web role reads
+through serving.web_freshness() for `/healthz`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pipeline.db.connect import DictConnection
+from serving_sync.source import PUBLISHED_STATUSES
+
+PHASES = ("discover", "fetch", "parse", "check")
+WINDOW_DAYS = 7.0
+
+CONTENT_SQL = """
+SELECT p.id, p.source_id, ro.fetched_at
+FROM core.postings AS p
+JOIN core.parse_results AS r ON r.posting_id = p.id AND r.is_current
+JOIN crawl.raw_objects AS ro ON ro.sha256 = r.raw_sha256
+JOIN ref.sources AS s ON s.id = p.source_id AND s.enabled
+WHERE p.status = ANY(%s)
+"""
+# When each phase last succeeded, per source (sync runs have no source: source_id NULL).
+LAST_SUCCESS_SQL = """SELECT source_id, phase AS key, max(finished_at) AS at FROM crawl.runs
+           WHERE status = 'succeeded' AND (%(source)s::text IS NULL OR source_id = %(source)s OR source_id IS NULL)
+           GROUP BY 1, 2"""
+_RECENT = """SELECT id, synced_at FROM serving.jobs
+             WHERE synced_at > now() - make_interval(secs => %s)"""
+
+
+def percentile(values: Sequence[float], share: float) -> float | None:
+    """Nearest-rank percentile (p95 of 20 values is the 19th smallest)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def read_content(conn: DictConnection) -> list[dict[str, Any]]:
+    """Every posting that should be searchable, with when its raw object was fetched."""
+    return conn.execute(CONTENT_SQL, (list(PUBLISHED_STATUSES),)).fetchall()
+
+
+def read_published(conn: DictConnection, window_days: float = WINDOW_DAYS) -> dict[int, Any]:
+    """id -> synced_at for rows synced within the window; None for older published rows
+    (searchable, but not part of the recent lags)."""
+    recent = {r["id"]: r["synced_at"] for r in conn.execute(_RECENT, (window_days * 86400,))}
+    everything = [r["id"] for r in conn.execute("SELECT id FROM serving.jobs")]
+    return {i: recent.get(i) for i in everything}
+
+
+def lag_summary(
+    content: Iterable[Mapping[str, Any]], published: Mapping[int, datetime | None], now: datetime
+) -> dict[str, dict[str, Any]]:
+    """Per source: published lags (p50, p95, max) and what is still waiting."""
+    lags: dict[str, list[float]] = defaultdict(list)
+    waiting: dict[str, list[float]] = defaultdict(list)
+    for row in content:
+        if row["id"] not in published:
+            waiting[row["source_id"]].append((now - row["fetched_at"]).total_seconds())
+        elif (synced := published[row["id"]]) is not None:
+            lags[row["source_id"]].append(max((synced - row["fetched_at"]).total_seconds(), 0.0))
+    return {
+        name: {
+            "published_recently": len(lags[name]),
+            "lag_p50_s": _round(percentile(lags[name], 0.5)),
+            "lag_p95_s": _round(percentile(lags[name], 0.95)),
+            "lag_max_s": _round(max(lags[name], default=None)),
+            "unpublished": len(waiting[name]),
+            "oldest_unpublished_s": _round(max(waiting[name], default=None)),
+        }
+        for name in sorted(set(lags) | set(waiting))
+    }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
+
+
+def check_freshness(lags: Mapping[str, Mapping[str, Any]], max_lag_s: float) -> list[str]:
+    """One sentence per source whose lag passes the threshold."""
+    problems = []
+    for name, info in sorted(lags.items()):
+        for key in ("lag_p95_s", "oldest_unpublished_s"):
+            value = info.get(key)
+            if value is not None and value > max_lag_s:
+                problems.append(f"{name}: {key} = {value:.0f}s > {max_lag_s:.0f}s")
+    return problems
+
+
+def read_last_success(
+    conn: DictConnection, source: str | None = None
+) -> dict[str | None, dict[str, datetime]]:
+    """source -> phase -> when it last succeeded (key None: the sync)."""
+    last: dict[str | None, dict[str, datetime]] = {}
+    for row in conn.execute(LAST_SUCCESS_SQL, {"source": source}):
+        last.setdefault(row["source_id"], {})[row["key"]] = row["at"]
+    return last
+
+
+# ---------------------------------------------------------------- published by the sync
+
+
+@dataclass(frozen=True)
+class FreshnessRead:
+    """What the sync reads for freshness from its own source snapshot."""
+
+    sources: tuple[str, ...]
+    content: list[dict[str, Any]]
+    last_success: dict[str | None, dict[str, datetime]]
+
+
+def read_for_sync(source: DictConnection) -> FreshnessRead:
+    sources = tuple(r["id"] for r in source.execute(_ENABLED))
+    return FreshnessRead(sources, read_content(source), read_last_success(source))
+
+
+_ENABLED = "SELECT id FROM ref.sources WHERE enabled ORDER BY id"
+_CLEAR = "DELETE FROM serving.freshness"
+_INSERT = """
+INSERT INTO serving.freshness (source, computed_at, last_discover_at, last_fetch_at,
+    last_parse_at, last_check_at, last_sync_at, published_recently, lag_p50_s, lag_p95_s,
+    lag_max_s, unpublished, oldest_unpublished_s, max_lag_s, lagging)
+VALUES (%(source)s, now(), %(discover)s, %(fetch)s, %(parse)s, %(check)s, now(),
+    %(published_recently)s, %(lag_p50_s)s, %(lag_p95_s)s, %(lag_max_s)s, %(unpublished)s,
+    %(oldest_unpublished_s)s, %(max_lag_s)s, %(lagging)s)
+"""
+_EMPTY = {
+    "published_recently": 0,
+    "lag_p50_s": None,
+    "lag_p95_s": None,
+    "lag_max_s": None,
+    "unpublished": 0,
+    "oldest_unpublished_s": None,
+}
+
+
+def publish(conn: DictConnection, read: FreshnessRead, max_lag_s: float) -> int:
+    """Replace serving.freshness with this sync's summary, in the sync's transaction
+    (so it is never half-published, and it describes exactly what this sync made
+    searchable). Returns the rows written."""
+    now = conn.execute("SELECT now() AS now").fetchone()["now"]
+    lags = lag_summary(read.content, read_published(conn), now)
+    conn.execute(_CLEAR)
+    for name in read.sources:
+        info = lags.get(name, _EMPTY)
+        last = read.last_success.get(name, {})
+        conn.execute(
+            _INSERT,
+            {
+                "source": name,
+                **{phase: last.get(phase) for phase in PHASES},
+                **info,
+                "max_lag_s": max_lag_s,
+                "lagging": bool(check_freshness({name: info}, max_lag_s)),
+            },
+        )
+    return len(read.sources)
