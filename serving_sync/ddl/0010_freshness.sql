@@ -29,3 +29,18 @@ AS $$
 $$;
 REVOKE ALL ON FUNCTION serving.web_freshness() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION serving.web_freshness() TO jobharbor_web;
+
+-- The web role executes the web_* read functions (and fold), nothing else: the sync's
+-- helpers (fingerprints, tsvector builders) were executable by PUBLIC by default. And
+-- functions this owner creates from now on are not executable by PUBLIC either.
+REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA serving FROM PUBLIC;
+ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION serving.web_freshness(), serving.fold(text) TO jobharbor_web;
+
+-- Large objects are a write that default_transaction_read_only does not stop once a
+-- session turns it off: no large objects for the web role. (Only an owner of these
+-- catalog functions can revoke them; elsewhere PostgreSQL warns and changes nothing,
+-- and the managed host's own defaults apply.)
+REVOKE EXECUTE ON FUNCTION pg_catalog.lo_create(oid), pg_catalog.lo_creat(integer),
+    pg_catalog.lo_from_bytea(oid, bytea), pg_catalog.lo_import(text),
+    pg_catalog.lo_import(text, oid) FROM PUBLIC;
