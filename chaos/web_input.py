@@ -10,11 +10,17 @@ chaos` (the bad_input part) runs it against a private cluster and counts every p
 
 from __future__ import annotations
 
+import secrets
+import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import quote
 
 import httpx
+
+from chaos.bad_input import Tried
+from pipeline.db.connect import Database
 
 ALLOWED = frozenset({200, 404, 410, 422})
 
@@ -95,7 +101,10 @@ INJECTIONS: tuple[str, ...] = (*SQL, *TSQUERY, *MARKUP, *TRAVERSAL, *ODD)
 
 QUERY_ROUTES = ("/api/jobs", "/api/stats", "/", "/stats")
 ID_ROUTES = ("/api/jobs/", "/jobs/")
-_SPECIAL = set("<>\"'&")
+# Characters that can open markup or leave an attribute. A raw & alone cannot (and an
+# entity-looking payload such as "&lt;script&gt;" also appears, rightly, wherever a real
+# "<script>" in the data was escaped), so it does not make a payload count.
+_SPECIAL = set("<>\"'")
 
 
 def unescaped_echo(body: str, payload: str) -> bool:
@@ -134,3 +143,88 @@ def probe(client: httpx.Client, path: str, params: object, payload: str) -> tupl
     except httpx.HTTPError as exc:
         return f"crash: {type(exc).__name__}: {exc}", time.monotonic() - started
     return probe_outcome(response, payload), time.monotonic() - started
+
+
+# ---------------------------------------------------------------- the chaos run
+
+
+def _hostile_rows(conn: Any) -> None:
+    """A few published postings whose every text field is a payload (they must render)."""
+    for i, payload in enumerate(MARKUP):
+        conn.execute(
+            """INSERT INTO serving.jobs (id, source, external_id, status, title, company,
+                   location_text, countries, regions, cities, location_unresolved, remote,
+                   posted_precision, first_seen_at, url, description)
+               VALUES (%s, 'chaos', %s, 'active', %s, %s, %s, '{}', '{}', '{}', true, 'unknown',
+                   'unknown', now(), 'https://jobs.example.test/x', %s)""",
+            (1 + i, f"x{i}", payload, payload, payload, payload),
+        )
+
+
+def _start_web(reader_url: str) -> tuple[Any, threading.Thread, str]:
+    import socket
+
+    import uvicorn
+
+    from web.app import create_app
+    from web.settings import WebSettings
+
+    settings = WebSettings(web_rate_limit_per_minute=0, web_counts_cache_s=0)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        create_app(reader_url, settings), host="127.0.0.1", port=port, log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return server, thread, f"http://127.0.0.1:{port}"
+
+
+def probe_web(report: Any, serving_url: str, params: tuple[str, ...] | None = None) -> None:
+    """Every probe against the real app, as the web role of this serving database
+    (`params`: only these query parameters; default every one)."""
+    import psycopg
+
+    from serving_sync import roles, search
+
+    with psycopg.connect(serving_url, autocommit=True) as owner:
+        _hostile_rows(owner)
+    password = secrets.token_urlsafe(16)
+    roles.provision_web_role(Database(serving_url), password)
+    server, thread, base = _start_web(roles.reader_url(serving_url, password))
+    params = params or (*search.filter_names(), "sort", "cursor", "limit")
+    try:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            for payload, path, query in probe_requests(params):
+                outcome, elapsed = probe(client, path, query, payload)
+                name = f"{path} {sorted(query) if query else 'id'}: {payload[:40]!r}"
+                report.tried.append(Tried("web", name, outcome, round(elapsed, 2)))
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def run_web_inputs(report: Any) -> None:
+    """The probes against a private, throwaway cluster with a migrated serving schema."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from pipeline.db.embedded import ensure_cluster, stop_cluster
+    from serving_sync import schema as serving_schema
+
+    work = Path(tempfile.mkdtemp(prefix="jobharbor-web-chaos-"))
+    cluster = ensure_cluster(
+        work / "pg", databases=("chaos_serving",), durable=False, password_auth=False
+    )
+    try:
+        serving_schema.upgrade(Database(cluster.url("chaos_serving")))
+        probe_web(report, cluster.url("chaos_serving"))
+    finally:
+        stop_cluster(work / "pg")
+        shutil.rmtree(work, ignore_errors=True)
