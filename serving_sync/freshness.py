@@ -14,8 +14,9 @@ through serving.web_freshness() for `/healthz`.
 from __future__ import annotations
 
 import math
+from array import array
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,19 +28,36 @@ PHASES = ("discover", "fetch", "parse", "check")
 WINDOW_DAYS = 7.0
 
 CONTENT_SQL = """
-SELECT p.id, p.source_id, ro.fetched_at
+SELECT p.id, p.source_id, extract(epoch FROM ro.fetched_at)::float8 AS fetched
 FROM core.postings AS p
 JOIN core.parse_results AS r ON r.posting_id = p.id AND r.is_current
 JOIN crawl.raw_objects AS ro ON ro.sha256 = r.raw_sha256
 JOIN ref.sources AS s ON s.id = p.source_id AND s.enabled
 WHERE p.status = ANY(%s)
+ORDER BY p.id
 """
 # When each phase last succeeded, per source (sync runs have no source: source_id NULL).
 LAST_SUCCESS_SQL = """SELECT source_id, phase AS key, max(finished_at) AS at FROM crawl.runs
            WHERE status = 'succeeded' AND (%(source)s::text IS NULL OR source_id = %(source)s OR source_id IS NULL)
            GROUP BY 1, 2"""
-_RECENT = """SELECT id, synced_at FROM serving.jobs
-             WHERE synced_at > now() - make_interval(secs => %s)"""
+# Every published row in id order; synced_at only for those synced within the window
+# (older ones are searchable, but not part of the recent lags).
+_PUBLISHED = """SELECT id, CASE WHEN synced_at > now() - make_interval(secs => %s)
+                               THEN extract(epoch FROM synced_at)::float8 END AS synced
+                FROM serving.jobs ORDER BY id"""
+_BATCH = 5000
+
+
+@dataclass(frozen=True)
+class Content:
+    """Every posting that should be searchable, in id order, in compact arrays (a million
+    postings take about 18 MB): its id, its source (an index into `names`) and when its
+    raw object was fetched (epoch seconds)."""
+
+    names: tuple[str, ...]
+    ids: array
+    source: array
+    fetched: array
 
 
 def percentile(values: Sequence[float], share: float) -> float | None:
@@ -50,30 +68,49 @@ def percentile(values: Sequence[float], share: float) -> float | None:
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
-def read_content(conn: DictConnection) -> list[dict[str, Any]]:
-    """Every posting that should be searchable, with when its raw object was fetched."""
-    return conn.execute(CONTENT_SQL, (list(PUBLISHED_STATUSES),)).fetchall()
+def read_content(conn: DictConnection) -> Content:
+    """Streamed (a server-side cursor), so memory is the arrays, never a row list."""
+    names: dict[str, int] = {}
+    ids, source, fetched = array("q"), array("H"), array("d")
+    with conn.transaction(), conn.cursor(name="freshness_content") as cursor:
+        cursor.itersize = _BATCH
+        cursor.execute(CONTENT_SQL, (list(PUBLISHED_STATUSES),))
+        for row in cursor:
+            ids.append(row["id"])
+            source.append(names.setdefault(row["source_id"], len(names)))
+            fetched.append(row["fetched"])
+    return Content(tuple(names), ids, source, fetched)
 
 
-def read_published(conn: DictConnection, window_days: float = WINDOW_DAYS) -> dict[int, Any]:
-    """id -> synced_at for rows synced within the window; None for older published rows
-    (searchable, but not part of the recent lags)."""
-    recent = {r["id"]: r["synced_at"] for r in conn.execute(_RECENT, (window_days * 86400,))}
-    everything = [r["id"] for r in conn.execute("SELECT id FROM serving.jobs")]
-    return {i: recent.get(i) for i in everything}
+def read_published(
+    conn: DictConnection, window_days: float = WINDOW_DAYS
+) -> Iterator[tuple[int, float | None]]:
+    """(id, synced_at as epoch seconds or None when older than the window), in id order."""
+    with conn.transaction(), conn.cursor(name="freshness_published") as cursor:
+        cursor.itersize = _BATCH
+        cursor.execute(_PUBLISHED, (window_days * 86400,))
+        for row in cursor:
+            yield row["id"], row["synced"]
 
 
 def lag_summary(
-    content: Iterable[Mapping[str, Any]], published: Mapping[int, datetime | None], now: datetime
+    content: Content, published: Iterable[tuple[int, float | None]], now: datetime
 ) -> dict[str, dict[str, Any]]:
-    """Per source: published lags (p50, p95, max) and what is still waiting."""
+    """Per source: published lags (p50, p95, max) and what is still waiting. Both inputs
+    are in id order: one merge, no map of every id."""
     lags: dict[str, list[float]] = defaultdict(list)
     waiting: dict[str, list[float]] = defaultdict(list)
-    for row in content:
-        if row["id"] not in published:
-            waiting[row["source_id"]].append((now - row["fetched_at"]).total_seconds())
-        elif (synced := published[row["id"]]) is not None:
-            lags[row["source_id"]].append(max((synced - row["fetched_at"]).total_seconds(), 0.0))
+    at = now.timestamp()
+    rows = iter(published)
+    current = next(rows, None)
+    for i, posting in enumerate(content.ids):
+        while current is not None and current[0] < posting:
+            current = next(rows, None)
+        name = content.names[content.source[i]]
+        if current is None or current[0] != posting:
+            waiting[name].append(at - content.fetched[i])
+        elif current[1] is not None:
+            lags[name].append(max(current[1] - content.fetched[i], 0.0))
     return {
         name: {
             "published_recently": len(lags[name]),
@@ -120,7 +157,7 @@ class FreshnessRead:
     """What the sync reads for freshness from its own source snapshot."""
 
     sources: tuple[str, ...]
-    content: list[dict[str, Any]]
+    content: Content
     last_success: dict[str | None, dict[str, datetime]]
 
 

@@ -6,7 +6,7 @@ serving.web_freshness()."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import psycopg
@@ -126,3 +126,32 @@ def test_the_web_role_reads_freshness_only_through_the_function(
             web_conn.execute("DELETE FROM serving.freshness")
         rows = web_conn.execute("SELECT source, lagging FROM serving.web_freshness()").fetchall()
     assert ("lever", False) in rows
+
+
+def test_the_lag_merge_pairs_ids_in_order_without_a_map() -> None:
+    from array import array
+
+    from serving_sync.freshness import Content, lag_summary
+
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    t = now.timestamp()
+    content = Content(
+        ("a", "b"),
+        array("q", [1, 3, 5, 7, 9]),
+        array("H", [0, 0, 1, 1, 0]),
+        array("d", [t - 100, t - 200, t - 300, t - 400, t - 500]),
+    )
+    # 2 and 8 are published without content (closing); 5 is older than the window;
+    # 7 and 9 are not published yet.
+    published = [(1, t - 40), (2, t), (3, t - 50), (5, None), (8, t)]
+    found = lag_summary(content, published, now)
+    assert found["a"] == {
+        "published_recently": 2,
+        "lag_p50_s": 60.0,
+        "lag_p95_s": 150.0,
+        "lag_max_s": 150.0,
+        "unpublished": 1,
+        "oldest_unpublished_s": 500.0,
+    }
+    assert found["b"]["published_recently"] == 0
+    assert (found["b"]["unpublished"], found["b"]["oldest_unpublished_s"]) == (1, 400.0)
