@@ -152,21 +152,67 @@ def read_last_success(
 # ---------------------------------------------------------------- published by the sync
 
 
+# A sync that changes nothing published keeps the stored lags (they describe the same
+# rows) and refreshes only the times, unless they are older than this: the window
+# moves and waiting postings age even when nothing is published.
+RECOMPUTE_AFTER_S = 900.0
+
+
 @dataclass(frozen=True)
 class FreshnessRead:
-    """What the sync reads for freshness from its own source snapshot."""
+    """What the sync reads for freshness from its own source snapshot. `content` is
+    None when the stored lags still hold (see needs_lags)."""
 
     sources: tuple[str, ...]
-    content: Content
+    content: Content | None
     last_success: dict[str | None, dict[str, datetime]]
 
 
-def read_for_sync(source: DictConnection) -> FreshnessRead:
-    sources = tuple(r["id"] for r in source.execute(_ENABLED))
-    return FreshnessRead(sources, read_content(source), read_last_success(source))
+@dataclass(frozen=True)
+class Stored:
+    """The summary serving holds now."""
+
+    sources: tuple[str, ...]
+    age_s: float | None
+    max_lag_s: float | None
+
+
+def needs_lags(
+    *, changed: bool, sources: tuple[str, ...], stored: Stored, max_lag_s: float
+) -> bool:
+    """Whether this sync must recompute the lags (reading every published posting's
+    fetch time) rather than keep the stored ones."""
+    return (
+        changed
+        or stored.age_s is None
+        or stored.age_s > RECOMPUTE_AFTER_S
+        or stored.sources != sources
+        or stored.max_lag_s != max_lag_s
+    )
 
 
 _ENABLED = "SELECT id FROM ref.sources WHERE enabled ORDER BY id"
+_STORED = """SELECT coalesce(array_agg(source ORDER BY source), '{}') AS sources,
+                    extract(epoch FROM now() - min(computed_at))::float8 AS age_s,
+                    max(max_lag_s) AS max_lag_s
+             FROM serving.freshness"""
+# The sync's staging (serving_sync.stage): any staged content or removal is a change.
+_CHANGED = "SELECT EXISTS (SELECT 1 FROM staging) OR EXISTS (SELECT 1 FROM staging_gone) AS changed"
+
+
+def read_for_sync(
+    source: DictConnection, serving: DictConnection, *, full: bool, max_lag_s: float
+) -> FreshnessRead:
+    """Inside the sync's source snapshot, after staging."""
+    sources = tuple(r["id"] for r in source.execute(_ENABLED))
+    row = serving.execute(_STORED).fetchone()
+    stored = Stored(tuple(row["sources"]), row["age_s"], row["max_lag_s"])
+    changed = full or serving.execute(_CHANGED).fetchone()["changed"]
+    recompute = needs_lags(changed=changed, sources=sources, stored=stored, max_lag_s=max_lag_s)
+    content = read_content(source) if recompute else None
+    return FreshnessRead(sources, content, read_last_success(source))
+
+
 _CLEAR = "DELETE FROM serving.freshness"
 _INSERT = """
 INSERT INTO serving.freshness (source, computed_at, last_discover_at, last_fetch_at,
@@ -186,10 +232,22 @@ _EMPTY = {
 }
 
 
+_TIMES = """UPDATE serving.freshness SET last_discover_at = %(discover)s,
+                last_fetch_at = %(fetch)s, last_parse_at = %(parse)s, last_check_at = %(check)s,
+                last_sync_at = now()
+            WHERE source = %(source)s"""
+
+
 def publish(conn: DictConnection, read: FreshnessRead, max_lag_s: float) -> int:
     """Replace serving.freshness with this sync's summary, in the sync's transaction
     (so it is never half-published, and it describes exactly what this sync made
-    searchable). Returns the rows written."""
+    searchable); or, when the stored lags still hold, refresh its times. Returns the
+    rows written."""
+    if read.content is None:
+        for name in read.sources:
+            last = read.last_success.get(name, {})
+            conn.execute(_TIMES, {"source": name, **{p: last.get(p) for p in PHASES}})
+        return len(read.sources)
     now = conn.execute("SELECT now() AS now").fetchone()["now"]
     lags = lag_summary(read.content, read_published(conn), now)
     conn.execute(_CLEAR)

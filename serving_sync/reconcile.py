@@ -212,7 +212,7 @@ def _sync(
         read = SourceRead(source, snapshot, identity, base, options.retention_days, options.batch)
         staged = _stage_all(conn, read)
         total = read.published_total()
-        fresh = None if options.dry_run else freshness.read_for_sync(source)
+        fresh = None if options.dry_run else _freshness_read(conn, source, mode, options)
     stage.classify(conn)
     counts = stage.diff_counts(conn, mode.full)
     too_much = check_removal(counts, total)
@@ -233,6 +233,14 @@ def _sync(
     kill_point("sync:after_verify")
     applied = {"liveness": liveness, "closed": closed, "pruned": pruned}
     return _report(options, mode, total, staged, counts, applied), snapshot, identity
+
+
+def _freshness_read(
+    conn: DictConnection, source: DictConnection, mode: Mode, options: Options
+) -> freshness.FreshnessRead:
+    return freshness.read_for_sync(
+        source, conn, full=mode.full, max_lag_s=options.freshness_max_lag_s
+    )
 
 
 def _stage_all(conn: DictConnection, read: SourceRead) -> int:

@@ -155,3 +155,39 @@ def test_the_lag_merge_pairs_ids_in_order_without_a_map() -> None:
     }
     assert found["b"]["published_recently"] == 0
     assert (found["b"]["unpublished"], found["b"]["oldest_unpublished_s"]) == (1, 400.0)
+
+
+def test_a_sync_that_changes_nothing_keeps_the_lags_and_refreshes_the_times(
+    lever_synced: App, web_for: RunningWeb
+) -> None:
+    app = lever_synced
+    assert sync_serving(app).status == "succeeded"
+    first = healthz(web_for)
+    assert sync_serving(app).stats["inserted"] == 0  # nothing changed
+    again = healthz(web_for)
+    lever, kept = first["freshness"]["lever"], again["freshness"]["lever"]
+    assert {k: kept[k] for k in LAG_KEYS} == {k: lever[k] for k in LAG_KEYS}
+    assert kept["computed_at"] == lever["computed_at"]  # not recomputed
+    assert kept["last_success"]["sync"] >= lever["last_success"]["sync"]
+    assert kept["last_success"]["sync"] == again["last_sync_at"][:19] + "+00:00"
+    # Once the stored summary is older than RECOMPUTE_AFTER_S, the next sync recomputes.
+    with psycopg.connect(app.serving_db.url) as owner:
+        owner.execute("UPDATE serving.freshness SET computed_at = now() - interval '1 hour'")
+    assert sync_serving(app).status == "succeeded"
+    later = healthz(web_for)["freshness"]["lever"]
+    assert later["computed_at"] > kept["computed_at"]
+
+
+def test_the_lags_are_recomputed_on_change_age_sources_or_threshold() -> None:
+    from serving_sync.freshness import RECOMPUTE_AFTER_S, Stored, needs_lags
+
+    stored = Stored(("a", "b"), 60.0, 3600.0)
+    same = {"sources": ("a", "b"), "stored": stored, "max_lag_s": 3600.0}
+    assert needs_lags(changed=False, **same) is False
+    assert needs_lags(changed=True, **same) is True
+    assert needs_lags(changed=False, **{**same, "sources": ("a",)}) is True
+    assert needs_lags(changed=False, **{**same, "max_lag_s": 60.0}) is True
+    old = Stored(("a", "b"), RECOMPUTE_AFTER_S + 1, 3600.0)
+    assert needs_lags(changed=False, **{**same, "stored": old}) is True
+    nothing = Stored((), None, None)
+    assert needs_lags(changed=False, **{**same, "stored": nothing}) is True
