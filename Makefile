@@ -47,13 +47,13 @@ bench: install ## run the benchmarks; each prints its figures and ends with one 
 freshness: install ## the full freshness simulation: 10,000 boards x 7 days per policy, plot in docs/
 	$(BIN)/python bench/freshness.py --boards 10000 --days 7 --plot docs/freshness.png
 
-chaos: install ## the fault suite, long form (~25 min): SSRF, bad input, fuzzing, crash drills, chaos run; one JSON line
+chaos: install ## the fault suite, long form (~30 min): SSRF, bad input, fuzzing, crash drills, chaos run; one JSON line
 	$(BIN)/python -m chaos
 
-up: install ## start Airflow standalone (UI on http://localhost:8080) with the sandbox sources
+up: install ## start Airflow (API server, scheduler, DAG processor, triggerer; UI on http://127.0.0.1:8080) with the sandbox sources
 	PATH="$(CURDIR)/$(BIN):$$PATH" bash scripts/airflow-up.sh
 
-up-check: install ## start Airflow like `make up`, drive it in headless Chromium, keep screenshots
+up-check: install ## start Airflow like `make up`, check its listeners and locks, drive it in headless Chromium, keep screenshots
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python scripts/up_check.py
 
 down: ## stop what `make demo` / `make up` started (Airflow, sandbox, embedded PostgreSQL)

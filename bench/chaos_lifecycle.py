@@ -1,6 +1,7 @@
 """Chaos run of the lifecycle (issue 9's closing note): N sandbox boards over every
 platform of sandbox/sources.yaml, M cycles with random faults (429 and 503 with
-Retry-After, empty and partial listings, block pages, timeouts, login walls on
+Retry-After as seconds and as an HTTP date, connection resets, truncated bodies, empty
+and partial listings, block pages, timeouts, login walls on
 listings; 401, 403, 429, 500, soft-404s, timeouts, login walls on posting pages),
 then K calm cycles, through the real discover, fetch, parse and check.
 
@@ -18,7 +19,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,6 +30,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._sandbox_proc import start_sandbox_process  # noqa: E402
 from pipeline.app import App  # noqa: E402
 from pipeline.crawl.catalog import sync_catalog  # noqa: E402
 from pipeline.db import migrate  # noqa: E402
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         db = Database(cluster.url("chaos"))
         migrate.upgrade(db)
         serving_schema.upgrade(Database(cluster.url("chaos_serving")))
-        sandbox, sandbox_url = _start_sandbox(work)
+        sandbox, sandbox_url = start_sandbox_process(work)
         os.environ["JOBHARBOR_SANDBOX_URL"] = sandbox_url
         app = _app(
             work,
@@ -110,22 +111,6 @@ def _print_figures(report: ChaosReport, summary: dict[str, Any], elapsed_s: floa
         print(f"POSTING LOST {lost}")
     for missed in report.missed:
         print(f"MISSED CLOSE {missed}")
-
-
-def _start_sandbox(work: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """The sandbox in its own process: its arrival times are not skewed by our GIL."""
-    ready = work / "sandbox.ready"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sandbox", "serve", "--port", "0", "--ready-file", str(ready)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while not ready.exists() or not ready.read_text().strip():
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError("the sandbox did not start")
-        time.sleep(0.05)
-    return process, ready.read_text().strip()
 
 
 def _app(

@@ -26,7 +26,6 @@ import argparse
 import asyncio
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +37,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._sandbox_proc import start_sandbox_process  # noqa: E402
 from pipeline.app import App  # noqa: E402
 from pipeline.crawl.catalog import sync_catalog  # noqa: E402
 from pipeline.crawl.queue import ClaimFilter, claim, new_owner  # noqa: E402
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         cluster = ensure_cluster(cluster_root, databases=("bench",))
         db = Database(cluster.url("bench"))
         migrate.upgrade(db)
-        sandbox, sandbox_url = _start_sandbox(work)
+        sandbox, sandbox_url = start_sandbox_process(work)
         tokens = [f"board-{i:05d}" for i in range(args.boards)]
         app = _app(work, db, sandbox_url, tokens, args.connections)
         started = time.monotonic()
@@ -109,22 +109,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"data kept in {work}", file=sys.stderr)
         else:
             shutil.rmtree(work, ignore_errors=True)
-
-
-def _start_sandbox(work: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """The sandbox in its own process, so it does not share the engine's GIL."""
-    ready = work / "sandbox.ready"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sandbox", "serve", "--port", "0", "--ready-file", str(ready)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while not ready.exists() or not ready.read_text().strip():
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError("the sandbox did not start")
-        time.sleep(0.05)
-    return process, ready.read_text().strip()
 
 
 def _app(work: Path, db: Database, sandbox_url: str, tokens: list[str], connections: int) -> App:

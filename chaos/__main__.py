@@ -5,7 +5,8 @@ Runs, in this order, each as real processes and sockets:
 1. SSRF probes: every address form as a URL and as a redirect target, rebinding,
    the redirect limit, and every probe through Chromium (chaos.ssrf);
 2. bad input at full size: 1 GB gzip bomb, 50 MB JSON-LD, 100,000 postings, 10 MB
-   HTML, ... (chaos.bad_input);
+   HTML, ... (chaos.bad_input), and the injection corpus in every web parameter
+   (chaos.web_input);
 3. fuzzing for `--fuzz-s` seconds (chaos.fuzz);
 4. crash drills: phases killed with SIGKILL at named boundaries, then rerun
    (chaos.crash);
@@ -104,8 +105,11 @@ def _ssrf(args: argparse.Namespace) -> dict[str, Any]:
 
 def _bad_input(args: argparse.Namespace) -> dict[str, Any]:
     from chaos.bad_input import run_bad_inputs
+    from chaos.web_input import run_web_inputs
 
     report = run_bad_inputs(scale=args.scale)
+    run_web_inputs(report)  # every web parameter x the injection corpus, counted here too
+    print(f"   web probes: {sum(1 for t in report.tried if t.layer == 'web')}")
     for crash in report.crashes:
         print(f"   BAD INPUT CRASH {crash}")
     slowest = sorted(report.tried, key=lambda t: -t.elapsed_s)[:3]

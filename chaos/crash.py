@@ -5,7 +5,11 @@ raw store:
 
 - no raw object lost or orphaned: every row `ready` and its object intact (length
   and hash), and no object in the store without a row;
-- no duplicate parse result: at most one current result per posting;
+- no duplicate parse result or enrichment result: at most one current result per
+  posting;
+- raw cleanup: an object whose delete intent was recorded is either still present
+  and not marked `deleted`, or gone and marked `deleted` (and a `deleted` row never
+  has its object in the store);
 - no posting closed (the sandbox world never closes one during a drill);
 - no half-published serving state: serving.jobs holds exactly the open postings;
 - leases released or expired, and the work picked up: no board leased after the
@@ -26,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psycopg
 import yaml
 from psycopg.rows import dict_row
@@ -36,7 +41,29 @@ from sandbox.faults import Fault
 from sandbox.server import RunningSandbox
 
 PHASES = ("discover", "fetch", "parse", "check", "sync")
-Step = str  # a phase name, or "omit" (a partial listing: some live postings go missing)
+# A phase name; "omit" (a partial listing: some live postings go missing); "advance"
+# (the world moves one revision: a posting removed, one edited, one added); "enrich"
+# (against the sandbox's Gemini endpoint); "reparse" (a re-parse backfill: preview,
+# then apply); "cleanup" (raw cleanup --apply, with a retention of 0 days).
+Step = str
+_ADVANCED = (
+    ("greenhouse", "harbor-labs"),
+    ("greenhouse", "northwind"),
+    ("site:vieclam", "it"),
+    ("site:vieclam", "ke-toan"),
+)
+# Edited and removed postings leave superseded raw objects for the cleanup to delete.
+CLEANUP_STEPS = (
+    "discover",
+    "fetch",
+    "parse",
+    "advance",
+    "discover",
+    "fetch",
+    "parse",
+    "sync",
+    "cleanup",
+)
 
 
 @dataclass(frozen=True)
@@ -61,6 +88,30 @@ DRILLS = (
     ),
     Drill("sync: before verification", "sync:before_verify", "sync", PHASES),
     Drill("sync: after verification, before commit", "sync:after_verify", "sync", PHASES),
+    Drill(
+        "enrich: mid enrichment batch",
+        "enrich:mid_batch:3",
+        "enrich",
+        ("discover", "fetch", "parse", "enrich", "sync"),
+    ),
+    Drill(
+        "backfill: mid re-parse apply (committed, not journaled)",
+        "backfill:mid_apply",
+        "reparse",
+        ("discover", "fetch", "parse", "reparse", "sync"),
+    ),
+    *(
+        Drill(
+            f"raw cleanup: {what}",
+            kill_at,
+            "cleanup",
+            CLEANUP_STEPS,
+        )
+        for what, kill_at in (
+            ("between delete intent and delete", "cleanup:after_intent"),
+            ("between delete and marking the row", "cleanup:after_delete"),
+        )
+    ),
 )
 
 
@@ -127,6 +178,7 @@ class _Run:
     world: World
     urls: tuple[str, str]
     data: Path
+    manifest: Path | None = None  # the re-parse backfill's, once previewed
 
     def env(self, kill_at: str | None = None) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("JOBHARBOR_")}
@@ -139,7 +191,16 @@ class _Run:
             JOBHARBOR_SOURCES=str(self.data / "sources.yaml"),
             JOBHARBOR_SANDBOX_URL=self.world.sandbox.url,
             PYTHONPATH=str(REPO_ROOT),
+            # Enrichment: the sandbox's Gemini endpoint, budgets that never make a
+            # drill wait (the budget tables live in the drill's database).
+            GEMINI_API_KEY="sandbox-drill-key",
+            JOBHARBOR_LLM_BASE_URL=self.world.sandbox.url,
+            JOBHARBOR_LLM_RPM="10000",
+            JOBHARBOR_LLM_TPM="100000000",
+            JOBHARBOR_LLM_RPD="1000000",
+            JOBHARBOR_RAW_RETENTION_DAYS="0",  # cleanup may delete what is a second old
         )
+        env.pop("GOOGLE_API_KEY", None)
         if kill_at:
             env[KILL_ENV] = kill_at
         return env
@@ -156,17 +217,59 @@ class _Run:
         )
 
     def step(self, step: Step, kill_at: str | None = None) -> subprocess.CompletedProcess[str]:
-        if step == "omit":
-            self._omit()
+        if step in ("omit", "advance"):
+            self._omit() if step == "omit" else _advance(self.world, 1)
             return subprocess.CompletedProcess([step], 0, "", "")
-        args = {"check": ("check", "--recheck-after", "0"), "discover": ("discover", "--force")}
+        if step == "reparse":
+            return self._reparse(kill_at)
+        args = {
+            "check": ("check", "--recheck-after", "0"),
+            "discover": ("discover", "--force"),
+            "enrich": ("enrich", "--max-requests", "1000"),
+            "cleanup": ("raw", "cleanup", "--apply"),
+        }
         return self.jobharbor(*args.get(step, (step,)), kill_at=kill_at)
+
+    def _reparse(self, kill_at: str | None) -> subprocess.CompletedProcess[str]:
+        """A re-parse backfill of the Greenhouse postings: their current results are
+        made to look like an older parser's (version 0), previewed once, then applied
+        (the rerun applies the same manifest again: it resumes from its journal)."""
+        if self.manifest is None:
+            with psycopg.connect(self.urls[0]) as conn:
+                conn.execute(
+                    "UPDATE core.parse_results AS r SET parser_version = '0' FROM core.postings p "
+                    "WHERE p.id = r.posting_id AND p.source_id = 'greenhouse' AND r.is_current"
+                )
+            preview = self.jobharbor(
+                "backfill", "reparse", "--source", "greenhouse", "--limit", "1000",
+                "--parser", "greenhouse@0",
+            )  # fmt: skip
+            lines = [x for x in preview.stdout.splitlines() if x.startswith("manifest: ")]
+            if preview.returncode != 0 or not lines:
+                return preview
+            self.manifest = Path(lines[-1].removeprefix("manifest: ").strip())
+        return self.jobharbor("backfill", "reparse", "--apply", str(self.manifest), kill_at=kill_at)
 
     def _omit(self) -> None:
         """A partial listing (totals matching): two live postings of one board go missing."""
         jobs = self.world.sandbox.state.board("greenhouse", "harbor-labs").jobs
         omitted = tuple(j.job_id for j in jobs[:2])
         self.world.sandbox.state.set_fault("greenhouse", "harbor-labs", Fault(omit=omitted))
+
+
+def _advance(world: World, revision: int) -> None:
+    """Set (not step) the drill boards' world revision: a drill and its reference run
+    see the same world whatever ran before them."""
+    state = world.sandbox.state
+    with state.lock:
+        for key in _ADVANCED:
+            state.revisions[key] = revision
+
+
+def _reset_world(world: World) -> None:
+    world.sandbox.state.set_fault("greenhouse", "harbor-labs", None)
+    _advance(world, 0)
+    httpx.post(f"{world.sandbox.url}/_sandbox/gemini/reset").raise_for_status()
 
 
 def run_drill(world: World, drill: Drill) -> DrillResult:
@@ -176,9 +279,13 @@ def run_drill(world: World, drill: Drill) -> DrillResult:
             run = _prepare(world, urls, f"drill-{uuid.uuid4().hex[:6]}")
             problems = _crash_and_rerun(run, drill)
             if not problems:
-                problems = invariants(run) + _diverges(fingerprint(run), reference)
+                problems = (
+                    invariants(run)
+                    + phase_invariants(run, drill.phase)
+                    + _diverges(fingerprint(run), reference)
+                )
     finally:
-        world.sandbox.state.set_fault("greenhouse", "harbor-labs", None)
+        _reset_world(world)
     detail = "; ".join(problems) if problems else "killed, rerun, invariants hold, converged"
     return DrillResult(drill.name, not problems, detail)
 
@@ -195,11 +302,12 @@ def _prepare(world: World, urls: tuple[str, str], name: str) -> _Run:
 
 
 def _reference(world: World, drill: Drill) -> dict[str, Any]:
+    _reset_world(world)
     with world.databases() as urls:
         run = _prepare(world, urls, f"reference-{uuid.uuid4().hex[:6]}")
         for step in drill.steps:
             run.step(step)
-        world.sandbox.state.set_fault("greenhouse", "harbor-labs", None)
+        _reset_world(world)
         return fingerprint(run)
 
 
@@ -212,6 +320,10 @@ def _crash_and_rerun(run: _Run, drill: Drill) -> list[str]:
     killed = run.step(drill.phase, kill_at=drill.kill_at)
     if killed.returncode != -9:
         return [f"{drill.phase} was not killed at {drill.kill_at} (exit {killed.returncode})"]
+    # The state the crash left, before anything repairs it.
+    raws = _rows(run.urls[0], _RAWS)
+    if problems := _raw_store_problems(run.data / "raw", raws, settled=False):
+        return [f"after the kill: {p}" for p in problems]
     _let_leases_expire(run)
     # What the next run does first (after RECOVER_AFTER_S): resolve the crashed
     # writer's pending uploads; a lost one's work is requeued and fetched again.
@@ -222,7 +334,7 @@ def _crash_and_rerun(run: _Run, drill: Drill) -> list[str]:
         done = run.step(step)
         if done.returncode != 0:
             return [f"rerun of {step} failed: {done.stderr.strip()[-500:]}"]
-    run.world.sandbox.state.set_fault("greenhouse", "harbor-labs", None)
+    _reset_world(run.world)
     return []
 
 
@@ -232,6 +344,9 @@ def _let_leases_expire(run: _Run) -> None:
     with psycopg.connect(run.urls[0]) as conn:
         conn.execute(
             "UPDATE crawl.boards SET lease_expires_at = now() WHERE lease_owner IS NOT NULL"
+        )
+        conn.execute(
+            "UPDATE enrich.queue SET lease_expires_at = now() WHERE lease_owner IS NOT NULL"
         )
 
 
@@ -243,18 +358,26 @@ def _rows(url: str, sql: str) -> list[dict[str, Any]]:
         return list(conn.execute(sql).fetchall())
 
 
+_RAWS = "SELECT sha256, object_key, byte_length, state, state_reason FROM crawl.raw_objects"
+
+
 def invariants(run: _Run) -> list[str]:
     db, serving = run.urls
     problems = []
-    raws = _rows(db, "SELECT sha256, object_key, byte_length, state FROM crawl.raw_objects")
-    problems += [f"raw {r['sha256'][:12]} is {r['state']}" for r in raws if r["state"] != "ready"]
+    raws = _rows(db, _RAWS)
+    problems += [
+        f"raw {r['sha256'][:12]} is {r['state']}"
+        for r in raws
+        if r["state"] not in ("ready", "deleted")
+    ]
     problems += _raw_store_problems(run.data / "raw", raws)
-    for row in _rows(
-        db,
-        "SELECT posting_id, count(*) AS n FROM core.parse_results WHERE is_current "
-        "GROUP BY posting_id HAVING count(*) > 1",
-    ):
-        problems.append(f"posting {row['posting_id']} has {row['n']} current parse results")
+    for table in ("core.parse_results", "enrich.results"):
+        for row in _rows(
+            db,
+            f"SELECT posting_id, count(*) AS n FROM {table} WHERE is_current "
+            "GROUP BY posting_id HAVING count(*) > 1",
+        ):
+            problems.append(f"posting {row['posting_id']} has {row['n']} current {table}")
     closed = _rows(
         db, "SELECT external_id FROM core.postings WHERE status IN ('expired', 'not_found')"
     )
@@ -282,7 +405,14 @@ def invariants(run: _Run) -> list[str]:
     return problems
 
 
-def _raw_store_problems(root: Path, raws: list[dict[str, Any]]) -> list[str]:
+def _raw_store_problems(
+    root: Path, raws: list[dict[str, Any]], *, settled: bool = True
+) -> list[str]:
+    """Rows against the store. Settled (after the rerun): every row's object present,
+    a `deleted` row's absent, no delete intent left. Right after a kill (`settled`
+    False): only what no crash may leave, whatever the moment: a `ready` row without a
+    delete intent lost its object, a `deleted` row whose object is still there; a
+    `pending` row, and a row whose intent was recorded, may be either."""
     problems = []
     keys = {r["object_key"]: r for r in raws}
     stored = (
@@ -295,11 +425,45 @@ def _raw_store_problems(root: Path, raws: list[dict[str, Any]]) -> list[str]:
     ]
     for key, row in keys.items():
         path = root / key
-        if not path.exists():
-            problems.append(f"raw object {key} missing from the store")
+        intent = (row["state_reason"] or "").startswith("deleting: ")
+        if row["state"] == "deleted":
+            if path.exists():
+                problems.append(f"raw object {key} is marked deleted and still in the store")
+        elif intent and settled and row["state"] == "ready":
+            problems.append(f"raw object {key} has a delete intent no run finished")
+        elif not settled and (intent or row["state"] == "pending"):
+            continue
+        elif not path.exists():
+            problems.append(f"raw object {key} ({row['state']}) missing from the store")
         elif len(path.read_bytes()) != row["byte_length"]:
             problems.append(f"raw object {key} has the wrong length")
     return problems
+
+
+def phase_invariants(run: _Run, phase: str) -> list[str]:
+    """What the killed phase itself must have finished once its rerun is done."""
+    db = run.urls[0]
+    checks = {
+        "enrich": (
+            "SELECT p.external_id || ' not enriched' AS problem FROM core.postings p "
+            "WHERE p.status = 'active' AND NOT EXISTS (SELECT 1 FROM enrich.results e "
+            "WHERE e.posting_id = p.id AND e.is_current) "
+            "UNION ALL SELECT 'queue row ' || posting_id || ' is ' || state FROM enrich.queue "
+            "WHERE state <> 'done'"
+        ),
+        "reparse": (
+            "SELECT p.external_id || ' still parsed by greenhouse@0' AS problem "
+            "FROM core.parse_results r JOIN core.postings p ON p.id = r.posting_id "
+            "WHERE r.is_current AND r.parser_version = '0'"
+        ),
+        "cleanup": (
+            "SELECT 'nothing was deleted' AS problem WHERE NOT EXISTS "
+            "(SELECT 1 FROM crawl.raw_objects WHERE state = 'deleted')"
+        ),
+    }
+    if phase not in checks:
+        return []
+    return [r["problem"] for r in _rows(db, checks[phase])]
 
 
 def fingerprint(run: _Run) -> dict[str, Any]:
@@ -310,23 +474,39 @@ def fingerprint(run: _Run) -> dict[str, Any]:
         "LEFT JOIN core.parse_results r ON r.posting_id = p.id AND r.is_current",
     )
     jobs = _rows(serving, "SELECT count(*) AS n FROM serving.jobs")
+    enriched = _rows(
+        db,
+        "SELECT p.external_id, e.text_hash, e.fields::text AS fields, count(*) OVER () AS n "
+        "FROM enrich.results e JOIN core.postings p ON p.id = e.posting_id",
+    )
+    raws = _rows(db, "SELECT sha256, state FROM crawl.raw_objects")
     return {
         "postings": sorted(
             (r["source_id"], r["external_id"], r["status"], r["content_hash"] or "")
             for r in postings
         ),
         "serving_jobs": jobs[0]["n"],
+        # Every enrichment result ever stored (current or not): a rerun stores none twice.
+        "enrichment": sorted((r["external_id"], r["text_hash"], r["fields"]) for r in enriched),
+        "raw_objects": sorted((r["sha256"], r["state"]) for r in raws),
     }
 
 
 def _diverges(got: dict[str, Any], reference: dict[str, Any]) -> list[str]:
     if got == reference:
         return []
-    mine, theirs = set(got["postings"]), set(reference["postings"])
-    return [
-        f"did not converge: {len(mine - theirs)} postings differ from the uninterrupted run "
-        f"(e.g. {sorted(mine ^ theirs)[:2]}); serving {got['serving_jobs']} vs {reference['serving_jobs']}"
-    ]
+    problems = []
+    for key in ("postings", "enrichment", "raw_objects"):
+        mine, theirs = got[key], reference[key]
+        if mine != theirs:
+            odd = sorted(set(mine) ^ set(theirs))[:2]
+            problems.append(
+                f"did not converge: {key} {len(mine)} vs {len(theirs)} in the uninterrupted "
+                f"run (e.g. {odd})"
+            )
+    if got["serving_jobs"] != reference["serving_jobs"]:
+        problems.append(f"serving {got['serving_jobs']} vs {reference['serving_jobs']}")
+    return problems
 
 
 def postgres_drill(world: World) -> DrillResult:

@@ -2,12 +2,15 @@
 
 `listeners(pids)` lists the listening TCP sockets of processes (and their children);
 `exposed(...)` keeps those not on a loopback address. The sandbox (`python -m sandbox
-serve`) and the embedded PostgreSQL cluster are checked by tests/chaos/test_listeners.py.
+serve`), the web app (`jobharbor web`) and the embedded PostgreSQL cluster are checked by
+tests/chaos/test_listeners.py; the processes of a running `make up` by scripts/up_check.py.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
+import socket
 import subprocess
 import sys
 import time
@@ -78,6 +81,45 @@ def sandbox_process(work: Path, *args: str) -> Iterator[subprocess.Popen[bytes]]
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the sandbox did not start")
             time.sleep(0.05)
+        yield process
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def web_process(reader_url: str, *args: str) -> Iterator[subprocess.Popen[bytes]]:
+    """`jobharbor web` (the CLI) in its own process on a free port, reading the serving
+    database at `reader_url`; yields once it accepts connections."""
+    port = _free_port()
+    env = {**os.environ, "JOBHARBOR_SERVING_READER_URL": reader_url}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", "web", "--port", str(port), *args],
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not _answers(port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("jobharbor web did not start")
+            time.sleep(0.1)
         yield process
     finally:
         process.terminate()

@@ -12,6 +12,10 @@ point is one dictionary lookup. The names are the boundaries of issue 15:
     check:mid_batch      some direct-check verdicts recorded, the rest not
     sync:before_verify   the serving diff applied, not yet verified (not committed)
     sync:after_verify    verified, not yet committed
+    enrich:mid_batch     earlier batches' results stored; this batch answered, not stored
+    backfill:mid_apply   a re-parse batch committed, not yet journaled
+    cleanup:after_intent a raw object's delete intent recorded, the object not deleted
+    cleanup:after_delete the object deleted from the store, its row not yet `deleted`
 """
 
 from __future__ import annotations

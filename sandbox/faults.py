@@ -5,6 +5,13 @@ around the board's format handler. Tokens starting with "gone-" always answer
 404, like a deleted board.
 
     {"status": 429, "retry_after": "5"}          rate limited, with Retry-After
+    {"status": 429, "retry_after_date_s": 2}     the same, Retry-After as an HTTP date this
+                                                 many seconds after the answer (the date
+                                                 has whole seconds: the wait is 1 to 2 s)
+    {"wire": "reset"}                            the real answer's headers and half its body,
+                                                 then a TCP reset (RST, no FIN)
+    {"wire": "truncate"}                         the real answer's headers (Content-Length of
+                                                 the whole body) and half of it, then close
     {"status": 503}                              a server error, no Retry-After
     {"delay_s": 3}                               answer slowly (the real listing)
     {"status": 200, "body": "<html>..."}         any body, e.g. a block page
@@ -26,15 +33,18 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 import uuid
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime
+from email.utils import formatdate, parsedate_to_datetime
 from typing import Any
 
 from sandbox.routing import Reply, not_found
 
 VALIDATOR_MODES = ("both", "etag", "last_modified", "none")
 SCOPES = ("all", "listing", "postings")
+WIRE_MODES = ("reset", "truncate")
 
 
 @dataclass(frozen=True)
@@ -43,6 +53,7 @@ class Fault:
     body: str = ""
     content_type: str = "text/plain; charset=utf-8"
     retry_after: str | None = None  # Retry-After header on the replaced reply
+    retry_after_date_s: float | None = None  # ... as an HTTP date, this far ahead
     delay_s: float = 0.0  # wait this long before answering
     validators: str = "both"
     shuffle: bool = False
@@ -51,6 +62,7 @@ class Fault:
     times: int | None = None  # None: until cleared
     omit: tuple[int, ...] = ()  # job ids left out of listings (a partial listing, total matching)
     on: str = "all"  # which of the board's routes the fault applies to (see SCOPES)
+    wire: str | None = None  # break the connection mid-answer (see WIRE_MODES)
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Fault:
@@ -67,6 +79,8 @@ class Fault:
             raise ValueError("times must be at least 1")
         if fault.on not in SCOPES:
             raise ValueError(f"on must be one of {', '.join(SCOPES)}")
+        if fault.wire is not None and fault.wire not in WIRE_MODES:
+            raise ValueError(f"wire must be one of {', '.join(WIRE_MODES)}")
         omit = tuple(int(job_id) for job_id in fault.omit)
         return replace(fault, delay_s=float(fault.delay_s), body=str(fault.body), omit=omit)
 
@@ -86,9 +100,29 @@ def before_handler(token: str | None, fault: Fault | None) -> Reply | None:
     if fault.redirect is not None:
         return Reply(302, b"", "text/plain", headers=(("Location", fault.redirect),))
     if fault.status is not None:
-        headers = (("Retry-After", fault.retry_after),) if fault.retry_after is not None else ()
-        return Reply(fault.status, fault.body.encode(), fault.content_type, headers=headers)
+        return Reply(fault.status, fault.body.encode(), fault.content_type, headers=_retry(fault))
     return None
+
+
+def _retry(fault: Fault) -> tuple[tuple[str, str], ...]:
+    if fault.retry_after_date_s is not None:
+        when = time.time() + float(fault.retry_after_date_s)
+        return (("Retry-After", formatdate(when, usegmt=True)),)
+    return (("Retry-After", fault.retry_after),) if fault.retry_after is not None else ()
+
+
+def asked_cooldown_s(reply: Reply) -> float | None:
+    """How long, from now, the reply's Retry-After asks the client to wait (seconds or
+    an HTTP date), for the request log: the judge of cooldowns reads it."""
+    value = next((v for k, v in reply.headers if k.lower() == "retry-after"), None)
+    if value is None:
+        return None
+    if value.strip().isdigit():
+        return float(value)
+    try:
+        return parsedate_to_datetime(value).timestamp() - time.time()
+    except (TypeError, ValueError, IndexError):
+        return None
 
 
 def after_handler(reply: Reply, fault: Fault | None) -> Reply:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import socket
+import struct
 import sys
 import threading
 import time
@@ -53,6 +55,7 @@ class LoggedRequest:
     token: str | None
     headers: dict[str, str]
     status: int | None = None  # filled in once answered
+    cooldown_until: float | None = None  # the end (monotonic) of a Retry-After it was given
 
     def as_dict(self) -> dict[str, object]:
         return dict(vars(self))
@@ -273,7 +276,10 @@ class SandboxHandler(BaseHTTPRequestHandler):
             )
             if not self.path.startswith("/_sandbox/"):
                 state.record(entry)
-            entry.status = self._send(*self._answer(route, request))
+            reply, fault = self._answer(route, request)
+            asked = faults.asked_cooldown_s(reply)
+            entry.cooldown_until = None if asked is None else time.monotonic() + asked
+            entry.status = self._send(reply, fault)
             return
         state.record(
             LoggedRequest(
@@ -337,6 +343,8 @@ class SandboxHandler(BaseHTTPRequestHandler):
     def _send(self, reply: Reply, fault: faults.Fault | None) -> int:
         headers = list(reply.headers)
         status, body = reply.status, reply.body
+        if fault is not None and fault.wire is not None and status == 200:
+            return self._send_broken(reply, fault.wire)
         mode = fault.validators if fault is not None else "both"
         if status == 200 and reply.revision is not None and mode != "none":
             etag, modified = _validators(reply)
@@ -358,6 +366,25 @@ class SandboxHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
         return status
+
+    def _send_broken(self, reply: Reply, wire: str) -> int:
+        """The answer's head (Content-Length of the whole body) and half its body, then
+        the connection ends: a reset (RST: SO_LINGER 0, then close) or a plain close."""
+        self.send_response(reply.status)
+        for name, value in reply.headers:
+            self.send_header(name, value)
+        self.send_header("Content-Type", reply.content_type)
+        self.send_header("Content-Length", str(len(reply.body)))
+        self.end_headers()
+        self.wfile.write(reply.body[: len(reply.body) // 2])
+        self.wfile.flush()
+        self.close_connection = True
+        if wire == "reset":
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+        else:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        return reply.status
 
     def _not_modified(self, etag: str | None, modified: datetime | None) -> bool:
         if_none_match = self.headers.get("If-None-Match")

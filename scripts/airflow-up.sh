@@ -1,28 +1,71 @@
 #!/usr/bin/env bash
-# make up: Airflow standalone on the embedded PostgreSQL, DAGs from dags/, sandbox sources.
+# make up: Airflow's four components on the embedded PostgreSQL, DAGs from dags/, sandbox
+# sources. Not `airflow standalone`: its scheduler and triggerer start task-log servers
+# (8793, 8794) that bind every interface with no host setting. With the LocalExecutor on
+# one machine the API server reads the task log files itself, so they are skipped, and
+# the API server binds JOBHARBOR_AIRFLOW_HOST (default 127.0.0.1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 eval "$(python -m pipeline.airflow.env)"
-pidfile="$AIRFLOW_HOME/standalone.pid"
-if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
-    echo "Airflow is already running (pid $(cat "$pidfile")): http://localhost:${AIRFLOW__API__PORT}"
+COMPONENTS=(api-server scheduler dag-processor triggerer)
+run="$AIRFLOW_HOME/run"
+mkdir -p "$run"
+api="${AIRFLOW__CORE__EXECUTION_API_SERVER_URL%/execution/}"  # where this machine reaches it
+
+alive() { [ -f "$run/$1.pid" ] && kill -0 "$(cat "$run/$1.pid")" 2>/dev/null; }
+
+up=(); down=()
+for name in "${COMPONENTS[@]}"; do
+    if alive "$name"; then up+=("$name"); else down+=("$name"); fi
+done
+if [ ${#down[@]} -eq 0 ]; then
+    pids=""; for name in "${COMPONENTS[@]}"; do pids+=" $name $(cat "$run/$name.pid")"; done
+    echo "Airflow is already running (${pids# }): $api"
     exit 0
 fi
+if [ ${#up[@]} -gt 0 ]; then
+    echo "Airflow is partly running (${up[*]} up, ${down[*]} not): run make down, then make up"
+    exit 1
+fi
+
 airflow db migrate >"$AIRFLOW_HOME/migrate.log" 2>&1 || { cat "$AIRFLOW_HOME/migrate.log"; exit 1; }
 # Migrations run once, here, not in every task; the pool comes from the platform too.
 python -m pipeline airflow setup
-setsid nohup airflow standalone >"$AIRFLOW_HOME/standalone.log" 2>&1 < /dev/null &
-echo $! >"$pidfile"
+
+start() {  # name, then the airflow arguments; each in its own session so make down stops it whole
+    local name="$1"; shift
+    setsid nohup airflow "$@" >"$AIRFLOW_HOME/$name.log" 2>&1 </dev/null &
+    echo $! >"$run/$name.pid"
+}
+start api-server api-server --host "$AIRFLOW__API__HOST" --port "$AIRFLOW__API__PORT"
+start scheduler scheduler --skip-serve-logs
+start dag-processor dag-processor
+start triggerer triggerer --skip-serve-logs
+
+# Ready when the API answers and reports the scheduler, DAG processor and triggerer healthy.
+healthy() {
+    curl -fsS "$api/api/v2/monitor/health" 2>/dev/null | python -c '
+import json, sys
+health = json.load(sys.stdin)
+parts = ("metadatabase", "scheduler", "dag_processor", "triggerer")
+sys.exit(0 if all((health.get(p) or {}).get("status") == "healthy" for p in parts) else 1)' 2>/dev/null
+}
 echo -n "starting Airflow"
 for _ in $(seq 1 120); do
-    if curl -fsS "http://127.0.0.1:${AIRFLOW__API__PORT}/api/v2/monitor/health" >/dev/null 2>&1; then
+    if healthy; then
         echo
-        echo "Airflow UI: http://localhost:${AIRFLOW__API__PORT}  (DAGs start paused: unpause, then trigger)"
-        echo "logs: $AIRFLOW_HOME/standalone.log; stop everything with: make down"
+        echo "Airflow UI: $api  (DAGs start paused: unpause, then trigger)"
+        echo "logs: $AIRFLOW_HOME/{api-server,scheduler,dag-processor,triggerer}.log; stop everything with: make down"
         exit 0
     fi
-    kill -0 "$(cat "$pidfile")" 2>/dev/null || { echo; tail -50 "$AIRFLOW_HOME/standalone.log"; exit 1; }
+    for name in "${COMPONENTS[@]}"; do
+        if ! alive "$name"; then
+            echo; echo "airflow $name exited:"; tail -50 "$AIRFLOW_HOME/$name.log"
+            bash scripts/airflow-down.sh; exit 1
+        fi
+    done
     echo -n "."
     sleep 2
 done
-echo; echo "Airflow did not become healthy in 4 minutes; see $AIRFLOW_HOME/standalone.log"; exit 1
+echo; echo "Airflow did not become healthy in 4 minutes; see $AIRFLOW_HOME/*.log"
+bash scripts/airflow-down.sh; exit 1

@@ -1,10 +1,16 @@
 """`make up-check`: `make up` proven in a real browser.
 
-Starts Airflow standalone the way `make up` does (scripts/airflow-up.sh), then, with
-headless Chromium through Playwright and Airflow's REST API:
-1. logs in; 2. sees every source DAG paused; 3. triggers one source DAG and the sync
-through the REST API; 4. waits for success; 5. sees the run in the UI's grid;
-6. previews a re-parse backfill and sees its manifest in the task log.
+Starts Airflow the way `make up` does (scripts/airflow-up.sh), then, with headless
+Chromium through Playwright and Airflow's REST API:
+0. lists the listening sockets of every process `make up` started: all on loopback,
+   nothing on the task-log ports 8793/8794;
+1. logs in; 2. sees every source DAG paused; 3. triggers one source DAG twice, quickly,
+   and while the first run's discover holds the source's lock runs the same phase from
+   the CLI twice (once refused at once, once with --wait); 4. waits for success: the two
+   runs did not overlap, the refused CLI run said who holds the lock, no two runs of a
+   phase overlapped, nothing duplicated or closed; then triggers the sync; 5. sees both
+   runs in the UI's grid; 6. previews a re-parse backfill and sees its manifest in the
+   task log.
 Screenshots go to DATA_DIR/up-check/. Slow (minutes): not part of every test run.
 """
 
@@ -17,6 +23,7 @@ import socket
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +34,11 @@ sys.path.insert(0, str(REPO))
 
 SOURCE = "lever"
 TIMEOUT_S = 900
+COMPONENTS = ("api-server", "scheduler", "dag-processor", "triggerer")
+TASK_LOG_PORTS = (8793, 8794)
+# The first run's listing answers this slowly, so its discover holds the lock long
+# enough for the CLI runs to meet it (the fetcher's timeout is 20 s).
+LISTING_DELAY_S = 15
 
 
 class CheckFailed(RuntimeError):
@@ -80,6 +92,11 @@ class Api:
         response.raise_for_status()
         return response.json()["dag_run_id"]
 
+    def run(self, dag_id: str, run_id: str) -> dict[str, Any]:
+        response = self.client.get(f"/dags/{dag_id}/dagRuns/{run_id}")
+        response.raise_for_status()
+        return response.json()
+
     def wait_for_run(self, dag_id: str, run_id: str) -> str:
         deadline = time.monotonic() + TIMEOUT_S
         while time.monotonic() < deadline:
@@ -97,15 +114,203 @@ class Api:
         return json.dumps(response.json())
 
 
-def check(base: str, shots: Path) -> list[str]:
+def make_up_pids(data_dir: Path) -> dict[str, int]:
+    """The processes `make up` started: Airflow's components (scripts/airflow-up.sh's
+    pid files), the sandbox and the embedded PostgreSQL (when they are the ones used)."""
+    pids = {p.stem: int(p.read_text()) for p in (data_dir / "airflow" / "run").glob("*.pid")}
+    sandbox = data_dir / "sandbox.json"
+    if sandbox.exists():
+        pids["sandbox"] = int(json.loads(sandbox.read_text())["pid"])
+    postmaster = data_dir / "pg" / "data" / "postmaster.pid"
+    if postmaster.exists():
+        pids["postgresql"] = int(postmaster.read_text().split()[0])
+    return pids
+
+
+def check_listeners(data_dir: Path, api_port: int) -> str:
+    """Every listening TCP socket of those processes and their children is on loopback,
+    and no task-log server listens (issue 15 section 3)."""
+    from chaos.listeners import exposed, listeners
+
+    pids = make_up_pids(data_dir)
+    require(set(COMPONENTS) <= set(pids), f"a component's pid file is missing: {sorted(pids)}")
+    found = listeners(pids.values())
+    require(any(p == api_port for _, _, p in found), f"nothing listens on {api_port}: {found}")
+    require(not exposed(found), f"listening beyond loopback: {exposed(found)}")
+    task_logs = [s for s in found if s[2] in TASK_LOG_PORTS]
+    require(not task_logs, f"task-log servers listen: {task_logs}")
+    sockets = ", ".join(f"{address}:{port}" for _, address, port in found)
+    return (
+        f"{len(found)} listening sockets of {', '.join(sorted(pids))}: {sockets}; none on 8793/8794"
+    )
+
+
+OVERLAPS = """
+SELECT a.phase, a.id AS first, b.id AS second FROM crawl.runs a
+JOIN crawl.runs b ON b.phase = a.phase AND b.source_id = a.source_id AND b.id > a.id
+WHERE a.source_id = %(source)s AND a.started_at >= %(since)s
+  AND a.status = 'succeeded' AND b.status = 'succeeded'
+  AND tstzrange(a.started_at, a.finished_at) && tstzrange(b.started_at, b.finished_at)
+"""
+# What must hold for the source once every run is over: each query counts what must be 0.
+MUST_BE_NONE = {
+    "runs still running": "SELECT count(*) AS n FROM crawl.runs"
+    " WHERE source_id = %(source)s AND started_at >= %(since)s AND status = 'running'",
+    "postings sharing a URL": "SELECT count(*) AS n FROM (SELECT url FROM core.postings"
+    " WHERE source_id = %(source)s GROUP BY url HAVING count(*) > 1) d",
+    "postings closed or missing": "SELECT count(*) AS n FROM core.postings"
+    " WHERE source_id = %(source)s AND status IN ('missing', 'expired', 'not_found')",
+    "board leases held": "SELECT count(*) AS n FROM crawl.boards"
+    " WHERE source_id = %(source)s AND lease_expires_at > now()",
+    "raw objects pending": "SELECT count(*) AS n FROM crawl.raw_objects"
+    " WHERE source_id = %(source)s AND state = 'pending'",
+}
+BOARDS_DUE = (
+    "UPDATE crawl.boards SET due_at = now() WHERE source_id = %(source)s AND enabled RETURNING id"
+)
+DISCOVER_RUNS = (
+    "SELECT status, error FROM crawl.runs"
+    " WHERE phase = 'discover' AND source_id = %(source)s AND started_at >= %(since)s"
+)
+
+
+class ConcurrentRuns:
+    """Issue 13 section 3, on the real scheduler: two quick manual triggers of one source
+    DAG, and two CLI runs of the same source's discover while the first run's discover
+    holds the source's advisory lock (docs/operations.md#locks)."""
+
+    def __init__(self, api: Api, data_dir: Path, api_port: int) -> None:
+        from pipeline.airflow.env import airflow_environment
+        from pipeline.app import resolve_databases
+        from pipeline.db.connect import Database
+        from pipeline.settings import load_settings
+
+        self.api, self.data_dir, self.api_port = api, data_dir, api_port
+        self.dag_id = f"jobharbor_{SOURCE}"
+        self.env = {**os.environ, **airflow_environment()}  # what the tasks see
+        self.db = Database(resolve_databases(load_settings()).authoritative)
+        self.run_ids = ("", "")
+        self.refusal = (
+            f"skipped: another discover run of {SOURCE} holds jobharbor:discover:{SOURCE}"
+        )
+
+    def run(self) -> list[str]:
+        since = self._sql("SELECT now() AS t")[0]["t"]
+        # Due again, as after their interval (an earlier check polled them): the first
+        # run's discover must read the slow listing to hold its lock for a while.
+        self._sql(BOARDS_DUE, {"source": SOURCE})
+        self._slow_listing()
+        first, second = self.api.trigger(self.dag_id), self.api.trigger(self.dag_id)
+        self.run_ids = (first, second)
+        self._wait_for_running_discover(since)
+        done = [f"mid-run: {check_listeners(self.data_dir, self.api_port)}"]
+        waiting = subprocess.Popen(self._cli("--wait", "600"), **self._pipes())
+        done.append(self._refused())
+        state = self.api.run(self.dag_id, second)["state"]
+        require(state == "queued", f"the second run is {state} while the first one runs")
+        for run_id in (first, second):
+            require(self.api.wait_for_run(self.dag_id, run_id) == "success", f"{run_id} failed")
+        done.append(self._one_after_the_other(first, second))
+        out, err = waiting.communicate(timeout=TIMEOUT_S)
+        report = [line for line in out.splitlines() if line.startswith(f"discover {SOURCE}:")]
+        require(
+            waiting.returncode == 0 and report and ": succeeded" in report[-1],
+            f"the CLI run with --wait: {out[-1500:]} {err[-1500:]}",
+        )
+        done.append(f"a CLI discover with --wait 600 waited for the lock, then: {report[-1]}")
+        done.append(self._consistent(since))
+        return done
+
+    def _sql(self, query: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        with self.db.connect() as conn:
+            return conn.execute(query, params or {}).fetchall()
+
+    def _cli(self, *extra: str) -> list[str]:
+        return [sys.executable, "-m", "pipeline", "discover", "--source", SOURCE, *extra]
+
+    def _pipes(self) -> dict[str, Any]:
+        return {
+            "env": self.env,
+            "cwd": REPO,
+            "text": True,
+            "stdout": subprocess.PIPE,
+            "stderr": subprocess.PIPE,
+        }
+
+    def _slow_listing(self) -> None:
+        """The next listing request of one board answers late (a sandbox fault, once)."""
+        fault = {"delay_s": LISTING_DELAY_S, "times": 1, "on": "listing"}
+        httpx.post(
+            f"{self.env['JOBHARBOR_SANDBOX_URL']}/_sandbox/fault",
+            params={"platform": SOURCE, "token": "harbor-labs"},
+            json=fault,
+        ).raise_for_status()
+
+    def _wait_for_running_discover(self, since: object) -> None:
+        params = {"source": SOURCE, "since": since}
+        deadline = time.monotonic() + TIMEOUT_S
+        while True:
+            states = {r["status"] for r in self._sql(DISCOVER_RUNS, params)}
+            if "running" in states:
+                return
+            require(not states, f"the first run's discover ended before the CLI met it: {states}")
+            require(time.monotonic() < deadline, "the first run's discover never started")
+            time.sleep(0.3)
+
+    def _refused(self) -> str:
+        started = time.monotonic()
+        result = subprocess.run(self._cli(), timeout=300, **self._pipes())
+        require(
+            result.returncode == 0 and self.refusal in result.stdout,
+            f"the CLI discover was not refused: {result.stdout} {result.stderr[-1500:]}",
+        )
+        took = time.monotonic() - started
+        return f"a CLI discover during the first run's discover was refused in {took:.1f}s: {self.refusal}"
+
+    def _one_after_the_other(self, first: str, second: str) -> str:
+        a, b = self.api.run(self.dag_id, first), self.api.run(self.dag_id, second)
+        dates = [datetime.fromisoformat(r[k]) for r in (a, b) for k in ("start_date", "end_date")]
+        require(
+            dates[2] >= dates[1],
+            f"the runs overlapped: {first} ended {a['end_date']}, {second} started {b['start_date']}",
+        )
+        return (
+            f"{self.dag_id} {first} ({a['start_date']} - {a['end_date']}) then {second} "
+            f"({b['start_date']} - {b['end_date']}): both success, no overlap"
+        )
+
+    def _consistent(self, since: object) -> str:
+        params = {"source": SOURCE, "since": since}
+        overlaps = self._sql(OVERLAPS, params)
+        require(not overlaps, f"runs of one phase overlapped: {overlaps}")
+        runs = self._sql(DISCOVER_RUNS, params)
+        skipped = [r for r in runs if r["status"] == "skipped"]
+        require(
+            len(skipped) == 1 and self.refusal in (skipped[0]["error"] or ""),
+            f"the refusal is not recorded once: {runs}",
+        )
+        for what, query in MUST_BE_NONE.items():
+            n = self._sql(query, params)[0]["n"]
+            require(n == 0, f"{SOURCE}: {n} {what}")
+        count = "SELECT count(*) AS n FROM core.postings WHERE source_id = %(source)s"
+        postings = self._sql(count, params)[0]["n"]
+        require(postings > 0, f"no {SOURCE} posting stored")
+        return (
+            f"crawl.runs: no two runs of one phase overlapped, the refusal is recorded as "
+            f"skipped; {postings} {SOURCE} postings, none duplicated or closed, no lease "
+            f"held, no raw object pending"
+        )
+
+
+def check(base: str, shots: Path, data_dir: Path) -> list[str]:
     api = Api(base)
     try:
-        return _drive(api, base, shots)
+        return _drive(api, base, shots, data_dir)
     finally:
         api.pause_again()
 
 
-def _drive(api: Api, base: str, shots: Path) -> list[str]:
+def _drive(api: Api, base: str, shots: Path, data_dir: Path) -> list[str]:
     from playwright.sync_api import sync_playwright
 
     from pipeline.settings import load_settings
@@ -125,17 +330,23 @@ def _drive(api: Api, base: str, shots: Path) -> list[str]:
         require(all(d["is_paused"] for d in sources), "a source DAG is not paused")
         done.append(f"logged in; {len(sources)} source DAGs, all paused")  # 2.
 
-        run_id = api.trigger(f"jobharbor_{SOURCE}")  # 3.
-        require(api.wait_for_run(f"jobharbor_{SOURCE}", run_id) == "success", "source run failed")
+        drill = ConcurrentRuns(api, data_dir, int(base.rsplit(":", 1)[1]))  # 3. and 4.
+        done.extend(drill.run())
+        run_id, second = drill.run_ids
         sync_id = api.trigger("jobharbor_serving_sync")
         require(api.wait_for_run("jobharbor_serving_sync", sync_id) == "success", "sync failed")
-        done.append(f"jobharbor_{SOURCE} {run_id} and the sync {sync_id}: success")
+        done.append(f"the sync {sync_id}: success")
 
-        page.goto(f"{base}/dags/jobharbor_{SOURCE}/runs/{run_id}")  # 5.
+        page.goto(f"{base}/dags/jobharbor_{SOURCE}/runs")  # 5.
         page.wait_for_load_state("networkidle")
         page.get_by_text(run_id).first.wait_for(timeout=60_000)
+        page.get_by_text(second).first.wait_for(timeout=60_000)
+        page.screenshot(path=shots / "2-runs.png", full_page=True)
+        page.goto(f"{base}/dags/jobharbor_{SOURCE}/runs/{second}")
+        page.wait_for_load_state("networkidle")
+        page.get_by_text(second).first.wait_for(timeout=60_000)
         page.screenshot(path=shots / "2-grid.png", full_page=True)
-        done.append("the run is in the grid")
+        done.append("both runs are in the runs list and the grid")
 
         conf = {"source": SOURCE, "limit": 100}  # 6.
         backfill = api.trigger("jobharbor_backfill_reparse", conf)
@@ -158,12 +369,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from pipeline.settings import load_settings
 
-    shots = load_settings().data_dir / "up-check"
+    data_dir = load_settings().data_dir
+    shots = data_dir / "up-check"
     shots.mkdir(parents=True, exist_ok=True)
     port = args.port or free_port()
     start_airflow(port)
     try:
-        for line in check(f"http://127.0.0.1:{port}", shots):
+        print(f"ok: {check_listeners(data_dir, port)}")  # 0.
+        for line in check(f"http://127.0.0.1:{port}", shots, data_dir):
             print(f"ok: {line}")
         print(f"screenshots: {shots}")
     finally:

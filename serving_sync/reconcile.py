@@ -25,7 +25,7 @@ from typing import Any
 from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import FatalError
 from pipeline.testhooks import kill_point
-from serving_sync import schema, stage
+from serving_sync import freshness, schema, stage
 from serving_sync.mode import History, Mode, choose_mode
 from serving_sync.source import (
     PUBLISHED_STATUSES,
@@ -43,6 +43,7 @@ _SYNC_LOCK = "jobharbor:serving:sync"
 BATCH_ROWS = 2000  # rows per server-side cursor fetch; bounds the sync's memory
 SAMPLE_ROWS = 5
 DEFAULT_RETENTION_DAYS = 90
+DEFAULT_MAX_LAG_S = 6 * 3600.0  # as the setting freshness_max_lag_s
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,7 @@ class Options:
     retention_days: int = DEFAULT_RETENTION_DAYS
     batch: int = BATCH_ROWS
     sample_size: int = SAMPLE_ROWS
+    freshness_max_lag_s: float = DEFAULT_MAX_LAG_S
 
 
 def reconcile(
@@ -158,9 +160,12 @@ def reconcile(
     full_every_hours: float | None = None,
     retention_days: int = DEFAULT_RETENTION_DAYS,
     batch: int = BATCH_ROWS,
+    freshness_max_lag_s: float = DEFAULT_MAX_LAG_S,
 ) -> SyncReport:
     """One sync. `full` reconciles everything; `full_every_hours` makes a run full when
-    the last full reconcile is older than that (None or 0: only when asked or needed)."""
+    the last full reconcile is older than that (None or 0: only when asked or needed).
+    An applied sync also publishes the freshness summary (serving.freshness), judged
+    against `freshness_max_lag_s`."""
     options = Options(
         dry_run=dry_run,
         allow_mass_removal=allow_mass_removal,
@@ -168,6 +173,7 @@ def reconcile(
         full_every=timedelta(hours=full_every_hours) if full_every_hours else None,
         retention_days=retention_days,
         batch=batch,
+        freshness_max_lag_s=freshness_max_lag_s,
     )
     schema.upgrade(serving_db)
     started = time.monotonic()
@@ -206,6 +212,7 @@ def _sync(
         read = SourceRead(source, snapshot, identity, base, options.retention_days, options.batch)
         staged = _stage_all(conn, read)
         total = read.published_total()
+        fresh = None if options.dry_run else _freshness_read(conn, source, mode, options)
     stage.classify(conn)
     counts = stage.diff_counts(conn, mode.full)
     too_much = check_removal(counts, total)
@@ -221,9 +228,19 @@ def _sync(
     closed, pruned = stage.apply_closures(conn, mode.full, options.retention_days)
     kill_point("sync:before_verify")  # test-only: crash drill boundaries
     verify(conn, Expected(published_total=total, full=mode.full))
+    assert fresh is not None
+    freshness.publish(conn, fresh, options.freshness_max_lag_s)
     kill_point("sync:after_verify")
     applied = {"liveness": liveness, "closed": closed, "pruned": pruned}
     return _report(options, mode, total, staged, counts, applied), snapshot, identity
+
+
+def _freshness_read(
+    conn: DictConnection, source: DictConnection, mode: Mode, options: Options
+) -> freshness.FreshnessRead:
+    return freshness.read_for_sync(
+        source, conn, full=mode.full, max_lag_s=options.freshness_max_lag_s
+    )
 
 
 def _stage_all(conn: DictConnection, read: SourceRead) -> int:

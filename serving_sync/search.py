@@ -566,6 +566,11 @@ def last_sync(conn: psycopg.Connection) -> dict[str, Any] | None:
     return conn.execute("SELECT * FROM serving.web_last_sync()").fetchone()
 
 
+def freshness(conn: psycopg.Connection) -> list[dict[str, Any]]:
+    """Per source, the freshness summary the last applied sync published."""
+    return conn.execute("SELECT * FROM serving.web_freshness()").fetchall()
+
+
 def filter_names() -> tuple[str, ...]:
     """Every query parameter the filters read."""
     return tuple(f.name for f in fields(Filters))

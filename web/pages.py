@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, Response
 
 from serving_sync import search
+from web import present
 from web.app import cached_counts, raw_params, render
 from web.db import Unavailable
 
@@ -62,19 +63,21 @@ def stats_page(request: Request) -> Response:
 
 @router.get("/healthz")
 def healthz(request: Request) -> JSONResponse:
-    """The last applied sync and its age; 503 when the database cannot be reached."""
+    """The last applied sync and its age, and per source the freshness that sync
+    published (as `jobharbor status` reports it); 503 when the database cannot be reached."""
     try:
         with request.app.state.pool.connection() as conn:
             last = search.last_sync(conn)
+            fresh = search.freshness(conn)
     except Unavailable:
         return JSONResponse({"status": "unavailable", "database": "unreachable"}, 503)
-    if last is None:
-        return JSONResponse({"status": "ok", "last_sync_at": None, "last_sync_age_s": None})
-    return JSONResponse(
-        {
-            "status": "ok",
-            "last_sync_at": last["finished_at"].isoformat(),
-            "last_sync_age_s": round(last["age_s"], 1),
-            "published_rows": last["source_rows"],
-        }
-    )
+    body: dict[str, Any] = {"status": "ok", "last_sync_at": None, "last_sync_age_s": None}
+    if last is not None:
+        body.update(
+            last_sync_at=last["finished_at"].isoformat(),
+            last_sync_age_s=round(last["age_s"], 1),
+            published_rows=last["source_rows"],
+        )
+    body["lagging"] = any(row["lagging"] for row in fresh)
+    body["freshness"] = {row["source"]: present.freshness_body(row) for row in fresh}
+    return JSONResponse(body)

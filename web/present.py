@@ -3,7 +3,7 @@ group and value labels, URLs that carry the filters."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
@@ -186,3 +186,30 @@ def number(value: int | None) -> str:
 
 def percent(share: float | None) -> str:
     return "–" if share is None else f"{share * 100:.0f}%"
+
+
+_FRESHNESS_PHASES = ("discover", "fetch", "parse", "check", "sync")
+_LAG_KEYS = (
+    "published_recently",
+    "lag_p50_s",
+    "lag_p95_s",
+    "lag_max_s",
+    "unpublished",
+    "oldest_unpublished_s",
+)
+
+
+def freshness_body(row: dict[str, Any]) -> dict[str, Any]:
+    """One source's freshness in /healthz: the keys of `jobharbor status --json`
+    (`last_success` per phase, the lags under `freshness`), flattened."""
+
+    def iso(value: datetime | None) -> str | None:
+        return value.astimezone(UTC).isoformat(timespec="seconds") if value else None
+
+    return {
+        "last_success": {p: iso(row[f"last_{p}_at"]) for p in _FRESHNESS_PHASES},
+        **{key: row[key] for key in _LAG_KEYS},
+        "max_lag_s": row["max_lag_s"],
+        "lagging": row["lagging"],
+        "computed_at": iso(row["computed_at"]),
+    }

@@ -1,6 +1,7 @@
 """The environment `make up` runs Airflow with, printed as shell `export` lines.
 
-Airflow's metadata lives in the embedded cluster's `airflow` database (or
+The API server binds JOBHARBOR_AIRFLOW_HOST (default 127.0.0.1) on AIRFLOW_PORT
+(default 8080). Airflow's metadata lives in the embedded cluster's `airflow` database (or
 AIRFLOW__DATABASE__SQL_ALCHEMY_CONN when set); DAGs come from dags/; tasks poll
 the sandbox job web, which this starts if it is not running.
 """
@@ -23,6 +24,7 @@ def airflow_environment() -> dict[str, str]:
     home = settings.data_dir / "airflow"
     home.mkdir(parents=True, exist_ok=True)
     port = os.environ.get("AIRFLOW_PORT", "8080")
+    host = os.environ.get("JOBHARBOR_AIRFLOW_HOST", "127.0.0.1")
     metadata = os.environ.get("AIRFLOW__DATABASE__SQL_ALCHEMY_CONN") or sqlalchemy_url(
         urls.airflow or ""
     )
@@ -32,11 +34,12 @@ def airflow_environment() -> dict[str, str]:
         "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
         "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": metadata,
         "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
-        # Local development only: the UI binds to loopback and needs no login.
-        "AIRFLOW__API__HOST": "127.0.0.1",
+        # Local development only: the UI binds to loopback (unless JOBHARBOR_AIRFLOW_HOST
+        # says otherwise) and needs no login.
+        "AIRFLOW__API__HOST": host,
         "AIRFLOW__API__PORT": port,
         # Tasks report to the api-server's execution API: on the same port, whatever it is.
-        "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": f"http://127.0.0.1:{port}/execution/",
+        "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": execution_api_url(host, port),
         "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS": "True",
         "JOBHARBOR_SOURCES": str(REPO_ROOT / "sandbox" / "sources.yaml"),
         "JOBHARBOR_SANDBOX_URL": sandbox_url,
@@ -44,6 +47,14 @@ def airflow_environment() -> dict[str, str]:
         "JOBHARBOR_DATA_DIR": str(settings.data_dir),
         "PYTHONPATH": str(REPO_ROOT),
     }
+
+
+def execution_api_url(host: str, port: str) -> str:
+    """Where tasks on this machine reach the API server bound to `host`: a wildcard bind
+    on loopback, a named address as itself (bracketed when IPv6)."""
+    if host in ("", "0.0.0.0", "::"):
+        host = "127.0.0.1"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/execution/"
 
 
 def main() -> int:

@@ -38,6 +38,7 @@ from pipeline.db.connect import DictConnection
 from pipeline.lifecycle.identity_store import refresh_identity
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.parse import Documents, _posting_for, _result_values, _store_result
+from pipeline.testhooks import kill_point
 
 BATCH = 200
 NEEDS_FETCH = (
@@ -265,6 +266,7 @@ def _apply_rows(
             refresh_identity(conn, became_current)
         # Committed, then journaled: a kill between the two redoes a batch whose
         # inserts are idempotent (ON CONFLICT DO NOTHING), never skips one.
+        kill_point("backfill:mid_apply")
         journal.record(r["id"] for r in batch)
         documents.clear()
         progress.advance(len(batch))

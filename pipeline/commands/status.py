@@ -17,8 +17,8 @@ from typing import Any
 from pipeline.crawl.platforms import PLATFORMS
 from pipeline.crawl.schedule import change_rate_per_day
 from pipeline.db.connect import Database, DictConnection
+from serving_sync.freshness import PHASES, read_last_success
 
-PHASES = ("discover", "fetch", "parse", "check")
 BOARDS_SHOWN = 20  # per source in the text view, busiest first (--json has every board)
 
 
@@ -46,9 +46,6 @@ _SCHEDULE = """SELECT source_id, board_key, state, interval_s, due_at, rate_poll
               FROM crawl.boards
               WHERE enabled AND (%(source)s::text IS NULL OR source_id = %(source)s)
               ORDER BY source_id, board_key"""
-_LAST = """SELECT source_id, phase AS key, max(finished_at) AS at FROM crawl.runs
-           WHERE status = 'succeeded' AND (%(source)s::text IS NULL OR source_id = %(source)s OR source_id IS NULL)
-           GROUP BY 1, 2"""
 
 
 _FULL_PASS = """SELECT b.source_id, b.board_key, b.last_full_pass_at,
@@ -86,9 +83,7 @@ def gather_status(db: Database, source: str | None = None) -> dict[str, Any]:
         scans = _grouped(conn, _SCANS, source)
         full_passes = _full_passes(conn, source)
         schedules = _schedules(conn, source)
-        last: dict[str | None, dict[str, datetime]] = {}
-        for row in conn.execute(_LAST, {"source": source}):
-            last.setdefault(row["source_id"], {})[row["key"]] = row["at"]
+        last = read_last_success(conn, source)  # the same read the sync publishes
     report: dict[str, Any] = {
         "sources": {},
         "sync": {"last_success": _iso(last.get(None, {}).get("sync"))},

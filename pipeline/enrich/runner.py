@@ -33,6 +33,7 @@ from pipeline.enrich.schema import (
 )
 from pipeline.enrich.settings import EnrichSettings
 from pipeline.enrich.text import flat, posting_text, text_hash
+from pipeline.testhooks import kill_point
 
 log = logging.getLogger("jobharbor.enrich")
 
@@ -143,6 +144,7 @@ class Runner:
             return self._failed_call(conn, items, exc.failure, stats)
         store.reconcile(conn, reservation, reply.usage)
         stats.tokens += reply.usage.total
+        kill_point("enrich:mid_batch")  # answered and paid for, this batch not stored
         self._answered(conn, items, reply, stats)
         return True
 

@@ -28,6 +28,7 @@ def sync_serving(
             full=full,
             full_every_hours=settings.serving_full_sync_hours,
             retention_days=settings.serving_closed_retention_days,
+            freshness_max_lag_s=settings.freshness_max_lag_s,
         )
         return report.as_dict()
 

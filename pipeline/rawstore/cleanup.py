@@ -5,7 +5,8 @@ Protected, whatever their age:
   their current parse) and the input of any current result of such a posting;
 - anything unparsed (a posting's content with no result on it yet), `pending` uploads
   (only `ready` objects are considered) and every object of a source whose parse is
-  running right now;
+  running right now (a `running` row whose parse lock is held: a parse killed mid-run
+  leaves its row `running`, and the lock went with its connection);
 - anything fetched less than `raw_retention_days` ago;
 - the newest listing raw of each board (its latest scan's response).
 What is left is eligible, with a reason: `closed_posting` (the content or listing of
@@ -28,18 +29,24 @@ from typing import Any, TextIO
 from pipeline.app import App
 from pipeline.backfill.progress import Progress
 from pipeline.backfill.readonly import read_only
-from pipeline.db.connect import DictConnection
+from pipeline.db.connect import DictConnection, lock_key
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore.base import RawStore
+from pipeline.testhooks import kill_point
 
 BATCH = 200
+_MISSING = "object is missing from the store"
 _OPEN = "('active', 'missing')"
 _ELIGIBLE = f"""
 ro.state = 'ready'
 AND ro.fetched_at < now() - make_interval(secs => %(retention_s)s)
 AND (%(source)s::text IS NULL OR ro.source_id = %(source)s)
 AND NOT EXISTS (SELECT 1 FROM crawl.runs AS run WHERE run.phase = 'parse'
-                AND run.status = 'running' AND run.source_id = ro.source_id)
+                AND run.status = 'running' AND run.source_id = ro.source_id
+                AND EXISTS (SELECT 1 FROM pg_locks AS l WHERE l.locktype = 'advisory'
+                            AND l.granted AND l.objsubid = 1
+                            AND ((l.classid::bigint << 32) | l.objid::bigint)
+                                = hashtextextended(%(parse_lock)s || ro.source_id, 0)))
 AND NOT EXISTS (SELECT 1 FROM core.postings AS p WHERE p.status IN {_OPEN}
                 AND (p.content_raw_sha256 = ro.sha256 OR p.listing_raw_sha256 = ro.sha256))
 AND NOT EXISTS (SELECT 1 FROM core.parse_results AS r JOIN core.postings AS p ON p.id = r.posting_id
@@ -60,7 +67,8 @@ CASE WHEN EXISTS (SELECT 1 FROM core.postings AS p
      ELSE 'unreferenced' END
 """
 _SELECT = f"""
-SELECT ro.sha256, ro.object_key, ro.byte_length, ro.source_id, {_REASON} AS reason
+SELECT ro.sha256, ro.object_key, ro.byte_length, ro.source_id, ro.state_reason,
+       {_REASON} AS reason
 FROM crawl.raw_objects AS ro WHERE {_ELIGIBLE}
 ORDER BY ro.source_id, ro.fetched_at, ro.sha256
 LIMIT %(limit)s
@@ -118,6 +126,7 @@ def _params(app: App, source: str | None, limit: int) -> dict[str, Any]:
         "retention_s": app.settings.raw_retention_days * 86400,
         "source": source,
         "limit": limit,
+        "parse_lock": lock_key("parse", ""),  # the parse lock's key, less the source
     }
 
 
@@ -174,11 +183,19 @@ def _delete_one(
     sha = row["sha256"]
     if conn.execute(_INTENT, {**params, "sha256": sha, "reason": row["reason"]}).fetchone() is None:
         return "no_longer_eligible"
+    kill_point("cleanup:after_intent")
     problem = _verify(store, row["object_key"], row["byte_length"], sha)
+    if problem == _MISSING and (row["state_reason"] or "").startswith("deleting: "):
+        # An earlier cleanup recorded its intent, deleted, and died before marking
+        # the row: the object is gone as intended, not lost.
+        reason = f"cleanup: {row['reason']} (finishing an interrupted delete)"
+        conn.execute(_MARK, {"state": "deleted", "reason": reason, "sha256": sha})
+        return "deleted"
     if problem:
         conn.execute(_MARK, {"state": "lost", "reason": problem, "sha256": sha})
         return "failed_verification"
     store.delete(row["object_key"])
+    kill_point("cleanup:after_delete")
     conn.execute(_MARK, {"state": "deleted", "reason": f"cleanup: {row['reason']}", "sha256": sha})
     return "deleted"
 
@@ -187,7 +204,7 @@ def _verify(store: RawStore, key: str, length: int, sha256: str) -> str | None:
     try:
         data = store.get(key)
     except KeyError:
-        return "object is missing from the store"
+        return _MISSING
     if len(data) != length:
         return f"object has {len(data)} bytes, expected {length}"
     if hashlib.sha256(data).hexdigest() != sha256:

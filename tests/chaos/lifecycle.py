@@ -59,6 +59,9 @@ class ChaosConfig:
     timeout_s: float = 0.5  # the app's HTTP timeout; "timeout" faults answer later
     in_flight_grace_s: float = 0.25  # requests already sent when a 429 was answered
     seed: int = 9
+    # Fault kinds ("listing:reset", "postings:429-date", ...) given to the first boards
+    # in the first cycle, one each, before the random ones: a short run has each once.
+    first_faults: tuple[str, ...] = ()
 
 
 # Faults on the listing (`on: listing`) and on the postings' own pages (`on: postings`).
@@ -66,7 +69,12 @@ def _listing_fault(kind: str, config: ChaosConfig, jobs: tuple[Job, ...], rng: r
     ra = str(config.retry_after_s)
     specs: dict[str, dict[str, Any]] = {
         "429": {"status": 429, "body": "slow down", "retry_after": ra},
+        # An HTTP date one second further (dates have whole seconds: a 1 to 2 s wait).
+        "429-date": {"status": 429, "body": "slow down", "retry_after_date_s": int(ra) + 1},
         "503": {"status": 503, "body": "maintenance", "retry_after": ra},
+        # The real listing's head and half its body, then a TCP reset / a plain close.
+        "reset": {"wire": "reset"},
+        "truncated": {"wire": "truncate"},
         "empty": {"omit": [j.job_id for j in jobs]},
         "partial": {"omit": [j.job_id for j in rng.sample(jobs, max(1, len(jobs) // 3))]},
         "block": {"status": 200, "body": CLOUDFLARE, "content_type": "text/html"},
@@ -98,7 +106,10 @@ def _posting_fault(kind: str, config: ChaosConfig) -> dict[str, Any]:
         "401": {"status": 401, "body": "<h1>Please sign in</h1>", "content_type": "text/html"},
         "403": {"status": 403, "body": "<h1>Access denied</h1>", "content_type": "text/html"},
         "429": {"status": 429, "body": "slow down", "retry_after": ra},
+        "429-date": {"status": 429, "body": "slow down", "retry_after_date_s": int(ra) + 1},
         "500": {"status": 500, "body": "oops"},
+        "reset": {"wire": "reset"},
+        "truncated": {"wire": "truncate"},
         "soft-404": {
             "status": 200,
             "content_type": "text/html",
@@ -113,7 +124,10 @@ def _posting_fault(kind: str, config: ChaosConfig) -> dict[str, Any]:
 
 LISTING_FAULTS = (
     "429",
+    "429-date",
     "503",
+    "reset",
+    "truncated",
     "empty",
     "partial",
     "block",
@@ -125,7 +139,24 @@ LISTING_FAULTS = (
     "redirect-foreign",
     "redirect-private",
 )
-POSTING_FAULTS = ("401", "403", "429", "500", "soft-404", "timeout", "login")
+POSTING_FAULTS = (
+    "401",
+    "403",
+    "429",
+    "429-date",
+    "500",
+    "soft-404",
+    "timeout",
+    "login",
+    "reset",
+    "truncated",
+)
+# Injected since issue 15 section 2 (the short form in `make test` forces each once).
+WIRE_AND_DATE_FAULTS = tuple(
+    f"{scope}:{kind}"
+    for scope in ("listing", "postings")
+    for kind in ("429-date", "reset", "truncated")
+)
 
 
 @dataclass(frozen=True)
@@ -133,6 +164,7 @@ class LoggedRequest:
     at: float  # the sandbox's monotonic clock at arrival
     path: str
     status: int | None
+    cooldown_until: float | None = None  # the end of the wait its Retry-After asked for
 
 
 class SandboxControl(Protocol):
@@ -163,7 +195,8 @@ class InProcess:
 
     def requests(self, since: float = 0.0) -> list[LoggedRequest]:
         return [
-            LoggedRequest(e.at, e.path, e.status) for e in self.sandbox.state.requests(since=since)
+            LoggedRequest(e.at, e.path, e.status, e.cooldown_until)
+            for e in self.sandbox.state.requests(since=since)
         ]
 
 
@@ -194,7 +227,10 @@ class OverHttp:
 
     def requests(self, since: float = 0.0) -> list[LoggedRequest]:
         answer = self.client.get("/_sandbox/log", params={"since": since}).raise_for_status()
-        return [LoggedRequest(e["at"], e["path"], e["status"]) for e in answer.json()["requests"]]
+        return [
+            LoggedRequest(e["at"], e["path"], e["status"], e.get("cooldown_until"))
+            for e in answer.json()["requests"]
+        ]
 
 
 @dataclass(frozen=True)
@@ -301,7 +337,8 @@ def run_chaos(app: App, sandbox: SandboxControl, config: ChaosConfig) -> ChaosRe
     for cycle in range(config.cycles + config.calm_cycles):
         if cycle:
             report.changes += _change_world(sandbox, boards, rng, config.change_rate)
-        plan = _plan(boards, sandbox, rng, config, sticky) if cycle < config.cycles else {}
+        forced = _forced(boards, config) if cycle == 0 else {}
+        plan = _plan(boards, sandbox, rng, config, sticky, forced) if cycle < config.cycles else {}
         report.faults.update(kind for faults in plan.values() for kind, _ in faults)
         world.observe(sandbox, boards, plan)
         last_scan = _last_scan_id(app)
@@ -340,31 +377,43 @@ def _change_world(
     return len(changed)
 
 
+def _forced(boards: list[SandboxBoard], config: ChaosConfig) -> dict[SandboxBoard, str]:
+    """`first_faults`, one per board, in board order (a listing and a posting fault may
+    share a board: they are separate kinds of requests)."""
+    forced: dict[SandboxBoard, str] = {}
+    for n, kind in enumerate(config.first_faults):
+        forced[boards[n % len(boards)]] = kind
+    return forced
+
+
 def _plan(
     boards: list[SandboxBoard],
     sandbox: SandboxControl,
     rng: random.Random,
     config: ChaosConfig,
     sticky: dict[SandboxBoard, tuple[dict[str, Any], int]],
+    forced: dict[SandboxBoard, str],
 ) -> Plan:
     """Faults per board for one cycle: at most one on its listing (a partial listing
-    sticks for `sticky_cycles`), at most one on its postings' pages."""
+    sticks for `sticky_cycles`), at most one on its postings' pages; a forced kind
+    takes its scope's place."""
     plan: Plan = {}
     for board in boards:
         faults = []
+        scope, _, must = forced.get(board, "").partition(":")
         if board in sticky:
             spec, left = sticky.pop(board)
             faults.append(("listing:partial", spec))
             if left > 1:
                 sticky[board] = (spec, left - 1)
-        elif rng.random() < config.fault_rate / 2:
-            kind = rng.choice(LISTING_FAULTS)
+        elif scope == "listing" or rng.random() < config.fault_rate / 2:
+            kind = must if scope == "listing" else rng.choice(LISTING_FAULTS)
             spec = _listing_fault(kind, config, sandbox.jobs(board.platform, board.token), rng)
             faults.append((f"listing:{kind}", spec))
             if kind == "partial" and config.sticky_cycles > 1:
                 sticky[board] = (spec, config.sticky_cycles - 1)
-        if rng.random() < config.fault_rate / 2:
-            kind = rng.choice(POSTING_FAULTS)
+        if scope == "postings" or rng.random() < config.fault_rate / 2:
+            kind = must if scope == "postings" else rng.choice(POSTING_FAULTS)
             faults.append((f"postings:{kind}", _posting_fault(kind, config)))
         if faults:
             plan[board] = faults
@@ -470,21 +519,19 @@ def _count_reopened(app: App) -> int:
 
 
 def _judge_cooldowns(entries: list[Any], config: ChaosConfig, report: ChaosReport) -> None:
-    """Every 429/503 we answered asked for `retry_after_s`: the sandbox (one host) must
-    receive nothing in [answer + in-flight grace, answer + Retry-After)."""
+    """Every 429/503 we answered asked for a wait (the sandbox logs its end, from
+    Retry-After as seconds or as an HTTP date; else `retry_after_s`): the sandbox (one
+    host) must receive nothing in [answer + in-flight grace, the end of that wait)."""
     entries = sorted(
         (e for e in entries if not e.path.startswith("/_sandbox/")), key=lambda e: e.at
     )
     report.requests = len(entries)
     asked = [e for e in entries if e.status in (429, 503)]
     report.cooldowns = len(asked)
+    until = {id(c): c.cooldown_until or c.at + config.retry_after_s for c in asked}
     for entry in entries:
         cause = next(
-            (
-                c
-                for c in asked
-                if c.at + config.in_flight_grace_s <= entry.at < c.at + config.retry_after_s
-            ),
+            (c for c in asked if c.at + config.in_flight_grace_s <= entry.at < until[id(c)]),
             None,
         )
         if cause is not None:
@@ -496,7 +543,7 @@ def _judge_cooldowns(entries: list[Any], config: ChaosConfig, report: ChaosRepor
                     "status": cause.status,
                 }
             )
-    ends = [c.at + config.retry_after_s for c in asked]
+    ends = [until[id(c)] for c in asked]
     for end in ends:
         if any(c.at <= end < e for c, e in zip(asked, ends, strict=True) if e != end):
             continue  # inside a later cooldown: not its end

@@ -1,5 +1,6 @@
 """A small chaos run over every sandbox platform (issue 9's closing note, in miniature):
-no wrongful close, nothing stuck `missing` while listed, no request inside a cooldown.
+no wrongful close, nothing stuck `missing` while listed, no request inside a cooldown
+(one asked for as an HTTP date too), through connection resets and truncated bodies.
 `bench/chaos_lifecycle.py` runs the full-size version."""
 
 from __future__ import annotations
@@ -7,13 +8,15 @@ from __future__ import annotations
 import json
 
 from pipeline.app import App
-from tests.chaos.lifecycle import ChaosConfig, InProcess, run_chaos
+from tests.chaos.lifecycle import WIRE_AND_DATE_FAULTS, ChaosConfig, InProcess, run_chaos
 
 
 def test_a_small_chaos_run_closes_nothing_listed_strands_nothing_and_respects_cooldowns(
     app, sandbox
 ) -> None:
-    config = ChaosConfig(cycles=3, calm_cycles=2, fault_rate=0.6, seed=9)
+    config = ChaosConfig(
+        cycles=3, calm_cycles=2, fault_rate=0.6, seed=9, first_faults=WIRE_AND_DATE_FAULTS
+    )
     chaotic = App.create(
         settings=app.settings.model_copy(update={"http_timeout_s": config.timeout_s})
     )
@@ -22,6 +25,8 @@ def test_a_small_chaos_run_closes_nothing_listed_strands_nothing_and_respects_co
     print(json.dumps(summary))
     assert len(report.platforms) >= 11, report.platforms
     assert summary["faults"] > 0  # the run really was chaotic
+    # Retry-After as an HTTP date, resets and truncated bodies, on listings and pages.
+    assert all(report.faults[kind] >= 1 for kind in WIRE_AND_DATE_FAULTS), report.faults
     assert summary["cooldowns"] > 0
     assert not report.wrongful, report.wrongful
     assert summary["stuck_missing"] == 0, report.stuck
@@ -29,3 +34,19 @@ def test_a_small_chaos_run_closes_nothing_listed_strands_nothing_and_respects_co
     assert summary["postings_lost"] == 0, report.lost[:10]
     for missed in report.missed:  # reported (explained in docs/reliability.md), not hidden
         print(f"MISSED CLOSE {missed}")
+
+
+def test_the_cooldown_judge_holds_requests_to_the_wait_each_answer_asked_for() -> None:
+    """A 429 whose Retry-After (an HTTP date) asked for 2 s: a request 1.5 s later is a
+    violation although the run's default Retry-After is 1 s; one after 2 s is not."""
+    from tests.chaos.lifecycle import ChaosReport, LoggedRequest, _judge_cooldowns
+
+    config = ChaosConfig(retry_after_s=1)
+    for later, violations in ((1.5, 1), (2.1, 0)):
+        report = ChaosReport()
+        entries = [
+            LoggedRequest(10.0, "/greenhouse/a", 429, cooldown_until=12.0),
+            LoggedRequest(10.0 + later, "/greenhouse/b", 200),
+        ]
+        _judge_cooldowns(entries, config, report)
+        assert len(report.violations) == violations, (later, report.violations)

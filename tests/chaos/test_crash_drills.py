@@ -11,8 +11,12 @@ import pytest
 from chaos.crash import DRILLS, World, run_drill
 
 # About two minutes each (an uninterrupted reference run and the drill, every phase a
-# process): `make test` runs two boundaries, `python -m chaos` all of them.
-SHORT = tuple(d for d in DRILLS if d.kill_at in ("raw:after_intent", "sync:before_verify"))
+# process): `make test` runs three boundaries, `python -m chaos` all of them.
+SHORT = tuple(
+    d
+    for d in DRILLS
+    if d.kill_at in ("raw:after_intent", "sync:before_verify", "cleanup:after_delete")
+)
 
 
 @pytest.fixture

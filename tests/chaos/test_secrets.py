@@ -66,3 +66,105 @@ def test_no_secret_appears_when_the_database_is_unreachable(databases, tmp_path)
     assert "error" in output.lower()
     for name, value in SECRETS.items():
         assert value not in output, f"the {name} appears in a connection error"
+
+
+# ---------------------------------------------------------------- the web app's error paths
+
+WEB_PATHS = (
+    "/",
+    "/?q=engineer",
+    "/stats",
+    "/jobs/1",
+    "/api/jobs",
+    "/api/jobs/1",
+    "/api/stats",
+    "/healthz",
+    # 422s: a bad value in a page and in the API.
+    "/?remote=sometimes",
+    "/api/jobs?limit=0",
+    "/api/jobs?cursor=%25%25%25",
+    "/jobs/abc",
+)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _serve_and_capture(tmp_path, reader_url: str) -> tuple[list[tuple[int, str]], str]:
+    """`jobharbor -v web` in its own process, with the reader password configured; every
+    path's status and body, and the server's whole log."""
+    import time
+
+    import httpx
+
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JOBHARBOR_")}
+    env.update(
+        JOBHARBOR_SERVING_READER_URL=reader_url,
+        JOBHARBOR_WEB_DB_PASSWORD=SECRETS["password"],
+        JOBHARBOR_WEB_POOL_TIMEOUT_S="1",
+        JOBHARBOR_DATA_DIR=str(tmp_path),
+    )
+    log = tmp_path / "web.log"
+    with log.open("w") as sink:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "pipeline", "-v", "web", "--port", str(port)],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/static/", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise
+                    time.sleep(0.2)
+            answers = [
+                (r.status_code, r.text)
+                for r in (
+                    httpx.get(f"http://127.0.0.1:{port}{path}", timeout=15) for path in WEB_PATHS
+                )
+            ]
+        finally:
+            server.terminate()
+            server.wait(timeout=15)
+    return answers, log.read_text()
+
+
+def _reader_url(serving_url: str, port: int | None = None) -> str:
+    parts = urlsplit(serving_url)
+    netloc = f"jobharbor_web:{SECRETS['password']}@{parts.hostname}:{port or parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc, query="connect_timeout=1"))
+
+
+def test_no_secret_appears_in_the_web_apps_pages_or_log_during_an_outage(
+    databases, tmp_path
+) -> None:
+    answers, log = _serve_and_capture(tmp_path, _reader_url(databases.serving.url, port=9))
+    statuses = {status for status, _ in answers}
+    assert 503 in statuses  # the outage is real, and said
+    assert "unavailable" in log.lower()  # the log says it too
+    for status, body in answers:
+        assert SECRETS["password"] not in body, status
+    assert SECRETS["password"] not in log
+
+
+def test_no_secret_appears_in_the_web_apps_422_bodies_or_log(databases, tmp_path) -> None:
+    from serving_sync import roles
+
+    roles.provision_web_role(databases.serving, SECRETS["password"])
+    answers, log = _serve_and_capture(tmp_path, _reader_url(databases.serving.url))
+    assert {status for status, _ in answers} >= {200, 422}
+    for status, body in answers:
+        assert SECRETS["password"] not in body, status
+    assert SECRETS["password"] not in log

@@ -8,6 +8,7 @@ import time
 import httpx
 import pytest
 
+from sandbox.faults import Fault
 from tests.engine.conftest import set_fault, set_robots
 
 LISTING = "/greenhouse/v1/boards/{}/jobs?content=true"
@@ -86,3 +87,24 @@ def test_many_boards_change_at_once(client, sandbox) -> None:
         ).status_code
         == 400
     )
+
+
+def test_wire_faults_reset_or_truncate_the_real_answer_and_the_log_keeps_the_asked_wait(
+    client, sandbox
+) -> None:
+    whole = len(client.get(LISTING.format("w")).content)
+    set_fault(sandbox, "greenhouse", "w", wire="reset")
+    with pytest.raises(httpx.ReadError, match="reset"):
+        client.get(LISTING.format("w"))
+    set_fault(sandbox, "greenhouse", "w", wire="truncate")
+    with pytest.raises(httpx.RemoteProtocolError, match=f"expected {whole}"):
+        client.get(LISTING.format("w"))
+    set_fault(sandbox, "greenhouse", "w", status=429, retry_after_date_s=3)
+    dated = client.get(LISTING.format("w"))
+    assert dated.status_code == 429
+    assert dated.headers["retry-after"].endswith(" GMT")  # an HTTP date, not seconds
+    entry = sandbox.state.requests()[-1]
+    # A date has whole seconds: 3 s ahead asks for 2 to 3 s.
+    assert 2.0 <= entry.cooldown_until - entry.at <= 3.0
+    with pytest.raises(ValueError, match="wire must be one of"):
+        Fault.from_dict({"wire": "melt"})

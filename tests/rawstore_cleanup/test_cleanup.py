@@ -160,3 +160,41 @@ def test_dry_run_lists_and_apply_deletes_only_the_eligible(
     assert applied.stats["needs_fetch"] == 1
     assert "needs a fetch" in applied.stats["message"]
     assert parse_source(app, "vieclam", reparse=True).status == "succeeded"
+
+
+def test_a_delete_interrupted_before_marking_is_finished_as_deleted_not_lost(
+    databases, sandbox, tmp_path: Path
+) -> None:
+    """A cleanup killed after deleting an object, before marking its row (the crash
+    drill `cleanup:after_delete`): the next cleanup finds the object gone with its
+    delete intent recorded, and marks it `deleted`. An object gone WITHOUT an intent
+    is still `lost` (it vanished on its own)."""
+    app = App.create(settings=make_settings(databases, tmp_path, sandbox_url=sandbox.url))
+    sync_catalog(app)
+    assert discover(app, "vieclam", force=True).status == "succeeded"
+    assert fetch_details(app, "vieclam").status == "succeeded"
+    assert parse_source(app, "vieclam").status == "succeeded"
+    shas = _arrange(app)
+    with app.db.connect() as conn:
+        keys = {
+            name: conn.execute(
+                "SELECT object_key FROM crawl.raw_objects WHERE sha256 = %s", (shas[name],)
+            ).fetchone()["object_key"]
+            for name in ("closed", "superseded")
+        }
+        conn.execute(  # what the killed run had committed: its intent for `closed`
+            "UPDATE crawl.raw_objects SET state_reason = 'deleting: closed_posting' "
+            "WHERE sha256 = %s",
+            (shas["closed"],),
+        )
+        conn.commit()
+    for key in keys.values():
+        app.raw_store.delete(key)
+    report = run_cleanup(app, stream=io.StringIO())
+    assert report.status == "succeeded"
+    state, reason, present = _raw(app, shas["closed"])
+    assert (state, present) == ("deleted", False)
+    assert "interrupted" in reason
+    state, reason, _ = _raw(app, shas["superseded"])
+    assert (state, reason) == ("lost", "object is missing from the store")
+    assert report.stats["skipped"] == {"failed_verification": 1}

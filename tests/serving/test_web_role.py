@@ -13,7 +13,9 @@ from serving_sync.search import SearchRequest
 from tests.serving.conftest import WEB_PASSWORD
 
 
-@pytest.mark.parametrize("table", ["jobs", "closed_jobs", "sync_runs", "schema_versions"])
+@pytest.mark.parametrize(
+    "table", ["jobs", "closed_jobs", "sync_runs", "schema_versions", "freshness"]
+)
 def test_the_web_role_cannot_read_serving_tables_directly(seeded, web_conn, table) -> None:
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         web_conn.execute(f"SELECT * FROM serving.{table} LIMIT 1")
@@ -112,3 +114,154 @@ def test_db_up_sets_the_password_from_the_environment_only(databases, monkeypatc
     changed = _verifier(databases.serving)
     assert changed.startswith("SCRAM-SHA-256$")
     assert changed != known
+
+
+# ---------------------------------------------------------------- issue 15 section 6, each proven
+
+# What the web role may execute in serving: the web_* read functions (and fold).
+SOME_WEB_FUNCTIONS = {"web_search", "web_facet", "web_job", "web_last_sync", "web_freshness"}
+
+
+def test_every_function_the_web_role_may_call_is_a_read_only_one(serving) -> None:
+    with psycopg.connect(serving.url) as owner:
+        rows = owner.execute(
+            """SELECT p.proname, p.provolatile FROM pg_proc p
+               JOIN pg_namespace n ON n.oid = p.pronamespace
+               WHERE n.nspname = 'serving'
+                 AND has_function_privilege('jobharbor_web', p.oid, 'EXECUTE')"""
+        ).fetchall()
+    names = {name for name, _ in rows}
+    assert names >= SOME_WEB_FUNCTIONS
+    assert [n for n in names if not n.startswith("web_") and n != "fold"] == []
+    # STABLE or IMMUTABLE: PostgreSQL refuses any write inside them, SECURITY DEFINER or not.
+    assert [name for name, volatility in rows if volatility == "v"] == []
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "SELECT lo_create(0)",  # a large object is a write
+        "SELECT nextval('serving.sync_runs_id_seq')",
+        "SELECT serving.job_fingerprint(NULL)",  # the sync's helper, not the web's
+        "SELECT * FROM serving.search_jobs('x', 1)",
+        "COPY (SELECT 1) TO '/tmp/jobharbor-web-copy'",
+        "COPY (SELECT 1) TO PROGRAM 'true'",
+        "SELECT lo_from_bytea(0, 'x')",
+    ],
+)
+def test_the_web_role_cannot_call_anything_that_writes(seeded, web_conn, statement) -> None:
+    web_conn.execute("SET default_transaction_read_only = off")  # even so
+    with pytest.raises(
+        (
+            psycopg.errors.InsufficientPrivilege,
+            psycopg.errors.ReadOnlySqlTransaction,
+            psycopg.errors.UndefinedFunction,
+        )
+    ):
+        web_conn.execute(statement)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "SELECT rolpassword FROM pg_authid",
+        "SELECT passwd FROM pg_shadow",
+        "SELECT pg_read_file('/etc/passwd')",
+        "SELECT pg_ls_dir('.')",
+        "SELECT * FROM pg_largeobject",
+        "SELECT * FROM pg_statistic",
+    ],
+)
+def test_the_web_role_cannot_read_protected_catalog_data(web_conn, statement) -> None:
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        web_conn.execute(statement)
+
+
+def test_the_web_role_cannot_end_or_signal_another_session(serving, web_conn) -> None:
+    with psycopg.connect(serving.url) as owner:
+        for call in ("pg_terminate_backend", "pg_cancel_backend"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                web_conn.execute(f"SELECT {call}(%s)", (owner.info.backend_pid,))
+        assert owner.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_the_web_role_sees_no_other_sessions_queries(serving, web_conn) -> None:
+    with psycopg.connect(serving.url) as owner:
+        owner.execute("SELECT 'owner-secret-query' AS marker")
+        owner_pid = owner.info.backend_pid
+        seen = web_conn.execute(
+            "SELECT query FROM pg_stat_activity WHERE pid = %s", (owner_pid,)
+        ).fetchone()
+    assert seen == {"query": "<insufficient privilege>"}
+
+
+def test_the_web_role_cannot_read_the_authoritative_tables(databases, seeded) -> None:
+    """Even on a cluster that holds both databases, logged in to the authoritative one."""
+    roles.provision_web_role(databases.serving, WEB_PASSWORD)
+    url = roles.reader_url(databases.db.url, WEB_PASSWORD)
+    with psycopg.connect(url, autocommit=True) as conn:
+        for table in ("core.postings", "crawl.raw_objects", "ref.sources", "crawl.runs"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(f"SELECT * FROM {table} LIMIT 1")
+
+
+def _search_args(page_rows: int) -> tuple:
+    from serving_sync.search import Filters, filter_args
+
+    return (*filter_args(Filters()), "newest", None, None, None, page_rows, 1000)
+
+
+@pytest.mark.parametrize("page_rows", [0, 52, 1_000_000])
+def test_a_page_size_over_the_bound_is_refused_by_the_sql_function(
+    seeded, web_conn, page_rows
+) -> None:
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="page_rows"):
+        web_conn.execute(search.SEARCH_SQL, _search_args(page_rows))
+    assert len(web_conn.execute(search.SEARCH_SQL, _search_args(51)).fetchall()) == 51
+
+
+def test_a_search_over_the_statement_timeout_is_cancelled(seeded, web_conn) -> None:
+    """Not only pg_sleep: a real read through a search function is cut off too."""
+    web_conn.execute("SET statement_timeout = '200ms'")  # the role's 3s, shortened for speed
+    started = time.monotonic()
+    with pytest.raises(psycopg.errors.QueryCanceled):
+        web_conn.execute(
+            "SELECT count(serving.fold('Kế toán ' || g)) FROM generate_series(1, 100000000) g"
+        )
+    assert time.monotonic() - started < 3
+
+
+def test_a_transaction_left_idle_is_killed(web_url) -> None:
+    conn = psycopg.connect(web_url)  # not autocommit: the first statement opens a transaction
+    try:
+        conn.execute("SET idle_in_transaction_session_timeout = '300ms'")  # the role's 10s, faster
+        conn.execute("SELECT 1")
+        time.sleep(1.0)
+        with pytest.raises(psycopg.Error, match="idle-in-transaction"):
+            conn.execute("SELECT 1")
+    finally:
+        conn.close()
+
+
+def test_the_roles_own_idle_timeout_kills_a_forgotten_transaction(web_url) -> None:
+    """The role's setting itself (10s), not a session's: one slow test."""
+    conn = psycopg.connect(web_url)
+    try:
+        conn.execute("SELECT 1")
+        time.sleep(11)
+        with pytest.raises(psycopg.Error, match="idle-in-transaction"):
+            conn.execute("SELECT 1")
+    finally:
+        conn.close()
+
+
+def test_the_connection_limit_holds(seeded, web_url) -> None:
+    opened = []
+    try:
+        for _ in range(20):
+            opened.append(psycopg.connect(web_url, autocommit=True))
+        with pytest.raises(psycopg.OperationalError, match="too many connections"):
+            psycopg.connect(web_url, autocommit=True)
+    finally:
+        for conn in opened:
+            conn.close()

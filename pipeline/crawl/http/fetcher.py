@@ -372,7 +372,7 @@ class Fetcher:
             cause = exc.__cause__ or exc.__context__
             if isinstance(cause, BlockedAddressError):
                 return _failure(request, url, started, str(cause), hops, blocked=True)
-            return _failure(request, url, started, f"{type(exc).__name__}: {exc}", hops)
+            return _failure(request, url, started, f"{type(exc).__name__}: {_said(exc)}", hops)
 
     async def _read_body(
         self,
@@ -403,6 +403,20 @@ class Fetcher:
             redirects=tuple(h.url for h in hops),
             hops=tuple(hops),
         )
+
+
+def _said(exc: BaseException) -> str:
+    """The first message down the exception's causes: a reset mid-body is an httpx
+    ReadError with no text, over an httpcore one with none, over the OSError that says
+    "Connection reset by peer"."""
+    seen: BaseException | None = exc
+    for _ in range(5):
+        if seen is None:
+            break
+        if str(seen):
+            return str(seen)
+        seen = seen.__cause__ or seen.__context__
+    return "connection failed"
 
 
 async def _make_semaphore(size: int) -> asyncio.Semaphore:

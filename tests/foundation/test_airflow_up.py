@@ -1,0 +1,67 @@
+"""`make up` (scripts/airflow-up.sh): the components it starts and where they listen.
+The running stack's sockets are listed by `make up-check` (scripts/up_check.py)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+
+from pipeline.airflow.env import execution_api_url
+from pipeline.settings import REPO_ROOT
+
+SCRIPT = REPO_ROOT / "scripts" / "airflow-up.sh"
+
+
+def started_commands() -> dict[str, list[str]]:
+    """The `start NAME ARGS...` lines of the script: Airflow's arguments by component."""
+    commands = {}
+    for line in SCRIPT.read_text().splitlines():
+        match = re.match(r"start (\S+) (.+)$", line.strip())
+        if match:
+            commands[match[1]] = shlex.split(match[2])
+    return commands
+
+
+def test_make_up_starts_the_four_components_without_task_log_servers() -> None:
+    commands = started_commands()
+    assert set(commands) == {"api-server", "scheduler", "dag-processor", "triggerer"}
+    assert "--skip-serve-logs" in commands["scheduler"]
+    assert "--skip-serve-logs" in commands["triggerer"]
+    assert commands["api-server"][1:] == [
+        "--host",
+        "$AIRFLOW__API__HOST",
+        "--port",
+        "$AIRFLOW__API__PORT",
+    ]
+
+
+def test_the_installed_airflow_accepts_every_command_make_up_runs() -> None:
+    """An Airflow upgrade that drops a flag (say --skip-serve-logs) fails here, not in
+    front of a user."""
+    from airflow.cli.cli_parser import get_parser
+
+    parser = get_parser()
+    for name, command in started_commands().items():
+        args = [a.replace("$AIRFLOW__API__HOST", "127.0.0.1") for a in command]
+        args = [a.replace("$AIRFLOW__API__PORT", "8080") for a in args]
+        parsed = parser.parse_args(args)
+        assert parsed.subcommand == name
+    assert parser.parse_args(["scheduler", "--skip-serve-logs"]).skip_serve_logs is True
+
+
+@pytest.mark.parametrize(
+    ("host", "url"),
+    [
+        ("127.0.0.1", "http://127.0.0.1:8080/execution/"),
+        ("0.0.0.0", "http://127.0.0.1:8080/execution/"),
+        ("::", "http://127.0.0.1:8080/execution/"),
+        ("10.1.2.3", "http://10.1.2.3:8080/execution/"),
+        ("fd00::1", "http://[fd00::1]:8080/execution/"),
+    ],
+)
+def test_tasks_reach_the_api_server_where_JOBHARBOR_AIRFLOW_HOST_binds_it(
+    host: str, url: str
+) -> None:
+    assert execution_api_url(host, "8080") == url
