@@ -180,6 +180,46 @@ CREATE INDEX jobs_search_tsv_idx ON serving.jobs USING gin (search_tsv);
 REVOKE ALL ON FUNCTION serving.filter_lexeme, serving.filter_lexemes, serving.lexeme_query,
     serving.filter_query, serving.tsquery_and, serving.web_match FROM PUBLIC;
 
+-- 5. The counts of the unfiltered context (the landing page; and, disjunctively, the own
+--    group of any request with a single filter) are a full pass over every published
+--    posting: seconds at 1M rows, past any request budget. They only change when the
+--    sync writes, so the sync computes them once, inside its transaction, after it
+--    wrote (serving_sync.facet_totals); the functions read them while the table holds
+--    them, and count live otherwise (a fresh migration, an empty table: the same
+--    numbers). 'all' rows: web_facets_all's answer without filters and without top_n;
+--    'one' rows: web_facet's for the enrichment groups (the parse groups' own counts are
+--    the 'all' rows plus the total as denominator).
+CREATE TABLE serving.facet_totals (
+    kind  text NOT NULL CHECK (kind IN ('all', 'one')),
+    facet text NOT NULL,
+    value text,
+    count bigint NOT NULL
+);
+ALTER TABLE serving.facet_totals ENABLE ROW LEVEL SECURITY;
+REVOKE ALL ON serving.facet_totals FROM PUBLIC;
+
+CREATE FUNCTION serving.refresh_facet_totals() RETURNS void
+LANGUAGE plpgsql
+SET search_path = serving, pg_catalog
+AS $$
+BEGIN
+    DELETE FROM serving.facet_totals;  -- empty: the functions below count live
+    -- The 'one' rows first: once 'all' rows exist, web_facet reads the table.
+    INSERT INTO serving.facet_totals (kind, facet, value, count)
+    SELECT 'one', g.facet, f.value, f.count
+    FROM unnest(ARRAY['skill', 'experience', 'seniority', 'work_mode', 'enrichment']) AS g(facet)
+    CROSS JOIN LATERAL serving.web_facet(g.facet, NULL, false, NULL, NULL, NULL, NULL, NULL,
+                                         NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'any',
+                                         'required', NULL, NULL, NULL, NULL, NULL) AS f;
+    INSERT INTO serving.facet_totals (kind, facet, value, count)
+    SELECT 'all', f.facet, f.value, f.count
+    FROM serving.web_facets_all(NULL, false, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                NULL, NULL, NULL, NULL, NULL, 'any', 'required', NULL, NULL,
+                                NULL, NULL, NULL) AS f;
+END
+$$;
+REVOKE ALL ON FUNCTION serving.refresh_facet_totals() FROM PUBLIC;
+
 CREATE OR REPLACE FUNCTION serving.web_search(
     q text, q_prefix boolean,
     p_country text[], p_region text[], p_city text[], p_remote text[], p_job_type text[],
@@ -273,6 +313,19 @@ DECLARE
     tsq tsquery := serving.web_match(serving.web_tsquery(q, q_prefix), p_country, p_region, p_city,
         p_remote, p_job_type, p_employment_type, p_source, p_company, p_has_salary);
 BEGIN
+    IF tsq IS NULL AND p_posted_within_days IS NULL AND p_salary_min IS NULL AND p_skill IS NULL
+       AND p_experience IS NULL AND p_experience_unknown IS NULL AND p_seniority IS NULL
+       AND p_work_mode IS NULL
+       AND EXISTS (SELECT 1 FROM serving.facet_totals t WHERE t.kind = 'all') THEN
+        RETURN QUERY
+            SELECT c.facet, c.value, c.count FROM (
+                SELECT t.facet, t.value, t.count,
+                       row_number() OVER (PARTITION BY t.facet ORDER BY t.count DESC, t.value)
+                           AS place
+                FROM serving.facet_totals t WHERE t.kind = 'all') AS c
+            WHERE top_n IS NULL OR c.place <= top_n OR c.value = 'unknown' OR c.facet = 'total';
+        RETURN;
+    END IF;
     RETURN QUERY EXECUTE
         'WITH parts AS MATERIALIZED (
              SELECT j.countries, j.regions, j.cities, j.remote,
@@ -386,6 +439,28 @@ BEGIN
     END CASE;
     tsq := serving.web_match(tsq, p_country, p_region, p_city, p_remote, p_job_type,
                              p_employment_type, p_source, p_company, p_has_salary);
+    IF tsq IS NULL AND p_posted_within_days IS NULL AND p_salary_min IS NULL AND p_skill IS NULL
+       AND p_experience IS NULL AND p_experience_unknown IS NULL AND p_seniority IS NULL
+       AND p_work_mode IS NULL
+       AND (facet <> 'skill' OR coalesce(p_skill_scope, 'required') <> 'all')
+       AND EXISTS (SELECT 1 FROM serving.facet_totals t WHERE t.kind = 'all') THEN
+        RETURN QUERY
+            SELECT c.value, c.count FROM (
+                SELECT t.value, t.count FROM serving.facet_totals t
+                WHERE t.kind = 'one' AND t.facet = web_facet.facet
+                UNION ALL
+                SELECT t.value, t.count FROM serving.facet_totals t
+                WHERE t.kind = 'all' AND t.facet = web_facet.facet AND web_facet.facet <> 'total'
+                UNION ALL  -- the denominator of a parse group, and the total itself
+                SELECT NULL, t.count FROM serving.facet_totals t
+                WHERE t.kind = 'all' AND t.facet = 'total'
+                  AND web_facet.facet NOT IN ('skill', 'experience', 'seniority', 'work_mode',
+                                              'enrichment')
+            ) AS c
+            ORDER BY c.value IS NULL DESC, c.value = 'unknown' DESC, c.count DESC, c.value
+            LIMIT CASE WHEN top_n IS NULL THEN NULL ELSE top_n + 2 END;
+        RETURN;
+    END IF;
     IF facet IN ('country', 'region', 'city', 'skill', 'experience') THEN
         RETURN QUERY EXECUTE
             'SELECT u.v, count(*) ' || source_sql || serving.web_where() ||
