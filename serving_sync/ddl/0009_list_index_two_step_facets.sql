@@ -17,8 +17,7 @@
 --    (countries, regions, cities) arrays, with the month as date_trunc(); only the few
 --    hundred distinct office arrays are then unnested and summed. Same contract and the
 --    same numbers (the SQL tests check them against a Python oracle).
--- 4.-6. Below: filter lexemes in search_tsv, the kept unfiltered counts, wide columns
---    out of line.
+-- 4.-5. Below: filter lexemes in search_tsv, the kept unfiltered counts.
 -- Signatures are those of v8, so grants stay.
 
 DROP INDEX serving.jobs_sort_at_idx;
@@ -40,8 +39,12 @@ CREATE INDEX jobs_list_idx ON serving.jobs ((coalesce(posted_at, first_seen_at))
 --    URL, host, e-mail or path), so no word of a posting can match a filter. A value
 --    over 200 bytes is written as its md5 after '#' instead of '=' (lexemes are capped
 --    at 2 KB; '#' keeps the two forms apart). Values are matched exactly, as the column
---    conditions they replace did: 'unknown' stands for an empty office list, a missing
---    job type, employment type or company.
+--    conditions they stand for did: 'unknown' stands for an empty office list, a missing
+--    job type, employment type or company. Only with a text query: then the tsvector is
+--    read for every candidate row anyway, and the column conditions are dropped (their
+--    parameters set NULL). Without one, the filters stay column conditions (v8's
+--    web_where): a scan checks them on the row or on the list index's entries, where a
+--    filter lexeme would detoast a tsvector per row (a broad filter's scan took seconds).
 CREATE FUNCTION serving.filter_lexeme(grp text, value text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
 RETURN '¦' || grp || CASE WHEN octet_length(value) <= 200 THEN '=' || value
@@ -116,27 +119,6 @@ RETURN serving.tsquery_and(tsq, serving.tsquery_and(serving.filter_query('c', p_
     serving.lexeme_query(serving.filter_lexeme(
         'h', CASE p_has_salary WHEN true THEN 't' WHEN false THEN 'f' END)))))))))));
 
--- The shared filter of v8 with the lexeme groups moved into $1 (web_match): $2..$9 and
--- $11 are still passed, and unused. The other filters stay column conditions.
-CREATE OR REPLACE FUNCTION serving.web_where() RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN $w$
- WHERE ($1 IS NULL OR j.search_tsv @@ $1)
-   AND ($10 IS NULL OR coalesce(j.posted_at, j.first_seen_at) >= now() - make_interval(days => $10))
-   AND ($12 IS NULL OR (j.salary_currency = $13 AND coalesce(j.salary_max, j.salary_min) >= $12
-                        AND (j.salary_min IS NOT NULL OR j.salary_max IS NOT NULL)))
-   AND ($14 IS NULL
-        OR ($16 = 'required' AND $15 = 'any' AND j.skills_required && $14)
-        OR ($16 = 'required' AND $15 = 'all' AND j.skills_required @> $14)
-        OR ($16 = 'all' AND $15 = 'any' AND j.skills_all && $14)
-        OR ($16 = 'all' AND $15 = 'all' AND j.skills_all @> $14))
-   AND (($17 IS NULL AND $18 IS NULL)
-        OR serving.experience_range(j.experience_min, j.experience_max) && ANY ($17)
-        OR ($18 AND j.experience_min IS NULL AND j.experience_max IS NULL))
-   AND ($19 IS NULL OR coalesce(j.seniority, 'unknown') = ANY ($19))
-   AND ($20 IS NULL OR coalesce(j.work_mode, 'unknown') = ANY ($20))
-$w$;
-
 -- The sync writes search_tsv_of(...) || filter_lexemes(...) itself; anyone else writing
 -- serving.jobs (a hand edit, a test) gets both from the trigger, and a change of a
 -- filter column alone swaps that row's filter lexemes.
@@ -168,12 +150,6 @@ BEGIN
     RETURN NEW;
 END
 $$;
-
--- 6. The wide columns (description, search_tsv, the enrichment) live out of line: a
---    counting scan reads only the narrow part of each row (~1.1 KB a row on the heap
---    at 1M rows before, most of it an inline description and tsvector). The rewrite
---    below moves every existing row.
-ALTER TABLE serving.jobs SET (toast_tuple_target = 256);
 
 -- Rows already published get their filter lexemes (the trigger leaves this alone: the
 -- new search_tsv is given). The text index is built again afterwards rather than
@@ -254,8 +230,7 @@ SET work_mem = '32MB'
 AS $$
 DECLARE
     text_q tsquery := serving.web_tsquery(q, q_prefix);
-    tsq tsquery := serving.web_match(text_q, p_country, p_region, p_city, p_remote, p_job_type,
-                                     p_employment_type, p_source, p_company, p_has_salary);
+    tsq tsquery := text_q;
     cols constant text := 'j.id, j.title, j.company, j.location_text, j.countries, j.cities,
         j.remote, j.job_type, j.employment_type, j.posted_at, j.posted_precision,
         j.first_seen_at, coalesce(j.posted_at, j.first_seen_at), j.salary_min, j.salary_max,
@@ -265,6 +240,13 @@ DECLARE
 BEGIN
     IF page_rows IS NULL OR page_rows < 1 OR page_rows > 51 THEN
         RAISE EXCEPTION 'page_rows must be 1..51' USING ERRCODE = '22023';
+    END IF;
+    IF tsq IS NOT NULL THEN  -- the lexeme filters join the text: one GIN scan (see 4.)
+        tsq := serving.web_match(tsq, p_country, p_region, p_city, p_remote, p_job_type,
+                                 p_employment_type, p_source, p_company, p_has_salary);
+        p_country := NULL; p_region := NULL; p_city := NULL; p_remote := NULL;
+        p_job_type := NULL; p_employment_type := NULL; p_source := NULL; p_company := NULL;
+        p_has_salary := NULL;
     END IF;
     IF sort = 'relevance' AND text_q IS NOT NULL THEN
         RETURN QUERY EXECUTE
@@ -317,10 +299,19 @@ SET search_path = serving, pg_catalog
 SET work_mem = '32MB'
 AS $$
 DECLARE
-    tsq tsquery := serving.web_match(serving.web_tsquery(q, q_prefix), p_country, p_region, p_city,
-        p_remote, p_job_type, p_employment_type, p_source, p_company, p_has_salary);
+    tsq tsquery := serving.web_tsquery(q, q_prefix);
 BEGIN
-    IF tsq IS NULL AND p_posted_within_days IS NULL AND p_salary_min IS NULL AND p_skill IS NULL
+    IF tsq IS NOT NULL THEN  -- the lexeme filters join the text: one GIN scan (see 4.)
+        tsq := serving.web_match(tsq, p_country, p_region, p_city, p_remote, p_job_type,
+                                 p_employment_type, p_source, p_company, p_has_salary);
+        p_country := NULL; p_region := NULL; p_city := NULL; p_remote := NULL;
+        p_job_type := NULL; p_employment_type := NULL; p_source := NULL; p_company := NULL;
+        p_has_salary := NULL;
+    END IF;
+    IF tsq IS NULL AND p_country IS NULL AND p_region IS NULL AND p_city IS NULL
+       AND p_remote IS NULL AND p_job_type IS NULL AND p_employment_type IS NULL
+       AND p_source IS NULL AND p_company IS NULL AND p_has_salary IS NULL
+       AND p_posted_within_days IS NULL AND p_salary_min IS NULL AND p_skill IS NULL
        AND p_experience IS NULL AND p_experience_unknown IS NULL AND p_seniority IS NULL
        AND p_work_mode IS NULL
        AND EXISTS (SELECT 1 FROM serving.facet_totals t WHERE t.kind = 'all') THEN
@@ -444,9 +435,17 @@ BEGIN
         ELSE
             RAISE EXCEPTION 'unknown facet %', facet USING ERRCODE = '22023';
     END CASE;
-    tsq := serving.web_match(tsq, p_country, p_region, p_city, p_remote, p_job_type,
-                             p_employment_type, p_source, p_company, p_has_salary);
-    IF tsq IS NULL AND p_posted_within_days IS NULL AND p_salary_min IS NULL AND p_skill IS NULL
+    IF tsq IS NOT NULL THEN  -- the lexeme filters join the text: one GIN scan (see 4.)
+        tsq := serving.web_match(tsq, p_country, p_region, p_city, p_remote, p_job_type,
+                                 p_employment_type, p_source, p_company, p_has_salary);
+        p_country := NULL; p_region := NULL; p_city := NULL; p_remote := NULL;
+        p_job_type := NULL; p_employment_type := NULL; p_source := NULL; p_company := NULL;
+        p_has_salary := NULL;
+    END IF;
+    IF tsq IS NULL AND p_country IS NULL AND p_region IS NULL AND p_city IS NULL
+       AND p_remote IS NULL AND p_job_type IS NULL AND p_employment_type IS NULL
+       AND p_source IS NULL AND p_company IS NULL AND p_has_salary IS NULL
+       AND p_posted_within_days IS NULL AND p_salary_min IS NULL AND p_skill IS NULL
        AND p_experience IS NULL AND p_experience_unknown IS NULL AND p_seniority IS NULL
        AND p_work_mode IS NULL
        AND (facet <> 'skill' OR coalesce(p_skill_scope, 'required') <> 'all')
