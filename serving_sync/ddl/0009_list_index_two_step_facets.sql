@@ -297,6 +297,12 @@ CREATE OR REPLACE FUNCTION serving.web_facets_all(
 LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = serving, pg_catalog
 SET work_mem = '32MB'
+-- A counting scan is a bitmap scan from the text index or a walk of the list index,
+-- never a sequential scan: the planner prices "search_tsv @@ q" on a row at one
+-- operator, but it detoasts a tsvector per row (a prefix query's seq scan over 1M rows
+-- took 2.6 s where the bitmap scan took 0.7 s), and without a text query the list index
+-- holds every filter column in a fifth of the heap's width.
+SET enable_seqscan = off
 AS $$
 DECLARE
     tsq tsquery := serving.web_tsquery(q, q_prefix);
@@ -394,6 +400,8 @@ CREATE OR REPLACE FUNCTION serving.web_facet(
 ) RETURNS TABLE (value text, count bigint)
 LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = serving, pg_catalog
+SET work_mem = '32MB'
+SET enable_seqscan = off  -- as web_facets_all
 AS $$
 DECLARE
     tsq tsquery := serving.web_tsquery(q, q_prefix);
