@@ -25,7 +25,7 @@ from typing import Any
 from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import FatalError
 from pipeline.testhooks import kill_point
-from serving_sync import freshness, schema, stage
+from serving_sync import facet_totals, freshness, schema, stage
 from serving_sync.mode import History, Mode, choose_mode
 from serving_sync.source import (
     PUBLISHED_STATUSES,
@@ -228,6 +228,10 @@ def _sync(
     closed, pruned = stage.apply_closures(conn, mode.full, options.retention_days)
     kill_point("sync:before_verify")  # test-only: crash drill boundaries
     verify(conn, Expected(published_total=total, full=mode.full))
+    if facet_totals.refresh_needed(
+        conn, counts["inserted"] + counts["updated"] + counts["removed"]
+    ):
+        facet_totals.refresh(conn)
     assert fresh is not None
     freshness.publish(conn, fresh, options.freshness_max_lag_s)
     kill_point("sync:after_verify")

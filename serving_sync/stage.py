@@ -24,10 +24,16 @@ CONTENT = (
 )  # fmt: skip
 FINGERPRINTED = CONTENT[1:]
 # The searchable text without diacritics (serving_sync.text.unaccent), staged only: the
-# writes build search_tsv from it (serving.search_tsv_of).
+# writes build search_tsv from it (serving.search_tsv_of) and the filter columns.
 UNACCENTED = ("u_title", "u_company", "u_location_text", "u_description")
 STAGED = (*CONTENT, "retained", *UNACCENTED)
-_SEARCH_TSV = "serving.search_tsv_of(s.u_title, s.u_company, s.u_location_text, s.u_description)"
+# The words, then the filter lexemes (serving DDL 0009): one GIN scan answers a query
+# and its filters.
+_SEARCH_TSV = (
+    "serving.search_tsv_of(s.u_title, s.u_company, s.u_location_text, s.u_description)"
+    " || serving.filter_lexemes(s.countries, s.regions, s.cities, s.remote, s.job_type,"
+    " s.employment_type, s.source, s.company, s.salary_min, s.salary_max)"
+)
 CLOSED = ("id", "source", "title", "company", "closed_at", "reason")
 
 
