@@ -146,15 +146,22 @@ def spread_boards(boards: int) -> dict[str, Any]:
     extra = 0
     while total < boards:
         name = ats[extra % len(ats)]
-        token = (
-            f"chaos{extra}.wd1/Careers"
-            if sources[name]["platform"] == "workday"
-            else f"chaos-{extra}"
-        )
-        lists[name].append(token)
+        lists[name].append(extra_token(sources[name]["platform"], lists[name][0], extra))
         extra += 1
         total += 1
     return data
+
+
+def extra_token(platform: str, template: str, extra: int) -> str:
+    """A new sandbox board in the form the platform's tokens take (its first board's):
+    a plain slug, or host/site with a new first label of the host (Workday and Oracle
+    tenants; SuccessFactors, whose sandbox boards are keyed by host, the company being a
+    query parameter)."""
+    del platform  # the template's shape decides
+    if "/" not in template:
+        return f"chaos-{extra}"
+    host, rest = template.split("/", 1)
+    return f"chaos{extra}{host[host.index('.') :]}/{rest}"
 
 
 if __name__ == "__main__":
