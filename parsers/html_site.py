@@ -14,7 +14,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from urllib.parse import urljoin
 
 from parsel import Selector
 
@@ -39,6 +38,7 @@ from parsers.types import (
     RawDocument,
     RawOffice,
 )
+from parsers.urls import join_claim
 from parsers.vietnam import split_locations
 
 # Bump when the code below changes what a given config extracts.
@@ -180,8 +180,9 @@ def parse_listing(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseO
             issues.append(Issue("missing_link", "job card has no detail link", path))
             unusable += 1
             continue
-        url = _clean_url(spec, urljoin(doc.url, href))
-        external_id = _external_id(spec, url)
+        joined = join_claim(doc.url, href)
+        url = _clean_url(spec, joined) if joined else ""
+        external_id = _external_id(spec, url) if url else None
         if not external_id:
             issues.append(Issue("bad_link", f"detail URL does not match id_pattern: {url}", path))
             unusable += 1
@@ -194,7 +195,7 @@ def parse_listing(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseO
         dedupe_postings(candidates),
         issues=issues,
         total=_count(_first(sel, spec.total)),
-        next_page_url=urljoin(doc.url, next_href) if next_href else None,
+        next_page_url=join_claim(doc.url, next_href) if next_href else None,
         listing=True,
         dropped=unusable,
     )

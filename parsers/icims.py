@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 from parsel import Selector
 
@@ -26,6 +26,7 @@ from parsers.registry import register
 from parsers.signals import looks_blocked
 from parsers.text import clean_space
 from parsers.types import Issue, PageSignal, ParseOutcome, RawDocument
+from parsers.urls import join_claim
 
 PARSER_VERSION = "1"
 _JOB_PAGE = re.compile(r"/jobs/(\d+)/[^/?#]*/job(?:[?#]|$)")
@@ -52,7 +53,9 @@ def _row(row: Selector, base: str) -> dict[str, Any] | None:
     title = clean_space(" ".join(link.css("h3 ::text, h2 ::text").getall()))
     if not title:
         title = re.sub(r"^\d+\s*-\s*", "", link.attrib.get("title", "")).strip() or None
-    page = urljoin(base, href)
+    page = join_claim(base, href)
+    if page is None:  # a link no URL parser accepts (a broken IPv6 literal)
+        return None
     out: dict[str, Any] = {
         "id": found.group(1),
         "url": page.split("?")[0],  # the job page's own address (as its JSON-LD names it)

@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
-from urllib.parse import urljoin
 
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
 from parsers.entities import has_entity_code
@@ -39,7 +38,7 @@ from parsers.types import (
     RawOffice,
     Salary,
 )
-from parsers.urls import posting_url
+from parsers.urls import join_claim, posting_url
 
 PARSER_VERSION = "3"
 
@@ -314,7 +313,7 @@ def canonical_url(body: bytes, fallback: str) -> str | None:
     if not match:
         return None
     found = html.unescape((match.group(1) or match.group(2)).decode("utf-8", "replace"))
-    return urljoin(fallback, found.strip()) if found.strip() else None
+    return join_claim(fallback, found.strip()) if found.strip() else None
 
 
 def unique_ids(candidates: list[tuple[str, Posting]]) -> list[tuple[str, Posting]]:

@@ -115,6 +115,8 @@ def unescape_html(value: str) -> str:
 
 
 _HTML_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True)
+# C0 controls but tab, newline and carriage return; surrogates; the two non-characters.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def html_to_text(markup: str | None) -> str | None:
@@ -126,6 +128,9 @@ def html_to_text(markup: str | None) -> str | None:
     """
     if not markup or not markup.strip():
         return None
+    # lxml refuses strings with characters XML cannot hold, also when a parsed tail is
+    # set again below: a stray control character would make the whole parse fail.
+    markup = _NOT_XML.sub(" ", markup)
     try:
         root = etree.fromstring(markup, _HTML_PARSER)
     except ValueError:  # a str that declares its own encoding

@@ -36,7 +36,8 @@ def _split(url: str) -> SplitResult:
         return SplitResult("", "", "", "", "")
 
 
-def _join(base: str, claim: str) -> str | None:
+def join_claim(base: str, claim: str) -> str | None:
+    """urljoin, or None for a claim it cannot parse (a broken IPv6 literal)."""
     try:
         return urljoin(base, claim)
     except ValueError:
@@ -82,7 +83,7 @@ def posting_url(fetched: str, *claims: str | None) -> str:
     for claim in claims:
         if not isinstance(claim, str) or not claim.strip():
             continue
-        url = _join(fetched, claim.strip())
+        url = join_claim(fetched, claim.strip())
         if url is None or is_site_root(url) or not same_host(url, fetched):
             continue
         if fetched_is_root or len(_segments(url)) > base_segments or _same_path(url, fetched):
@@ -94,5 +95,5 @@ def trusted_claim(fetched: str, claim: str | None) -> str | None:
     """`claim` joined to `fetched` when it may name a posting (not a root, same host)."""
     if not isinstance(claim, str) or not claim.strip():
         return None
-    url = _join(fetched, claim.strip())
+    url = join_claim(fetched, claim.strip())
     return None if url is None or is_site_root(url) or not same_host(url, fetched) else url
