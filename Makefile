@@ -47,7 +47,7 @@ bench: install ## run the benchmarks; each prints its figures and ends with one 
 freshness: install ## the full freshness simulation: 10,000 boards x 7 days per policy, plot in docs/
 	$(BIN)/python bench/freshness.py --boards 10000 --days 7 --plot docs/freshness.png
 
-chaos: install ## the fault suite, long form (~30 min): SSRF, bad input, fuzzing, crash drills, chaos run; one JSON line
+chaos: install ## the fault suite, long form (~1 h at 200 boards x 20 cycles): SSRF, bad input, fuzzing, crash drills, chaos run; one JSON line
 	$(BIN)/python -m chaos
 
 up: install ## start Airflow (API server, scheduler, DAG processor, triggerer; UI on http://127.0.0.1:8080) with the sandbox sources
