@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture
-def page(web, tmp_path: Path) -> Iterator:
+@contextmanager
+def chromium_page(base_url: str, *, javascript: bool) -> Iterator:
+    """One page of the system Chromium, headless, on the web app."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -30,12 +32,18 @@ def page(web, tmp_path: Path) -> Iterator:
             headless=True,
             args=["--no-sandbox", "--headless", "--disable-gpu", "--disable-dev-shm-usage"],
         )
-        context = browser.new_context(base_url=web.url, java_script_enabled=False)
+        context = browser.new_context(base_url=base_url, java_script_enabled=javascript)
         try:
             yield context.new_page()
         finally:
             context.close()
             browser.close()
+
+
+@pytest.fixture
+def page(web, tmp_path: Path) -> Iterator:
+    with chromium_page(web.url, javascript=False) as found:
+        yield found
 
 
 def shot(page, tmp_path: Path, name: str) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from pipeline.settings import Settings
 from tests.serving.conftest import job_row
+from tests.serving.test_web_browser import chromium_page
 
 CHROMIUM = Settings().browser_executable
 pytestmark = pytest.mark.skipif(
@@ -73,20 +74,8 @@ def hostile(seeded, serving) -> list[int]:
 
 @pytest.fixture
 def page(web, tmp_path: Path) -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=["--no-sandbox", "--headless", "--disable-gpu", "--disable-dev-shm-usage"],
-        )
-        context = browser.new_context(base_url=web.url, java_script_enabled=True)
-        try:
-            yield context.new_page()
-        finally:
-            context.close()
-            browser.close()
+    with chromium_page(web.url, javascript=True) as found:  # scripts on: would one run?
+        yield found
 
 
 def _visit(page, path: str, tmp_path: Path, name: str) -> dict:
