@@ -146,18 +146,17 @@ def spread_boards(boards: int) -> dict[str, Any]:
     extra = 0
     while total < boards:
         name = ats[extra % len(ats)]
-        lists[name].append(extra_token(sources[name]["platform"], lists[name][0], extra))
+        lists[name].append(extra_token(lists[name][0], extra))
         extra += 1
         total += 1
     return data
 
 
-def extra_token(platform: str, template: str, extra: int) -> str:
+def extra_token(template: str, extra: int) -> str:
     """A new sandbox board in the form the platform's tokens take (its first board's):
     a plain slug, or host/site with a new first label of the host (Workday and Oracle
     tenants; SuccessFactors, whose sandbox boards are keyed by host, the company being a
     query parameter)."""
-    del platform  # the template's shape decides
     if "/" not in template:
         return f"chaos-{extra}"
     host, rest = template.split("/", 1)
