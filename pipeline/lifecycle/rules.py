@@ -10,7 +10,7 @@ is in pipeline.lifecycle.store.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +88,24 @@ def absence_verdict(facts: ScanFacts) -> str:
 
 def open_on_board(rows: Sequence[Mapping[str, Any]], board_id: int) -> list[Mapping[str, Any]]:
     return [r for r in rows if r["board_id"] == board_id and r["status"] in OPEN_STATUSES]
+
+
+def outside_last_complete(
+    stored: Mapping[str, Mapping[str, Any]], present: Iterable[str], board_id: int
+) -> bool:
+    """Whether a listing shows a posting its board's last complete listing lacked.
+
+    `missing_count = 0` on a posting of the board means "in the last complete
+    listing", which a 304 or an unchanged body repeats; any listing that shows a
+    posting resets it to 0. A posting new to the board, or absent from that listing
+    (`missing_count > 0`), breaks that meaning when the listing is partial: it does
+    not become the repeatable one, yet its postings now read as held by it.
+    `stored` is the rows as they were before this listing was written."""
+    for external_id in present:
+        row = stored.get(external_id)
+        if row is None or row["board_id"] != board_id or row["missing_count"] > 0:
+            return True
+    return False
 
 
 def becomes_missing(posting: Mapping[str, Any]) -> bool:

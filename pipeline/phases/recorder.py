@@ -26,6 +26,7 @@ from pipeline.crawl.queue import LeaseKeeper
 from pipeline.crawl.schedule import BoardState, next_state
 from pipeline.db.connect import DictConnection
 from pipeline.lifecycle import store as lifecycle
+from pipeline.lifecycle.rules import outside_last_complete
 from pipeline.phases.listing import ListingRead, Poll, SourceContext
 
 MAX_ISSUES_KEPT = 50
@@ -200,6 +201,11 @@ class Recorder:
         self.stats.postings_new += len(rows.new)
         self.stats.postings_changed += len(rows.changed)
         self._apply_lifecycle(ctx, board, read, scan_id)
+        if not becomes_validators(read) and outside_last_complete(existing, items, board["id"]):
+            # The validators still name the last complete listing, but the postings no
+            # longer say what it held: a 304 or unchanged body would confirm the new ones
+            # and never count their absence. The next poll reads the listing in full.
+            self.conn.execute(scan_store.FORGET_VALIDATORS, (board["id"],))
 
     def _upsert_postings(self, rows: PostingRows, scan_id: int) -> None:
         with self.conn.cursor() as cur:
@@ -276,7 +282,7 @@ def board_values(
         elapsed_s=(now - last).total_seconds() if last else None,
     )
     parsed = read.has_listing and read.listing_hash is not None
-    full = read.has_listing and read.complete and not read.truncated
+    full = becomes_validators(read)
     return {
         "id": board["id"],
         "due_at": nxt.due_at,
@@ -301,6 +307,12 @@ def board_values(
         "full_pass": parsed and read.complete,
         **scan_values(board, read, outcome),
     }
+
+
+def becomes_validators(read: ListingRead) -> bool:
+    """Only a complete, untruncated listing is "the board as it is" (its last complete
+    listing): the one a later 304 or identical body repeats."""
+    return read.has_listing and read.complete and not read.truncated
 
 
 def item_count(read: ListingRead) -> int:

@@ -17,6 +17,7 @@ from pipeline.lifecycle.rules import (
     check_event,
     excluded_by,
     open_on_board,
+    outside_last_complete,
     sort_present,
 )
 
@@ -111,3 +112,18 @@ def test_events_carry_the_evidence_of_their_transition() -> None:
     assert (closed["from_status"], closed["to_status"]) == ("missing", "not_found")
     assert closed["reason"] == "direct_check:http_404"
     assert closed["scan_id"] is None
+
+
+@pytest.mark.parametrize(
+    ("stored", "outside"),
+    [
+        ({"a": {"board_id": 1, "missing_count": 0}}, False),  # held by the last complete one
+        ({}, True),  # new to the board
+        ({"a": {"board_id": 1, "missing_count": 1}}, True),  # absent from it
+        ({"a": {"board_id": 2, "missing_count": 0}}, True),  # listed by another board
+    ],
+)
+def test_a_listing_is_outside_the_last_complete_one_when_it_shows_what_that_one_lacked(
+    stored: dict[str, dict[str, int]], outside: bool
+) -> None:
+    assert outside_last_complete(stored, ["a"], board_id=1) is outside
