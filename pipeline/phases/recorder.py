@@ -203,7 +203,7 @@ class Recorder:
         self._apply_lifecycle(ctx, board, read, scan_id)
         if not becomes_validators(read) and outside_last_complete(existing, items, board["id"]):
             # The validators still name the last complete listing, but the postings no
-            # longer say what it held: a 304 or unchanged body would confirm the new ones
+            # longer say what it held: a 304 or unchanged body would confirm those shown
             # and never count their absence. The next poll reads the listing in full.
             self.conn.execute(scan_store.FORGET_VALIDATORS, (board["id"],))
 

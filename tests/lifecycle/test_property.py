@@ -91,7 +91,7 @@ def _statuses(app: App, ids: dict[str, int]) -> dict[int, str]:
 
 
 # Derandomized: the same 30 sequences every run. A random draw found the hole kept
-# below as a regression (mended: recorder.outside_last_complete), and a suite must not
+# below as a regression (mended: lifecycle.rules.outside_last_complete), and a suite must not
 # pass or fail by chance.
 @settings(
     max_examples=30,
