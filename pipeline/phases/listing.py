@@ -167,6 +167,12 @@ def probe_says_unchanged(
         return False
     if board["pending_absences"] > 0:
         return False  # postings wait on a complete listing (an absence to count, a reopen)
+    if board["body_hash"] is None:
+        # Every complete listing stores its body hash and a probe keeps it, so it is
+        # gone only when the validators were forgotten (scan_store.FORGET_VALIDATORS, a
+        # lost raw object): a partial listing showed a posting the last complete one
+        # lacked, whose absence a count cannot prove. Read the listing in full.
+        return False
     last_full = board["last_full_pass_at"]
     if last_full is None or datetime.now(UTC) - last_full > timedelta(seconds=FULL_PASS_EVERY_S):
         return False
