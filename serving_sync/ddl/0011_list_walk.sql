@@ -16,7 +16,12 @@
 -- entry walked was looked at. A short page proves nothing about the postings further down,
 -- so then it answers as v9 did (the GIN scan).
 --
--- How far to walk: three pages' worth at the planner's estimate of the share of postings
+-- With posted_within_days, the matches all lie in the window at the top of the index:
+-- when the planner puts the window at no more than `jobharbor.list_walk_rows` postings,
+-- the walk covers all of it (the window bounds the index scan) and its answer is exact
+-- however short, with no fallback.
+--
+-- Otherwise, how far to walk: three pages' worth at the planner's estimate of the share of postings
 -- matching the word and the filters (the tsvector's statistics know each filter lexeme),
 -- at least 1,000 entries. A combination estimated too rare for a walk of
 -- `jobharbor.list_walk_rows` entries (a session setting, default 50,000; 0 turns the walk
@@ -93,11 +98,28 @@ END
 $$;
 REVOKE ALL ON FUNCTION serving.list_walk_size(integer, integer, tsquery) FROM PUBLIC;
 
--- The walk: the newest entries after the cursor, with the list index's columns only (the
+-- The planner's estimate of the postings dated within the last `days` (the list index's
+-- sort key has its own statistics).
+CREATE FUNCTION serving.window_rows(days integer) RETURNS double precision
+LANGUAGE plpgsql VOLATILE  -- EXPLAIN runs only in a volatile function; this one writes nothing
+SET search_path = serving, pg_catalog
+AS $$
+DECLARE
+    plan json;
+BEGIN
+    EXECUTE 'EXPLAIN (FORMAT JSON) SELECT 1 FROM serving.jobs j
+             WHERE coalesce(j.posted_at, j.first_seen_at) >= now() - make_interval(days => $1)'
+        INTO plan USING days;
+    RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::double precision;
+END
+$$;
+REVOKE ALL ON FUNCTION serving.window_rows(integer) FROM PUBLIC;
+
+-- The walk: the newest entries after the cursor (within posted_within_days, if given), with the list index's columns only (the
 -- enrichment columns web_where() names are NULL here: the walk runs without those
 -- filters), then web_where() with no text query, then the text of each survivor.
 -- Parameters as web_where()'s, $21/$23 the cursor, $25 the page, $26 the walk, $27 the
--- text query. One array of ids, newest first.
+-- text query; $26 NULL walks the whole window. One array of ids, newest first.
 CREATE FUNCTION serving.list_walk_sql() RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN 'SELECT array_agg(w.id ORDER BY w.sort_at DESC, w.id DESC) FROM (
@@ -110,7 +132,9 @@ RETURN 'SELECT array_agg(w.id ORDER BY w.sort_at DESC, w.id DESC) FROM (
                NULL::text[] AS skills_all, NULL::integer AS experience_min,
                NULL::integer AS experience_max, NULL::text AS seniority, NULL::text AS work_mode
         FROM serving.jobs j
-        WHERE $23 IS NULL OR (coalesce(j.posted_at, j.first_seen_at), j.id) < ($21, $23)
+        WHERE ($23 IS NULL OR (coalesce(j.posted_at, j.first_seen_at), j.id) < ($21, $23))
+          AND ($10 IS NULL
+               OR coalesce(j.posted_at, j.first_seen_at) >= now() - make_interval(days => $10))
         ORDER BY coalesce(j.posted_at, j.first_seen_at) DESC, j.id DESC
         LIMIT $26) j ' || serving.web_where() || '
       AND (SELECT t.search_tsv @@ $27 FROM serving.jobs t WHERE t.id = j.id)
@@ -148,6 +172,7 @@ DECLARE
     tsq tsquery := text_q;
     walk integer := serving.list_walk_rows();
     walked bigint[];
+    whole_window boolean := false;
     exact tsquery;
     recheck tsquery;  -- the text, checked on each row of a split query
     rows_sql text := 'serving.jobs j';
@@ -170,6 +195,9 @@ BEGIN
        OR num_nonnulls(p_skill, p_experience, p_experience_unknown, p_seniority,
                        p_work_mode) > 0 THEN
         walk := 0;
+    ELSIF p_posted_within_days IS NOT NULL
+          AND serving.window_rows(p_posted_within_days) <= walk THEN
+        whole_window := true;  -- every entry of the window: exact, however short (see above)
     ELSE
         walk := serving.list_walk_size(walk, page_rows, serving.web_match(
             text_q, p_country, p_region, p_city, p_remote, p_job_type, p_employment_type,
@@ -181,13 +209,14 @@ BEGIN
               p_employment_type, p_source, p_company, p_posted_within_days, p_has_salary,
               p_salary_min, p_salary_currency, p_skill, p_skill_match, p_skill_scope,
               p_experience, p_experience_unknown, p_seniority, p_work_mode,
-              after_at, after_rank, after_id, candidates, page_rows, walk, text_q;
-        IF cardinality(walked) = page_rows THEN  -- a full page: exact (see above)
+              after_at, after_rank, after_id, candidates, page_rows,
+              CASE WHEN whole_window THEN NULL ELSE walk END, text_q;
+        IF whole_window OR cardinality(walked) = page_rows THEN  -- exact (see above)
             RETURN QUERY EXECUTE
                 'SELECT ' || cols || ', NULL::real
                  FROM unnest($1) WITH ORDINALITY AS p(id, place)
                  JOIN serving.jobs j ON j.id = p.id ORDER BY p.place'
-            USING walked;
+            USING coalesce(walked, '{}');
             RETURN;
         END IF;
     END IF;

@@ -144,6 +144,18 @@ def test_a_combination_too_rare_for_the_walk_skips_it(many, serving, web_conn) -
     assert all_pages(web_conn, filters, limit=7) == _expected(serving, many, filters)
 
 
+def test_a_window_walk_answers_a_short_page_exactly_without_the_text_index(
+    many, serving, web_conn
+) -> None:
+    recent = Filters(q=OLD_WORD, posted_within_days=30)  # two matches in the window
+    expected = _expected(serving, many, recent)
+    assert len(expected) == 2
+    assert all_pages(web_conn, recent, limit=7) == expected
+    scans = _scans_by_one_search(serving, web_conn, recent)
+    assert scans["jobs_list_idx"] >= 1
+    assert scans["jobs_search_tsv_idx"] == 0
+
+
 @pytest.mark.parametrize("setting", ["lots", "-5", "", "1e9"])
 def test_a_walk_setting_that_is_not_a_count_means_the_default(serving, setting) -> None:
     with psycopg.connect(serving.url) as conn:
