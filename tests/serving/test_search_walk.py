@@ -79,7 +79,7 @@ def _scans_by_one_search(serving, conn: psycopg.Connection, filters: Filters) ->
     return {name: after[name] - before.get(name, 0) for name in after}
 
 
-def _walk_size(serving, filters: Filters, page_rows: int, cap: int = 50000) -> int:
+def _walk_size(serving, filters: Filters, page_rows: int, cap: int = 150000) -> int:
     """serving.list_walk_size for this request, as web_search computes it."""
     args = search.filter_args(filters)
     with psycopg.connect(serving.url) as conn:
@@ -160,6 +160,6 @@ def test_a_window_walk_answers_a_short_page_exactly_without_the_text_index(
 def test_a_walk_setting_that_is_not_a_count_means_the_default(serving, setting) -> None:
     with psycopg.connect(serving.url) as conn:
         conn.execute("SELECT set_config('jobharbor.list_walk_rows', %s, false)", (setting,))
-        assert conn.execute("SELECT serving.list_walk_rows()").fetchone()[0] == 50000
+        assert conn.execute("SELECT serving.list_walk_rows()").fetchone()[0] == 150000
         conn.execute("SET jobharbor.list_walk_rows = 0")
         assert conn.execute("SELECT serving.list_walk_rows()").fetchone()[0] == 0
