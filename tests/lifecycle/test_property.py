@@ -109,7 +109,7 @@ def test_no_posting_closes_without_conclusive_evidence(
 def test_a_repeat_of_a_complete_listing_after_a_partial_one_is_a_second_absence(
     app, sandbox, tmp_path: Path
 ) -> None:
-    _drive(
+    statuses = _drive(
         app,
         sandbox,
         tmp_path,
@@ -120,9 +120,11 @@ def test_a_repeat_of_a_complete_listing_after_a_partial_one_is_a_second_absence(
             ("complete", frozenset({0})),
         ],
     )
+    assert statuses == {0: "active", 1: "missing"}
 
 
-def _drive(app, sandbox, tmp_path: Path, sequence) -> None:
+def _drive(app, sandbox, tmp_path: Path, sequence) -> dict[int, str]:
+    """Run the sequence, checking the invariants after each step; the last statuses."""
     sources = tmp_path / "prop.yaml"
     sources.write_text(
         f"sources:\n  greenhouse:\n    platform: greenhouse\n    api_base: {sandbox.url}/greenhouse\n"
@@ -187,6 +189,7 @@ def _drive(app, sandbox, tmp_path: Path, sequence) -> None:
                 raise AssertionError(
                     f"posting {member} absent from 2 complete scans but active: {sequence}"
                 )
+    return _statuses(gh, ids)
 
 
 # ------------------------------------------------------------------ every platform (issue 9)
