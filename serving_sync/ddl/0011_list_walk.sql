@@ -48,25 +48,38 @@ RETURN CASE WHEN current_setting('jobharbor.list_walk_rows', true) ~ '^\s*\d{1,7
             ELSE 150000 END;  -- unset, or not a count: the default
 REVOKE ALL ON FUNCTION serving.list_walk_rows() FROM PUBLIC;
 
--- The planner's estimate of the postings matching tsq (from the tsvector's statistics,
--- which know every filter lexeme) and of all postings; NULLs before the table was ever
--- analyzed.
-CREATE FUNCTION serving.estimated_rows(tsq tsquery, OUT matching double precision,
-                                       OUT total double precision)
+-- The planner's row estimate for a constant query over serving.jobs, with $1 a tsquery
+-- and $2 a day count (either may go unused): the statistics answer, nothing is read.
+CREATE FUNCTION serving.planned_rows(query text, tsq tsquery, days integer)
+RETURNS double precision
 LANGUAGE plpgsql VOLATILE  -- EXPLAIN runs only in a volatile function; this one writes nothing
 SET search_path = serving, pg_catalog
 AS $$
 DECLARE
     plan json;
 BEGIN
+    EXECUTE 'EXPLAIN (FORMAT JSON) ' || query INTO plan USING tsq, days;
+    RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::double precision;
+END
+$$;
+REVOKE ALL ON FUNCTION serving.planned_rows(text, tsquery, integer) FROM PUBLIC;
+
+-- The planner's estimate of the postings matching tsq (from the tsvector's statistics,
+-- which know every filter lexeme) and of all postings; NULLs before the table was ever
+-- analyzed.
+CREATE FUNCTION serving.estimated_rows(tsq tsquery, OUT matching double precision,
+                                       OUT total double precision)
+LANGUAGE plpgsql VOLATILE  -- it calls planned_rows
+SET search_path = serving, pg_catalog
+AS $$
+BEGIN
     SELECT c.reltuples INTO total FROM pg_class c WHERE c.oid = 'serving.jobs'::regclass;
     IF total IS NULL OR total <= 0 THEN
         total := NULL;
         RETURN;
     END IF;
-    EXECUTE 'EXPLAIN (FORMAT JSON) SELECT 1 FROM serving.jobs j WHERE j.search_tsv @@ $1'
-        INTO plan USING tsq;
-    matching := least(greatest((plan -> 0 -> 'Plan' ->> 'Plan Rows')::double precision, 1), total);
+    matching := least(greatest(serving.planned_rows(
+        'SELECT 1 FROM serving.jobs j WHERE j.search_tsv @@ $1', tsq, NULL), 1), total);
 END
 $$;
 REVOKE ALL ON FUNCTION serving.estimated_rows(tsquery) FROM PUBLIC;
@@ -103,18 +116,12 @@ REVOKE ALL ON FUNCTION serving.list_walk_size(integer, integer, tsquery) FROM PU
 -- The planner's estimate of the postings dated within the last `days` (the list index's
 -- sort key has its own statistics).
 CREATE FUNCTION serving.window_rows(days integer) RETURNS double precision
-LANGUAGE plpgsql VOLATILE  -- EXPLAIN runs only in a volatile function; this one writes nothing
+LANGUAGE sql VOLATILE  -- it calls planned_rows
 SET search_path = serving, pg_catalog
-AS $$
-DECLARE
-    plan json;
-BEGIN
-    EXECUTE 'EXPLAIN (FORMAT JSON) SELECT 1 FROM serving.jobs j
-             WHERE coalesce(j.posted_at, j.first_seen_at) >= now() - make_interval(days => $1)'
-        INTO plan USING days;
-    RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::double precision;
-END
-$$;
+RETURN serving.planned_rows(
+    'SELECT 1 FROM serving.jobs j
+     WHERE coalesce(j.posted_at, j.first_seen_at) >= now() - make_interval(days => $2)',
+    NULL, days);
 REVOKE ALL ON FUNCTION serving.window_rows(integer) FROM PUBLIC;
 
 -- The walk: the newest entries after the cursor (within posted_within_days, if given), with the list index's columns only (the
