@@ -25,7 +25,7 @@ from typing import Any
 from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import FatalError
 from pipeline.testhooks import kill_point
-from serving_sync import facet_totals, freshness, schema, stage
+from serving_sync import facet_totals, freshness, lexicon, schema, stage
 from serving_sync.mode import History, Mode, choose_mode
 from serving_sync.source import (
     PUBLISHED_STATUSES,
@@ -232,6 +232,8 @@ def _sync(
         conn, counts["inserted"] + counts["updated"] + counts["removed"]
     ):
         facet_totals.refresh(conn)
+    if lexicon.rebuild_needed(mode.full, counts):
+        lexicon.rebuild(conn)
     assert fresh is not None
     freshness.publish(conn, fresh, options.freshness_max_lag_s)
     kill_point("sync:after_verify")
