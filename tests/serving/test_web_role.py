@@ -14,7 +14,7 @@ from tests.serving.conftest import WEB_PASSWORD
 
 
 @pytest.mark.parametrize(
-    "table", ["jobs", "closed_jobs", "sync_runs", "schema_versions", "freshness"]
+    "table", ["jobs", "closed_jobs", "sync_runs", "schema_versions", "freshness", "lexicon"]
 )
 def test_the_web_role_cannot_read_serving_tables_directly(seeded, web_conn, table) -> None:
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
