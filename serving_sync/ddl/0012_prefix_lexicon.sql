@@ -21,6 +21,9 @@
 -- A prefix covering more than 50 lexemes stays a partial match: GIN merges the lists of
 -- all the entries of a query item by item, which gets slower than one bitmap as they
 -- multiply. So does a prefix covering none (the partial match finds nothing, quickly).
+-- No write may slip between the backfill below and the triggers that take over from it.
+LOCK TABLE serving.jobs IN SHARE ROW EXCLUSIVE MODE;
+
 CREATE TABLE serving.lexicon (
     lexeme text COLLATE "C" PRIMARY KEY  -- byte order, as tsquery compares a prefix
 );
@@ -96,33 +99,198 @@ AS $$
 $$;
 REVOKE ALL ON FUNCTION serving.prefix_words(text) FROM PUBLIC;
 
--- As v7, with the prefix written as its words when the lexicon allows (see above). The
--- last operand of the query's text form is its last quoted lexeme, where a quote inside
--- is doubled and a backslash escapes the next character. SECURITY DEFINER: the web role,
--- which may call it, reads no table itself (and STABLE: it cannot write).
-CREATE OR REPLACE FUNCTION serving.web_tsquery(query text, last_is_prefix boolean)
-RETURNS tsquery
-LANGUAGE plpgsql STABLE PARALLEL SAFE SECURITY DEFINER
+-- The query as typed: v7's web_tsquery (the last word a prefix), now also the query that
+-- ranks. Ranking the expansion instead would make a posting's rank depend on how many
+-- lexicon words share the prefix (ts_rank divides by the query's operands), so ranks
+-- would move whenever a sync adds or trims such a word, and a relevance cursor would
+-- skip or repeat rows; and an AND query would score the alternatives' proximity to each
+-- other. A NULL flag means no prefix, as in v7.
+CREATE FUNCTION serving.typed_tsquery(query text, last_is_prefix boolean) RETURNS tsquery
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = serving, pg_catalog
 AS $$
 DECLARE
     parsed tsquery := websearch_to_tsquery('simple', serving.fold(coalesce(query, '')));
     plain text := parsed::text;
-    quoted text;
-    words text;
 BEGIN
     IF plain = '' THEN
         RETURN NULL;  -- nothing searchable (only punctuation, say): no text condition
     END IF;
-    IF NOT last_is_prefix OR right(plain, 1) <> '''' THEN
-        RETURN parsed;
-    END IF;
-    quoted := substring(plain FROM '''(?:[^''\\]|''''|\\.)*''$');
-    words := serving.prefix_words(
-        regexp_replace(substr(quoted, 2, length(quoted) - 2), '[''\\](.)', '\1', 'g'));
-    IF words IS NULL THEN
+    IF coalesce(last_is_prefix, false) AND right(plain, 1) = '''' THEN
         RETURN (plain || ':*')::tsquery;
     END IF;
+    RETURN parsed;
+END
+$$;
+REVOKE ALL ON FUNCTION serving.typed_tsquery(text, boolean) FROM PUBLIC;
+
+-- The query that matches: the typed one with its prefix written as its words when the
+-- lexicon allows (see above). The prefix is the last operand of the text form, a quoted
+-- lexeme (a quote inside doubled, a backslash escaping the next character) and ':*'.
+-- No longer the web role's to call (it would list the lexicon, words of postings gone
+-- included): the web_* functions call it as the owner.
+CREATE OR REPLACE FUNCTION serving.web_tsquery(query text, last_is_prefix boolean)
+RETURNS tsquery
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = serving, pg_catalog
+AS $$
+DECLARE
+    typed tsquery := serving.typed_tsquery(query, last_is_prefix);
+    plain text := typed::text;
+    quoted text;
+    words text;
+BEGIN
+    IF typed IS NULL OR right(plain, 2) <> ':*' THEN
+        RETURN typed;
+    END IF;
+    quoted := substring(plain FROM '''(?:[^''\\]|''''|\\.)*'':\*$');
+    words := serving.prefix_words(
+        regexp_replace(substr(quoted, 2, length(quoted) - 4), '[''\\](.)', '\1', 'g'));
+    IF words IS NULL THEN
+        RETURN typed;
+    END IF;
     RETURN (left(plain, length(plain) - length(quoted)) || '( ' || words || ' )')::tsquery;
+END
+$$;
+REVOKE EXECUTE ON FUNCTION serving.web_tsquery(text, boolean) FROM jobharbor_web;
+
+-- v11's web_search, ranking by the typed query ($29) instead of the matching one; the
+-- rest is unchanged (a migration restates the whole function).
+CREATE OR REPLACE FUNCTION serving.web_search(
+    q text, q_prefix boolean,
+    p_country text[], p_region text[], p_city text[], p_remote text[], p_job_type text[],
+    p_employment_type text[], p_source text[], p_company text[],
+    p_posted_within_days integer, p_has_salary boolean, p_salary_min numeric, p_salary_currency text,
+    p_skill text[], p_skill_match text, p_skill_scope text, p_experience int4range[],
+    p_experience_unknown boolean, p_seniority text[], p_work_mode text[],
+    sort text, after_at timestamptz, after_rank real, after_id bigint,
+    page_rows integer, candidates integer DEFAULT 1000
+) RETURNS TABLE (
+    id bigint, title text, company text, location_text text, countries text[], cities text[],
+    remote text, job_type text, employment_type text, posted_at timestamptz,
+    posted_precision text, first_seen_at timestamptz, sort_at timestamptz,
+    salary_min numeric, salary_max numeric, salary_currency text, salary_period text,
+    source text, openings_12m integer, experience_min integer, experience_max integer,
+    seniority text, work_mode text, skills_required text[], skills_preferred text[],
+    enriched boolean, rank real
+)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = serving, pg_catalog
+-- A common word's match bitmap (200k postings at 1M rows) must stay exact: in the
+-- default 4 MB it went lossy and every posting on those pages was rechecked (2.1 s
+-- instead of 0.4 s for a word plus three filters).
+SET work_mem = '32MB'
+AS $$
+DECLARE
+    text_q tsquery := serving.web_tsquery(q, q_prefix);
+    rank_q tsquery := serving.typed_tsquery(q, q_prefix);  -- ranks (see typed_tsquery)
+    tsq tsquery := text_q;
+    walk integer := serving.list_walk_rows();
+    walked bigint[];
+    whole_window boolean := false;
+    exact tsquery;
+    recheck tsquery;  -- the text, checked on each row of a split query
+    rows_sql text := 'serving.jobs j';
+    estimate record;
+    cols constant text := 'j.id, j.title, j.company, j.location_text, j.countries, j.cities,
+        j.remote, j.job_type, j.employment_type, j.posted_at, j.posted_precision,
+        j.first_seen_at, coalesce(j.posted_at, j.first_seen_at), j.salary_min, j.salary_max,
+        j.salary_currency, j.salary_period, j.source, j.openings_12m, j.experience_min,
+        j.experience_max, j.seniority, j.work_mode, j.skills_required, j.skills_preferred,
+        j.enriched_at IS NOT NULL';
+BEGIN
+    IF page_rows IS NULL OR page_rows < 1 OR page_rows > 51 THEN
+        RAISE EXCEPTION 'page_rows must be 1..51' USING ERRCODE = '22023';
+    END IF;
+    candidates := least(greatest(coalesce(candidates, 1000), 1), 5000);
+    IF coalesce(sort, 'newest') = 'relevance' OR text_q IS NULL OR walk = 0
+       OR num_nonnulls(p_country, p_region, p_city, p_remote, p_job_type, p_employment_type,
+                        p_source, p_company, p_posted_within_days, p_has_salary,
+                        p_salary_min) = 0
+       OR num_nonnulls(p_skill, p_experience, p_experience_unknown, p_seniority,
+                       p_work_mode) > 0 THEN
+        walk := 0;
+    ELSIF p_posted_within_days IS NOT NULL
+          AND serving.window_rows(p_posted_within_days) <= walk THEN
+        whole_window := true;  -- every entry of the window: exact, however short (see above)
+    ELSE
+        walk := serving.list_walk_size(walk, page_rows, serving.web_match(
+            text_q, p_country, p_region, p_city, p_remote, p_job_type, p_employment_type,
+            p_source, p_company, p_has_salary));
+    END IF;
+    IF walk > 0 THEN
+        EXECUTE serving.list_walk_sql() INTO walked
+        USING NULL::tsquery, p_country, p_region, p_city, p_remote, p_job_type,
+              p_employment_type, p_source, p_company, p_posted_within_days, p_has_salary,
+              p_salary_min, p_salary_currency, p_skill, p_skill_match, p_skill_scope,
+              p_experience, p_experience_unknown, p_seniority, p_work_mode,
+              after_at, after_rank, after_id, candidates, page_rows,
+              CASE WHEN whole_window THEN NULL ELSE walk END, text_q;
+        IF whole_window OR cardinality(walked) = page_rows THEN  -- exact (see above)
+            RETURN QUERY EXECUTE
+                'SELECT ' || cols || ', NULL::real
+                 FROM unnest($1) WITH ORDINALITY AS p(id, place)
+                 JOIN serving.jobs j ON j.id = p.id ORDER BY p.place'
+            USING coalesce(walked, '{}');
+            RETURN;
+        END IF;
+    END IF;
+    IF tsq IS NOT NULL THEN  -- the lexeme filters join the text: one GIN scan (see v9, 4.)
+        tsq := serving.web_match(tsq, p_country, p_region, p_city, p_remote, p_job_type,
+                                 p_employment_type, p_source, p_company, p_has_salary);
+        IF position(':*' IN text_q::text) > 0 THEN  -- the prefix split (see above)
+            exact := serving.web_match(
+                nullif(coalesce(serving.prefix_rest(text_q), ''), '')::tsquery, p_country,
+                p_region, p_city, p_remote, p_job_type, p_employment_type, p_source,
+                p_company, p_has_salary);
+            IF exact IS NOT NULL THEN
+                estimate := serving.estimated_rows(exact);
+                IF estimate.matching <= 2000 THEN
+                    -- A subquery the planner cannot flatten: it must take the rest's
+                    -- bitmap. Left to itself it walked the newest-first index checking
+                    -- the text on each row (it prices a detoast at nothing): 9.5 s.
+                    tsq := NULL;
+                    recheck := text_q;
+                    rows_sql := '(SELECT h.* FROM serving.jobs h WHERE h.search_tsv @@ $28
+                                  AND ts_match_vq(h.search_tsv, $27) OFFSET 0) j';
+                END IF;
+            END IF;
+        END IF;
+        p_country := NULL; p_region := NULL; p_city := NULL; p_remote := NULL;
+        p_job_type := NULL; p_employment_type := NULL; p_source := NULL; p_company := NULL;
+        p_has_salary := NULL;
+    END IF;
+    IF sort = 'relevance' AND text_q IS NOT NULL THEN
+        RETURN QUERY EXECUTE
+            'WITH candidates AS (SELECT ' || cols || ', ts_rank(j.search_tsv, $29) AS rank
+                 FROM ' || rows_sql || serving.web_where() ||
+            ' ORDER BY coalesce(j.posted_at, j.first_seen_at) DESC, j.id DESC LIMIT $24)
+             SELECT * FROM candidates c
+             WHERE $23 IS NULL OR (c.rank, c.id) < ($22, $23)
+             ORDER BY c.rank DESC, c.id DESC LIMIT $25'
+        USING tsq, p_country, p_region, p_city, p_remote, p_job_type, p_employment_type,
+              p_source, p_company, p_posted_within_days, p_has_salary, p_salary_min,
+              p_salary_currency, p_skill, p_skill_match, p_skill_scope, p_experience,
+              p_experience_unknown, p_seniority, p_work_mode,
+              after_at, after_rank, after_id, candidates, page_rows, text_q, recheck, exact,
+              rank_q;
+    ELSE
+        -- The page's ids first, from the list index alone (filters on its included
+        -- columns), then their rows: a rare filter combination walks narrow index
+        -- entries instead of fetching a wide row for every posting it rejects.
+        RETURN QUERY EXECUTE
+            'WITH page AS (
+                 SELECT j.id, coalesce(j.posted_at, j.first_seen_at) AS sort_at
+                 FROM ' || rows_sql || serving.web_where() ||
+            '    AND ($23 IS NULL OR (coalesce(j.posted_at, j.first_seen_at), j.id) < ($21, $23))
+                 ORDER BY coalesce(j.posted_at, j.first_seen_at) DESC, j.id DESC LIMIT $25)
+             SELECT ' || cols || ', NULL::real FROM page p JOIN serving.jobs j ON j.id = p.id
+             ORDER BY p.sort_at DESC, p.id DESC'
+        USING tsq, p_country, p_region, p_city, p_remote, p_job_type, p_employment_type,
+              p_source, p_company, p_posted_within_days, p_has_salary, p_salary_min,
+              p_salary_currency, p_skill, p_skill_match, p_skill_scope, p_experience,
+              p_experience_unknown, p_seniority, p_work_mode,
+              after_at, after_rank, after_id, candidates, page_rows, text_q, recheck, exact;
+    END IF;
 END
 $$;

@@ -64,15 +64,20 @@ def _tsquery(conn: psycopg.Connection, q: str) -> str:
     return row["q"] if isinstance(row, dict) else row[0]
 
 
-def test_a_prefix_is_written_as_the_words_it_covers(seeded, web_conn) -> None:
-    assert _tsquery(web_conn, "engin") == "'engineer' | 'engineering'"
+def test_a_prefix_is_written_as_the_words_it_covers(serving, seeded) -> None:
+    with psycopg.connect(serving.url, autocommit=True) as owner:
+        _assert_written_as_words(owner)
+
+
+def _assert_written_as_words(owner: psycopg.Connection) -> None:
+    assert _tsquery(owner, "engin") == "'engineer' | 'engineering'"
     # The other words stay; the expansion replaces the last operand only.
-    assert _tsquery(web_conn, "data engin") == "'data' & ( 'engineer' | 'engineering' )"
-    assert _tsquery(web_conn, "-senior engin") == ("!'senior' & ( 'engineer' | 'engineering' )")
+    assert _tsquery(owner, "data engin") == "'data' & ( 'engineer' | 'engineering' )"
+    assert _tsquery(owner, "-senior engin") == ("!'senior' & ( 'engineer' | 'engineering' )")
     # A prefix no posting has stays a partial match (which finds nothing).
-    assert _tsquery(web_conn, "qwertz") == "'qwertz':*"
+    assert _tsquery(owner, "qwertz") == "'qwertz':*"
     # Not a prefix at all: unchanged.
-    assert _tsquery(web_conn, '"engin"') == "'engin'"
+    assert _tsquery(owner, '"engin"') == "'engin'"
 
 
 def test_a_prefix_covering_more_than_fifty_words_stays_a_partial_match(serving) -> None:
@@ -174,3 +179,44 @@ def test_only_a_full_reconcile_of_a_table_published_before_trims() -> None:
     assert lexicon.rebuild_needed(True, before)
     assert not lexicon.rebuild_needed(False, before)
     assert not lexicon.rebuild_needed(True, {**before, "unchanged": 0, "inserted": 9})
+
+
+def test_the_web_role_cannot_list_the_lexicon_through_the_query_function(seeded, web_conn) -> None:
+    """The lexicon keeps words of postings gone; the web role only searches with them."""
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        web_conn.execute("SELECT serving.web_tsquery('engin', true)")
+    assert search.search(web_conn, search.SearchRequest(search.Filters(q="engin"))).items
+
+
+def test_a_url_with_a_quote_in_its_last_word_is_expanded_as_its_words(serving) -> None:
+    """The text parser keeps a quote inside a URL path: the prefix operand then carries
+    a doubled quote, which the expansion must undo to find the words."""
+    texts = ["Visit example.com/o'reilly today.", "See example.com/o'reilly-jobs."]
+    with psycopg.connect(serving.url) as conn:
+        insert_jobs(conn, [job_row(i, description=t) for i, t in enumerate(texts)])
+        q = "example.com/o'reilly"
+        typed = conn.execute("SELECT serving.typed_tsquery(%s, true)::text", (q,)).fetchone()[0]
+        assert typed == "'example.com/o''reilly' <-> 'example.com' <-> '/o''reilly':*"
+        expanded = _tsquery(conn, q)
+        assert expanded == (
+            "'example.com/o''reilly' <-> 'example.com' <-> ( '/o''reilly' | '/o''reilly-jobs.' )"
+        )
+        for query in (typed, expanded):
+            found = conn.execute(
+                "SELECT array_agg(id) FROM serving.jobs WHERE search_tsv @@ %s::tsquery", (query,)
+            ).fetchone()[0]
+            assert found == [1000]
+
+
+def test_relevance_ranks_do_not_move_when_the_lexicon_gains_a_word(
+    serving, seeded, web_conn
+) -> None:
+    """Ranks come from the query as typed: a word added under the prefix (a posting that
+    came and went) changes no rank, so a relevance cursor stays valid across syncs."""
+    request = search.SearchRequest(search.Filters(q="engin"), sort="relevance")
+    before = [(i["id"], i["rank"]) for i in search.search(web_conn, request).items]
+    assert len(before) > 1
+    with psycopg.connect(serving.url) as owner:
+        owner.execute("INSERT INTO serving.lexicon (lexeme) VALUES ('enginx'), ('enginy')")
+    after = [(i["id"], i["rank"]) for i in search.search(web_conn, request).items]
+    assert after == before

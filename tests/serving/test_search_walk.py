@@ -21,6 +21,7 @@ ROWS = 2400
 # In two of the newest postings and the oldest 60: a walk of the newest ones finds fewer
 # than a page.
 OLD_WORD = "zephyrine"
+WIDE_PREFIX = "zorb"
 
 
 def _row(i: int) -> dict:
@@ -31,6 +32,8 @@ def _row(i: int) -> dict:
         row["posted_at"] = NOW - timedelta(days=i, hours=2)
     if i in (5, 9) or i >= ROWS - 60:
         row["description"] += f" Bonus: {OLD_WORD} tooling."
+    if i % 5 == 0:  # 60 words under one prefix: too many to write it as its words
+        row["description"] += f" Also {WIDE_PREFIX}{(i // 5) % 60:02d}."
     return row
 
 
@@ -49,7 +52,8 @@ def _expected(serving, rows: list[dict], filters: Filters) -> list[int]:
         matching = {
             r[0]
             for r in conn.execute(
-                "SELECT id FROM serving.jobs WHERE search_tsv @@ serving.web_tsquery(%s, %s)",
+                # The query as typed (its prefix a partial match): no lexicon involved.
+                "SELECT id FROM serving.jobs WHERE search_tsv @@ serving.typed_tsquery(%s, %s)",
                 (filters.q, search.prefix_applies(filters.q)),
             )
         }
@@ -99,6 +103,7 @@ CASES = {
     "exclusion_and_company": Filters(q="-senior engin", company=("Acme", UNKNOWN)),
     "or_and_employment": Filters(q="designer or intern", employment_type=("Full-time",)),
     "salary_floor": Filters(q="engineer", salary_min=Decimal(10000), salary_currency="EUR"),
+    "wide_prefix_country": Filters(q=WIDE_PREFIX, country=("DE",)),
 }
 
 
@@ -163,3 +168,17 @@ def test_a_walk_setting_that_is_not_a_count_means_the_default(serving, setting) 
         assert conn.execute("SELECT serving.list_walk_rows()").fetchone()[0] == 150000
         conn.execute("SET jobharbor.list_walk_rows = 0")
         assert conn.execute("SELECT serving.list_walk_rows()").fetchone()[0] == 0
+
+
+def test_a_prefix_too_wide_to_write_as_words_takes_the_split(many, serving) -> None:
+    """The wide_prefix_country case above pages exactly through the prefix split: its
+    prefix stays a partial match and the rest (one country) is rare enough to split."""
+    with psycopg.connect(serving.url) as conn:
+        tsq = conn.execute("SELECT serving.web_tsquery(%s, true)::text", (WIDE_PREFIX,))
+        assert tsq.fetchone()[0] == f"'{WIDE_PREFIX}':*"
+        rest = conn.execute(
+            "SELECT (serving.estimated_rows(serving.web_match(NULL, %s, NULL, NULL, NULL, NULL,"
+            " NULL, NULL, NULL, NULL))).matching",
+            (["DE"],),
+        ).fetchone()[0]
+    assert rest <= 2000
