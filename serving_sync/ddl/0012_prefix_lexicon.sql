@@ -124,18 +124,14 @@ END
 $$;
 REVOKE ALL ON FUNCTION serving.typed_tsquery(text, boolean) FROM PUBLIC;
 
--- The query that matches: the typed one with its prefix written as its words when the
--- lexicon allows (see above). The prefix is the last operand of the text form, a quoted
--- lexeme (a quote inside doubled, a backslash escaping the next character) and ':*'.
--- No longer the web role's to call (it would list the lexicon, words of postings gone
--- included): the web_* functions call it as the owner.
-CREATE OR REPLACE FUNCTION serving.web_tsquery(query text, last_is_prefix boolean)
-RETURNS tsquery
+-- A typed query with its prefix written as its words when the lexicon allows (see
+-- above). The prefix is the last operand of the text form, a quoted lexeme (a quote
+-- inside doubled, a backslash escaping the next character) and ':*'.
+CREATE FUNCTION serving.prefix_as_words(typed tsquery) RETURNS tsquery
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = serving, pg_catalog
 AS $$
 DECLARE
-    typed tsquery := serving.typed_tsquery(query, last_is_prefix);
     plain text := typed::text;
     quoted text;
     words text;
@@ -152,6 +148,15 @@ BEGIN
     RETURN (left(plain, length(plain) - length(quoted)) || '( ' || words || ' )')::tsquery;
 END
 $$;
+REVOKE ALL ON FUNCTION serving.prefix_as_words(tsquery) FROM PUBLIC;
+
+-- The query that matches. No longer the web role's to call (it would list the lexicon,
+-- words of postings gone included): the web_* functions call it as the owner.
+CREATE OR REPLACE FUNCTION serving.web_tsquery(query text, last_is_prefix boolean)
+RETURNS tsquery
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = serving, pg_catalog
+RETURN serving.prefix_as_words(serving.typed_tsquery(query, last_is_prefix));
 REVOKE EXECUTE ON FUNCTION serving.web_tsquery(text, boolean) FROM jobharbor_web;
 
 -- v11's web_search, ranking by the typed query ($29) instead of the matching one; the
@@ -182,8 +187,8 @@ SET search_path = serving, pg_catalog
 SET work_mem = '32MB'
 AS $$
 DECLARE
-    text_q tsquery := serving.web_tsquery(q, q_prefix);
     rank_q tsquery := serving.typed_tsquery(q, q_prefix);  -- ranks (see typed_tsquery)
+    text_q tsquery := serving.prefix_as_words(rank_q);  -- matches: web_tsquery, parsed once
     tsq tsquery := text_q;
     walk integer := serving.list_walk_rows();
     walked bigint[];
