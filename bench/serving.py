@@ -6,11 +6,15 @@ prefix, filters only, a term plus 3 filters, facets (every facet group, disjunct
 the total), stats (the stats groups). Baseline in the same run: a naive `ts_rank` over
 all matches with `count(*)`, for the same term queries.
 
-Facets and stats run twice: all queries under the facets target as the request's
-budget (as the web app runs them: a part past it is "unavailable", never a wrong
-number; `facets_unavailable_share` says how often), and a sample of SAMPLE with a
-budget only the role's 3 s statement timeout caps (`facets_p95_ms`: what exact counts
-cost).
+Facets and stats are counted in two states. First by the counting queries alone (as
+between a sync's commit and the build of its facet bitmaps): all queries under the
+facets target as the request's budget (as the web app runs them: a part past it is
+"unavailable", never a wrong number), and a sample of SAMPLE with a budget only the
+role's 3 s statement timeout caps (`facets_query_p95_ms`: what exact counts cost that
+way). Then the bitmaps are built as a sync builds them (`facet_bits_build_s`), and
+every query runs both ways again (`facets_p95_ms`: exact counts as a published, current
+serving schema answers them; `facets_unavailable_share` under the budget;
+`facets_bitmap_answered_share`: requests the bitmaps answered whole).
 
 The data: titles from 30 roles (skewed: the first ones are commonest), 5,000 companies
 (cubic skew, 1 in 12 unknown), 11 country choices (15% unknown, some two-country),
@@ -60,7 +64,7 @@ from psycopg.rows import dict_row
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pipeline.db.connect import Database
-from serving_sync import roles, search
+from serving_sync import facet_bits, roles, search
 from serving_sync import schema as serving_schema
 from serving_sync.search import Filters, SearchRequest
 
@@ -363,7 +367,11 @@ def _print(name: str, figures: dict[str, float]) -> None:
 
 
 def _count_classes(
-    conn: psycopg.Connection, classes: dict[str, list[Filters]], n: int, exact_n: int
+    conn: psycopg.Connection,
+    classes: dict[str, list[Filters]],
+    n: int,
+    exact_n: int,
+    prefix: str = "",
 ) -> dict[str, dict[str, float]]:
     """Facets and stats as the web app asks them: under the target as the request's
     budget (parts past it unavailable: how often is reported), and, on a sample, with a
@@ -378,18 +386,40 @@ def _count_classes(
             found = search.counts(conn, f, groups, budget_ms=int(FACETS_P95_MS), top_n=12)
             times.append((time.perf_counter() - started) * 1000)
             missing += found.total is None or None in found.groups.values()
-        results[f"{name}_budgeted"] = {
+        results[f"{prefix}{name}_budgeted"] = {
             **_summary(times),
             "unavailable_share": round(missing / len(mixed), 3),
         }
-        _print(f"{name} @{FACETS_P95_MS:.0f}ms", results[f"{name}_budgeted"])
+        _print(f"{prefix}{name} @{FACETS_P95_MS:.0f}ms", results[f"{prefix}{name}_budgeted"])
         times = [
             _timed(lambda f=f, g=groups: search.counts(conn, f, g, budget_ms=2900, top_n=12))
             for f in exact
         ]
-        results[name] = _summary(times)
-        _print(f"{name} exact", results[name])
+        results[f"{prefix}{name}"] = _summary(times)
+        _print(f"{prefix}{name} exact", results[f"{prefix}{name}"])
     return results
+
+
+def _bitmap_share(conn: psycopg.Connection, requests: list[Filters]) -> float:
+    """The share of these requests the bitmaps answer whole (every facet group)."""
+    answered = 0
+    for f in requests:
+        rows = conn.execute(
+            search.FACET_BITS_SQL, (*search.filter_args(f), list(search.FACET_GROUPS), 12)
+        ).fetchall()
+        answered += {r["facet"] for r in rows} >= set(search.FACET_GROUPS)
+    return round(answered / max(len(requests), 1), 3)
+
+
+def build_bitmaps(db: Database) -> float:
+    """What a sync that changed rows does after its commit (serving_sync.facet_bits).
+    Timed (seconds)."""
+    started = time.monotonic()
+    report = facet_bits.refresh(db, force=True)
+    print(
+        f"  facet bitmaps built over {report.slots:,} slots ({report.elapsed_s:.1f}s)", flush=True
+    )
+    return time.monotonic() - started
 
 
 def _match_shares(conn: psycopg.Connection) -> dict[str, float]:
@@ -419,7 +449,13 @@ def measure(
             times = [_timed(lambda f=f: search.search(conn, SearchRequest(f))) for f in queries]
             results[name] = _summary(times)
             _print(name, results[name])
-        results.update(_count_classes(conn, classes, n, sample_n))
+        # The counting queries alone first (as between a sync's commit and the build of
+        # its bitmaps), then with the bitmaps a sync leaves behind: every request exact.
+        results.update(_count_classes(conn, classes, n, sample_n, prefix="query_"))
+        results["facet_bits_build"] = {"s": round(build_bitmaps(Database(owner)), 1)}
+        results.update(_count_classes(conn, classes, n, n))
+        mixed = classes["common_term"][: n // 2] + classes["filters_only"][: n - n // 2]
+        results["facet_bits_build"]["answered_share"] = _bitmap_share(conn, mixed)
     with psycopg.connect(owner, autocommit=True) as conn:  # the baseline: rank everything
         shares = _match_shares(conn)
         terms = classes["common_term"] + classes["rare_term"] + classes["prefix"]
@@ -468,9 +504,15 @@ def run(admin_url: str, rows: int, queries: int, keep: str | None = None) -> dic
         "facets_p50_ms": figures["facets"]["p50_ms"],
         "facets_budgeted_p95_ms": figures["facets_budgeted"]["p95_ms"],
         "facets_unavailable_share": figures["facets_budgeted"]["unavailable_share"],
+        "facets_bitmap_answered_share": figures["facet_bits_build"]["answered_share"],
+        "facet_bits_build_s": figures["facet_bits_build"]["s"],
+        "facets_query_p95_ms": figures["query_facets"]["p95_ms"],
+        "facets_query_p50_ms": figures["query_facets"]["p50_ms"],
+        "facets_query_unavailable_share": figures["query_facets_budgeted"]["unavailable_share"],
         "stats_p95_ms": figures["stats"]["p95_ms"],
         "stats_budgeted_p95_ms": figures["stats_budgeted"]["p95_ms"],
         "stats_unavailable_share": figures["stats_budgeted"]["unavailable_share"],
+        "stats_query_p95_ms": figures["query_stats"]["p95_ms"],
         "common_term_match_share": shares,
         "naive_p50_ms": figures["naive_rank_count"]["p50_ms"],
         "naive_p95_ms": figures["naive_rank_count"]["p95_ms"],

@@ -424,6 +424,9 @@ _FILTER_SQL = (
 SEARCH_SQL = f"SELECT * FROM serving.web_search({_FILTER_SQL}, %s, %s::timestamptz, %s::real, %s::bigint, %s, %s)"
 FACET_SQL = f"SELECT * FROM serving.web_facet(%s, {_FILTER_SQL}, %s)"
 FACETS_ALL_SQL = f"SELECT * FROM serving.web_facets_all({_FILTER_SQL}, %s)"
+FACET_BITS_SQL = f"SELECT * FROM serving.web_facet_bits({_FILTER_SQL}, %s::text[], %s)"
+# What the bitmaps count (serving DDL 0013).
+BITS_GROUPS = frozenset({*GROUPS, "month", *ENRICH_STATS_GROUPS})
 
 
 def filter_args(filters: Filters) -> tuple[Any, ...]:
@@ -491,6 +494,7 @@ def _group_counts(group: str, rows: list[Mapping[str, Any]], top_n: int | None) 
     buckets = [(r["value"], r["count"]) for r in rows if r["value"] is not None]
     unknown = next((c for v, c in buckets if v == UNKNOWN), 0)
     known = [(v, c) for v, c in buckets if v != UNKNOWN]
+    known.sort(key=lambda b: -b[1])  # largest first (stable: ties keep the SQL's order)
     if group == "month":  # a time series reads in time order, newest first
         known.sort(reverse=True)
     if group == "experience":  # bands read in order of years
@@ -513,31 +517,77 @@ def counts(
     """Disjunctive counts per group within one time budget for the whole request: a
     part that would run past it is reported unavailable (None), never as a partial count.
 
-    Groups without a filter of their own share one context (all filters), counted in a
-    single pass with the total; each group with its own filter set is one more pass.
-    The passes share the budget (each gets what the earlier ones left), so a request
-    with several filtered groups still answers within about `budget_ms`."""
+    The facet bitmaps answer first (serving DDL 0013: milliseconds), while they are
+    current and for the groups and filters they hold. What they leave is counted by
+    queries: groups without a filter of their own share one context (all filters),
+    counted in a single pass with the total; each group with its own filter set is one
+    more pass. The parts share the budget (each gets what the earlier ones left), so a
+    request with several filtered groups still answers within about `budget_ms`."""
     deadline = time.monotonic() + budget_ms / 1000
     args = filter_args(filters)
+    results: dict[str, GroupCounts | None] = {}
+    with conn.transaction():
+        total, answered = _bitmap_counts(conn, deadline, args, groups, top_n)
+        results.update(answered)
+        rest = [g for g in groups if g not in answered]
+        if rest:
+            counted_total = _query_counts(conn, deadline, args, filters, rest, top_n, results)
+            total = counted_total if total is None else total
+    return Counts(total, datetime.now(UTC), {g: results[g] for g in groups})
+
+
+def _bitmap_counts(
+    conn: psycopg.Connection,
+    deadline: float,
+    args: tuple[Any, ...],
+    groups: Sequence[str],
+    top_n: int | None,
+) -> tuple[int | None, dict[str, GroupCounts]]:
+    """The groups the facet bitmaps answer (none when they are not current or cannot
+    read this request), and the total."""
+    asked = [g for g in groups if g in BITS_GROUPS]
+    if not asked:
+        return None, {}
+    rows = _timed_part(conn, deadline, FACET_BITS_SQL, (*args, asked, top_n))
+    if not rows:
+        return None, {}
+    total = next(r["count"] for r in rows if r["facet"] == "total")
+    answered = {}
+    for group in asked:
+        mine = [r for r in rows if r["facet"] == group]
+        if mine:
+            answered[group] = _group_counts(group, mine, top_n)
+    return total, answered
+
+
+def _query_counts(
+    conn: psycopg.Connection,
+    deadline: float,
+    args: tuple[Any, ...],
+    filters: Filters,
+    groups: Sequence[str],
+    top_n: int | None,
+    results: dict[str, GroupCounts | None],
+) -> int | None:
+    """The counting queries: groups without a filter of their own share one pass (with
+    the total); each other group is a pass of its own."""
     own = [g for g in groups if g in GROUPS and filters.values(g)]
     own += [g for g in groups if g in ENRICH_STATS_GROUPS]
     shared = [g for g in groups if g not in own]
-    results: dict[str, GroupCounts | None] = {}
-    with conn.transaction():
-        rows = _timed_part(conn, deadline, FACETS_ALL_SQL, (*args, top_n))
-        total = None
-        if rows is not None:
-            total = next((r["count"] for r in rows if r["facet"] == "total"), 0)
-            for group in shared:
-                mine = [r for r in rows if r["facet"] == group]
-                mine.append({"value": None, "count": total})
-                results[group] = _group_counts(group, mine, top_n)
-        else:
-            results.update(dict.fromkeys(shared))
-        for group in own:
-            part = _timed_part(conn, deadline, FACET_SQL, (group, *args, top_n))
-            results[group] = None if part is None else _group_counts(group, part, top_n)
-    return Counts(total, datetime.now(UTC), {g: results[g] for g in groups})
+    total = None
+    rows = _timed_part(conn, deadline, FACETS_ALL_SQL, (*args, top_n)) if shared else None
+    if rows is not None:
+        total = next((r["count"] for r in rows if r["facet"] == "total"), 0)
+        for group in shared:
+            mine = [r for r in rows if r["facet"] == group]
+            mine.append({"value": None, "count": total})
+            results[group] = _group_counts(group, mine, top_n)
+    else:
+        results.update(dict.fromkeys(shared))
+    for group in own:
+        part = _timed_part(conn, deadline, FACET_SQL, (group, *args, top_n))
+        results[group] = None if part is None else _group_counts(group, part, top_n)
+    return total
 
 
 def _timed_part(
