@@ -1,8 +1,8 @@
 """The facet bitmaps (serving DDL 0013): facet counts as AND + bit_count.
 
-The bitmaps are built from one snapshot of serving.jobs, after a sync that changed it
-and outside that sync's transaction (at 1M rows the build takes minutes; the sync does
-not wait for it). They record the write count of serving.jobs they were built at, and
+The bitmaps are built from one snapshot of serving.jobs, after a sync that changed it,
+outside that sync's transaction and its lock (at 1M rows the build takes minutes; the
+next sync does not wait for it). They record the write count of serving.jobs they were built at, and
 serving.web_facet_bits answers only while no statement has changed serving.jobs since:
 until the next build, counts are taken by the slower exact functions."""
 
@@ -61,6 +61,9 @@ def refresh(
                     (word_min_share, values_kept),
                 ).fetchone()
             conn.isolation_level = None
+            # The build replaced every row: the old ones go now, not at autovacuum's pace
+            # (the build's snapshot held them for its whole length).
+            conn.execute("VACUUM serving.facet_slots, serving.facet_bits, serving.facet_companies")
         finally:
             conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (_BUILD_LOCK,))
     return BuildReport(True, int(row["slots"]), time.monotonic() - started)

@@ -494,12 +494,14 @@ def _group_counts(group: str, rows: list[Mapping[str, Any]], top_n: int | None) 
     buckets = [(r["value"], r["count"]) for r in rows if r["value"] is not None]
     unknown = next((c for v, c in buckets if v == UNKNOWN), 0)
     known = [(v, c) for v, c in buckets if v != UNKNOWN]
-    known.sort(key=lambda b: -b[1])  # largest first (stable: ties keep the SQL's order)
-    if group == "month":  # a time series reads in time order, newest first
-        known.sort(reverse=True)
-    if group == "experience":  # bands read in order of years
-        known.sort(key=lambda b: EXPERIENCE_BANDS.index(b[0]) if b[0] in EXPERIENCE_BANDS else 99)
+    # The top N by count (ties by value, as the SQL ranks them in the C collation), then
+    # in the order the group reads in.
+    known.sort(key=lambda b: (-b[1], b[0]))
     shown = known[:top_n] if top_n else known
+    if group == "month":  # a time series reads in time order, newest first
+        shown.sort(reverse=True)
+    if group == "experience":  # bands read in order of years
+        shown.sort(key=lambda b: EXPERIENCE_BANDS.index(b[0]) if b[0] in EXPERIENCE_BANDS else 99)
     other = 0
     if group not in ARRAY_GROUPS:
         other = denominator - unknown - sum(c for _, c in shown)
@@ -526,7 +528,10 @@ def counts(
     deadline = time.monotonic() + budget_ms / 1000
     args = filter_args(filters)
     results: dict[str, GroupCounts | None] = {}
+    outermost = conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
     with conn.transaction():
+        if outermost:  # one snapshot for every part: the bitmaps' and the queries' counts
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         total, answered = _bitmap_counts(conn, deadline, args, groups, top_n)
         results.update(answered)
         rest = [g for g in groups if g not in answered]
@@ -575,7 +580,10 @@ def _query_counts(
     own += [g for g in groups if g in ENRICH_STATS_GROUPS]
     shared = [g for g in groups if g not in own]
     total = None
-    rows = _timed_part(conn, deadline, FACETS_ALL_SQL, (*args, top_n)) if shared else None
+    # web_facets_all ranks 'unknown' among its top N; one more keeps N known values, as
+    # web_facet and the bitmaps give them.
+    more = None if top_n is None else top_n + 1
+    rows = _timed_part(conn, deadline, FACETS_ALL_SQL, (*args, more)) if shared else None
     if rows is not None:
         total = next((r["count"] for r in rows if r["facet"] == "total"), 0)
         for group in shared:

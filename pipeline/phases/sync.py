@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+from dataclasses import replace
+
+import psycopg
+
 from pipeline.app import App
 from pipeline.phases.common import PhaseReport, run_phase
 from serving_sync import facet_bits
 from serving_sync.reconcile import reconcile
+
+log = logging.getLogger("jobharbor")
 
 
 def sync_serving(
@@ -17,7 +24,8 @@ def sync_serving(
     full: bool = False,
 ) -> PhaseReport:
     """One sync: incremental unless `full`, the base is in doubt, or the periodic full
-    reconcile (`serving_full_sync_hours`) is due."""
+    reconcile (`serving_full_sync_hours`) is due. Then the facet bitmaps are rebuilt if
+    it changed anything (serving_sync.facet_bits)."""
     settings = app.settings
 
     def work(run_id: int) -> dict[str, object]:
@@ -31,14 +39,22 @@ def sync_serving(
             retention_days=settings.serving_closed_retention_days,
             freshness_max_lag_s=settings.freshness_max_lag_s,
         )
-        stats = report.as_dict()
-        if not dry_run:
-            # After the sync's commit, in a transaction of its own: readers count the
-            # slower way until this is done (serving_sync.facet_bits).
-            built = facet_bits.refresh(app.serving_db)
-            stats["facet_bits_built"] = built.built
-            stats["facet_bits_s"] = round(built.elapsed_s, 2)
-        return stats
+        return report.as_dict()
 
     # The lock spans every source: a sync never overlaps another sync.
-    return run_phase(app.db, "sync", None, work, wait_s=wait_s)
+    report = run_phase(app.db, "sync", None, work, wait_s=wait_s)
+    if dry_run or report.status != "succeeded":
+        return report
+    return replace(report, stats={**report.stats, **_rebuild_facet_bits(app)})
+
+
+def _rebuild_facet_bits(app: App) -> dict[str, object]:
+    """After the sync phase has released its lock (the next sync need not wait for a
+    build of minutes), in a transaction of its own. A failed build loses nothing: the
+    counting queries answer until one succeeds, and every later sync tries again."""
+    try:
+        built = facet_bits.refresh(app.serving_db)
+    except psycopg.Error as exc:
+        log.warning("facet bitmaps not rebuilt (counts are taken by the queries): %s", exc)
+        return {"facet_bits_built": False, "facet_bits_error": f"{type(exc).__name__}: {exc}"}
+    return {"facet_bits_built": built.built, "facet_bits_s": round(built.elapsed_s, 2)}

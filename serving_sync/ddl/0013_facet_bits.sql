@@ -13,14 +13,14 @@
 -- which is exactly web_where's logic, disjunctive like web_facet.
 --
 -- * Company has thousands of values: slots are numbered in company order, so a company
---   is one run of slots and its count is bit_count of a substring (about 1 ms for 5,000).
+--   is one run of slots and its count is bit_count of a substring (about 7 ms for 5,000).
 -- * A group's values past the 256 largest have no bitmap, only the size of the largest
 --   of them (facet_bits_tail): their counts cannot be listed, but when the top-N's last
 --   count is above that size, no value without a bitmap can be in the top N, and the
 --   answer is exact; otherwise that group is left to web_facet. Filtering on such a value
 --   reads its rows (it is small: smaller than 256 others).
--- * Words: the lexemes in at least 1% of postings (a common word's postings are the
---   expensive ones) have bitmaps; another word's bitmap is built from its rows (the text
+-- * Words: the lexemes in about 1% of postings or more (counted on a sample of pages past
+--   50,000 postings; a common word's postings are the expensive ones) have bitmaps; another word's bitmap is built from its rows (the text
 --   index, then each posting's slot), at most `cap` of them. A phrase (<->), a weighted
 --   operand, or a prefix with too many postings: not answered here (web_facet counts it).
 -- * Posted within N days: a bitmap per day and per month of coalesce(posted_at,
@@ -59,7 +59,8 @@ CREATE TABLE serving.facet_slots (
 -- month, seniority, work_mode, experience (its bands), enrichment, skill (required:
 -- 'skill'; required or preferred: 'skill_all'; 'unknown' is not extracted)), 'salary'
 -- (t / f), 'day' and 'sort_month' (of coalesce(posted_at, first_seen_at), UTC), 'word'
--- (a lexeme), 'all' (every slot).
+-- (a lexeme), 'text' (a search_tsv at all: a posting without one matches no query, not
+-- even a negation), 'all' (every slot).
 CREATE TABLE serving.facet_bits (
     facet text    NOT NULL,
     value text    NOT NULL,
@@ -218,6 +219,7 @@ BEGIN
                ('seniority', coalesce(j.seniority, 'unknown')),
                ('work_mode', coalesce(j.work_mode, 'unknown')),
                ('enrichment', CASE WHEN j.enriched_at IS NULL THEN 'unknown' ELSE 'extracted' END),
+               ('text', CASE WHEN j.search_tsv IS NOT NULL THEN '' END),
                ('all', '')
         UNION ALL
         SELECT 'experience', unnest(serving.experience_bands(j.experience_min, j.experience_max))
@@ -238,7 +240,8 @@ BEGIN
     -- days, months, experience bands and words keep all theirs.
     CREATE TEMP TABLE facet_kept ON COMMIT DROP AS
     SELECT r.facet, r.value, r.size,
-           r.facet IN ('salary', 'month', 'day', 'sort_month', 'experience', 'enrichment', 'word', 'all')
+           r.facet IN ('salary', 'month', 'day', 'sort_month', 'experience', 'enrichment', 'word',
+                       'text', 'all')
            OR r.value = 'unknown' OR r.place <= values_kept AS kept
     FROM (SELECT l.facet, l.value, cardinality(l.slots) AS size,
                  row_number() OVER (PARTITION BY l.facet, l.value = 'unknown'
@@ -320,6 +323,7 @@ DECLARE
     item text;
     stack varbit[] := '{}';
     operand varbit;
+    has_text varbit;
     top integer;
 BEGIN
     FOR token IN
@@ -357,10 +361,12 @@ BEGIN
         output := output || ops[cardinality(ops)];
         ops := ops[1:cardinality(ops) - 1];
     END LOOP;
+    SELECT b.bits | b.bits INTO has_text FROM serving.facet_bits b WHERE b.facet = 'text';
+    has_text := coalesce(has_text, serving.bits_of_slots('{}', n));
     FOREACH item IN ARRAY output LOOP
         top := cardinality(stack);
         IF item = '!' THEN
-            stack[top] := ~stack[top];
+            stack[top] := ~stack[top] & has_text;
         ELSIF item = '&' THEN
             stack := stack[1:top - 2] || (stack[top - 1] & stack[top]);
         ELSIF item = '|' THEN

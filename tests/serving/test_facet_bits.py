@@ -33,6 +33,8 @@ QUERIES = (
     "things",
     "intern -marketing",
     "job -(data or product)",
+    "data or product engineer",  # & binds tighter than |, as in tsquery
+    "-engineer",  # a negation alone: every posting with a text but the engineers
     "zzzqx",  # matches nothing
     "!!",  # nothing searchable: no text condition
 )
@@ -126,6 +128,7 @@ def _build(serving: Database, **options: Any) -> facet_bits.BuildReport:
     return facet_bits.refresh(serving, force=True, **options)
 
 
+@pytest.mark.parametrize("top_n", [None, 2], ids=["every-value", "top-2"])
 @pytest.mark.parametrize(
     "options",
     [
@@ -134,17 +137,19 @@ def _build(serving: Database, **options: Any) -> facet_bits.BuildReport:
         pytest.param({"values_kept": 2}, id="values-past-the-kept-ones"),
     ],
 )
-def test_bitmap_counts_are_the_counting_queries_counts(serving, owner, options) -> None:
+def test_bitmap_counts_are_the_counting_queries_counts(serving, owner, options, top_n) -> None:
     _insert(serving, _enriched_rows())
+    # One posting without a text at all: no query matches it, not even a negation.
+    owner.execute("UPDATE serving.jobs SET search_tsv = NULL WHERE id = 1007")
     requests = _requests(250)
-    expected = [_answers(_counts(owner, f)) for f in requests]
+    expected = [_answers(_counts(owner, f, top_n)) for f in requests]
     assert not facet_bits.is_current(owner)  # so far the queries counted
     assert _build(serving, **options).slots == 100
     answered = 0
     for filters, want in zip(requests, expected, strict=True):
         rows = _bits_rows(owner, filters)
         answered += bool(rows)
-        got = _answers(_counts(owner, filters))
+        got = _answers(_counts(owner, filters, top_n))
         for group, mine, theirs in zip(GROUPS, got[1], want[1], strict=True):
             assert mine == theirs, (group, filters)
         assert got[0] == want[0], filters
@@ -191,6 +196,21 @@ def test_only_a_statement_that_changed_rows_makes_them_stale(serving, owner, sta
     _build(serving)
     owner.execute(statement)
     assert facet_bits.is_current(owner) == ("WHERE false" in statement)
+
+
+def test_a_build_from_a_snapshot_a_write_has_overtaken_is_not_read(serving, owner) -> None:
+    """A sync committing while a build reads its snapshot: the build's bitmaps describe
+    the rows before that write, and are not current when they commit."""
+    with psycopg.connect(serving.url) as build:
+        build.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        build.execute("SELECT 1")  # the build's snapshot, taken now
+        owner.execute("UPDATE serving.jobs SET remote = 'yes' WHERE id = 1001")  # commits
+        build.execute("SELECT serving.build_facet_bits()")
+        build.commit()
+    assert not facet_bits.is_current(owner)
+    assert _bits_rows(owner, Filters()) == []
+    assert facet_bits.refresh(serving).built
+    assert _bits_rows(owner, Filters())
 
 
 def test_a_request_with_nothing_changed_does_not_rebuild(serving, owner) -> None:
@@ -322,11 +342,55 @@ def test_a_sync_builds_the_bitmaps(seed: Seeder, app) -> None:
     assert again.stats["facet_bits_built"] is False
 
 
+def test_a_failed_build_does_not_fail_the_sync_it_follows(seed: Seeder, app) -> None:
+    from pipeline.phases.sync import sync_serving
+
+    seed.posting(title="Glassblower", description_text="Annealing ovens.")
+    seed.serving("ALTER FUNCTION serving.build_facet_bits(real, integer, integer) RENAME TO gone")
+    report = sync_serving(app)
+    assert report.status == "succeeded"
+    assert report.stats["inserted"] == 1
+    assert report.stats["facet_bits_built"] is False
+    assert "UndefinedFunction" in report.stats["facet_bits_error"]
+    assert seed.last_run()["status"] == "applied"
+    with seed.dbs.serving.connect() as conn:
+        assert not facet_bits.is_current(conn)
+        counts = search.counts(conn, Filters(q="glassblower"), GROUPS, budget_ms=5000)
+    assert counts.total == 1  # the queries count meanwhile
+
+
 def test_the_web_role_counts_through_the_bitmaps_only(serving, owner, web_conn) -> None:
     _build(serving)
     assert _bits_rows(web_conn, Filters(q="engineer"))
-    for table in ("facet_bits", "facet_slots", "facet_companies", "facet_bits_build"):
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            web_conn.execute(f"SELECT 1 FROM serving.{table} LIMIT 1")
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        *(
+            f"SELECT 1 FROM serving.{table} LIMIT 1"
+            for table in (
+                "facet_bits",
+                "facet_slots",
+                "facet_companies",
+                "facet_bits_build",
+                "facet_bits_tail",
+                "facet_writes",
+            )
+        ),
+        "SELECT serving.operand_bits('engineer', false, 60, 10)",
+        "SELECT serving.text_bits('engineer', 60, 10)",
+        "SELECT serving.filter_bits('country', '{US}', 60)",
+        "SELECT serving.posted_within_bits(7, 60)",
+        "SELECT * FROM serving.group_bits('country', B'1', 12)",
+        "SELECT serving.bits_of_ids('{1001}', 60)",
+        "SELECT serving.bits_of_slots('{1}', 60)",
+        "SELECT serving.build_facet_bits()",
+    ],
+)
+def test_the_web_role_reads_no_bitmap_table_and_calls_no_helper(
+    serving, seeded, web_conn, statement
+) -> None:
+    _build(serving)
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
-        web_conn.execute("SELECT serving.operand_bits('engineer', false, 60, 10)")
+        web_conn.execute(statement)
