@@ -2,9 +2,9 @@
 
 The bitmaps are built from one snapshot of serving.jobs, after a sync that changed it,
 outside that sync's transaction and its lock (at 1M rows the build takes minutes; the
-next sync does not wait for it). They record the write count of serving.jobs they were built at, and
-serving.web_facet_bits answers only while no statement has changed serving.jobs since:
-until the next build, counts are taken by the slower exact functions."""
+next sync does not wait for it). They record the write count of serving.jobs they were
+built at, and serving.web_facet_bits answers only while no statement has changed
+serving.jobs since: until the next build, counts are taken by the slower exact functions."""
 
 from __future__ import annotations
 
@@ -30,10 +30,7 @@ class BuildReport:
 
 def is_current(conn: DictConnection) -> bool:
     """Whether the bitmaps were built from what serving.jobs holds now."""
-    row = conn.execute(
-        "SELECT EXISTS (SELECT 1 FROM serving.facet_bits_build b, serving.facet_writes w"
-        " WHERE b.writes = w.writes) AS current"
-    ).fetchone()
+    row = conn.execute("SELECT serving.facet_bits_current() AS current").fetchone()
     return bool(row and row["current"])
 
 

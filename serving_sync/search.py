@@ -535,8 +535,11 @@ def counts(
         total, answered = _bitmap_counts(conn, deadline, args, groups, top_n)
         results.update(answered)
         rest = [g for g in groups if g not in answered]
-        if rest:
-            counted_total = _query_counts(conn, deadline, args, filters, rest, top_n, results)
+        if rest or total is None:
+            counted_total, counted = _query_counts(
+                conn, deadline, args, filters, rest, top_n, need_total=total is None
+            )
+            results.update(counted)
             total = counted_total if total is None else total
     return Counts(total, datetime.now(UTC), {g: results[g] for g in groups})
 
@@ -572,18 +575,21 @@ def _query_counts(
     filters: Filters,
     groups: Sequence[str],
     top_n: int | None,
-    results: dict[str, GroupCounts | None],
-) -> int | None:
-    """The counting queries: groups without a filter of their own share one pass (with
-    the total); each other group is a pass of its own."""
+    *,
+    need_total: bool,
+) -> tuple[int | None, dict[str, GroupCounts | None]]:
+    """The counting queries: groups without a filter of their own share one pass with
+    the total (run when either is wanted); each other group is a pass of its own."""
     own = [g for g in groups if g in GROUPS and filters.values(g)]
     own += [g for g in groups if g in ENRICH_STATS_GROUPS]
     shared = [g for g in groups if g not in own]
+    results: dict[str, GroupCounts | None] = {}
     total = None
     # web_facets_all ranks 'unknown' among its top N; one more keeps N known values, as
     # web_facet and the bitmaps give them.
     more = None if top_n is None else top_n + 1
-    rows = _timed_part(conn, deadline, FACETS_ALL_SQL, (*args, more)) if shared else None
+    wanted = shared or need_total
+    rows = _timed_part(conn, deadline, FACETS_ALL_SQL, (*args, more)) if wanted else None
     if rows is not None:
         total = next((r["count"] for r in rows if r["facet"] == "total"), 0)
         for group in shared:
@@ -595,7 +601,7 @@ def _query_counts(
     for group in own:
         part = _timed_part(conn, deadline, FACET_SQL, (group, *args, top_n))
         results[group] = None if part is None else _group_counts(group, part, top_n)
-    return total
+    return total, results
 
 
 def _timed_part(

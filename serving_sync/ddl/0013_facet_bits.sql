@@ -141,6 +141,14 @@ SET search_path = serving, pg_catalog
 RETURN serving.bits_of_slots(ARRAY(SELECT s.slot FROM serving.facet_slots s WHERE s.id = ANY (ids)), n);
 REVOKE ALL ON FUNCTION serving.bits_of_ids(bigint[], integer) FROM PUBLIC;
 
+-- Whether the bitmaps were built from what serving.jobs holds now.
+CREATE FUNCTION serving.facet_bits_current() RETURNS boolean
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = serving, pg_catalog
+RETURN EXISTS (SELECT 1 FROM serving.facet_bits_build b, serving.facet_writes w
+               WHERE b.writes = w.writes);
+REVOKE ALL ON FUNCTION serving.facet_bits_current() FROM PUBLIC;
+
 -- The bitmaps, rebuilt from the transaction's snapshot: it must be one snapshot
 -- (REPEATABLE READ), or the bitmaps could mix two states of serving.jobs. Returns the
 -- number of slots. The caller serializes builds (serving_sync.facet_bits).
@@ -300,10 +308,9 @@ BEGIN
         IF cardinality(ids) > cap THEN
             RETURN NULL;
         END IF;
-        found := CASE WHEN found IS NULL THEN serving.bits_of_ids(ids, n)
-                      ELSE found | serving.bits_of_ids(ids, n) END;
+        RETURN coalesce(found, serving.bits_of_slots('{}', n)) | serving.bits_of_ids(ids, n);
     END IF;
-    RETURN coalesce(found, serving.bits_of_ids('{}', n));
+    RETURN coalesce(found, serving.bits_of_slots('{}', n));
 END
 $$;
 REVOKE ALL ON FUNCTION serving.operand_bits(text, boolean, integer, integer) FROM PUBLIC;
@@ -413,7 +420,7 @@ BEGIN
     END IF;
     SELECT bit_or(b.bits) INTO found
     FROM serving.facet_bits b WHERE b.facet = filter_bits.facet AND b.value = ANY (vals);
-    found := coalesce(found, (SELECT a.bits # a.bits FROM serving.facet_bits a WHERE a.facet = 'all'));
+    found := coalesce(found, serving.bits_of_slots('{}', n));
     IF NOT EXISTS (SELECT 1 FROM serving.facet_bits_tail t WHERE t.facet = filter_bits.facet) THEN
         RETURN found;  -- every value has its bitmap: one without none has no postings
     END IF;
@@ -423,24 +430,24 @@ BEGIN
     IF cardinality(missing) = 0 THEN
         RETURN found;
     END IF;
-    ids := CASE facet
-        WHEN 'country' THEN ARRAY(SELECT j.id FROM serving.jobs j WHERE j.countries && missing)
-        WHEN 'region' THEN ARRAY(SELECT j.id FROM serving.jobs j WHERE j.regions && missing)
-        WHEN 'city' THEN ARRAY(SELECT j.id FROM serving.jobs j WHERE j.cities && missing)
-        WHEN 'remote' THEN ARRAY(SELECT j.id FROM serving.jobs j WHERE j.remote = ANY (missing))
-        WHEN 'job_type' THEN ARRAY(SELECT j.id FROM serving.jobs j
-                                   WHERE coalesce(j.job_type, 'unknown') = ANY (missing))
-        WHEN 'employment_type' THEN ARRAY(SELECT j.id FROM serving.jobs j
-                                          WHERE coalesce(j.employment_type, 'unknown') = ANY (missing))
-        WHEN 'source' THEN ARRAY(SELECT j.id FROM serving.jobs j WHERE j.source = ANY (missing))
-        WHEN 'seniority' THEN ARRAY(SELECT j.id FROM serving.jobs j
-                                    WHERE coalesce(j.seniority, 'unknown') = ANY (missing))
-        WHEN 'work_mode' THEN ARRAY(SELECT j.id FROM serving.jobs j
-                                    WHERE coalesce(j.work_mode, 'unknown') = ANY (missing))
-        WHEN 'skill' THEN ARRAY(SELECT j.id FROM serving.jobs j WHERE j.skills_required && missing)
-        WHEN 'skill_all' THEN ARRAY(SELECT j.id FROM serving.jobs j WHERE j.skills_all && missing)
-        ELSE ARRAY[]::bigint[]  -- the others keep every value (experience: five bands)
-    END;
+    -- Their rows by web_where itself, with only this group's filter: the same condition
+    -- the counting queries use. (Experience and enrichment keep every value.)
+    EXECUTE 'SELECT ARRAY(SELECT j.id FROM serving.jobs j ' || serving.web_where() || ')'
+    INTO ids
+    USING NULL::tsquery,
+          CASE WHEN facet = 'country' THEN missing END,
+          CASE WHEN facet = 'region' THEN missing END,
+          CASE WHEN facet = 'city' THEN missing END,
+          CASE WHEN facet = 'remote' THEN missing END,
+          CASE WHEN facet = 'job_type' THEN missing END,
+          CASE WHEN facet = 'employment_type' THEN missing END,
+          CASE WHEN facet = 'source' THEN missing END,
+          NULL::text[], NULL::integer, NULL::boolean, NULL::numeric, NULL::text,
+          CASE WHEN facet IN ('skill', 'skill_all') THEN missing END,
+          'any'::text, CASE WHEN facet = 'skill_all' THEN 'all' ELSE 'required' END,
+          NULL::int4range[], NULL::boolean,
+          CASE WHEN facet = 'seniority' THEN missing END,
+          CASE WHEN facet = 'work_mode' THEN missing END;
     RETURN found | serving.bits_of_ids(ids, n);
 END
 $$;
@@ -462,7 +469,7 @@ BEGIN
     WHERE (b.facet = 'day' AND b.value > to_char(boundary_day, 'YYYY-MM-DD')
            AND b.value LIKE to_char(boundary_day, 'YYYY-MM') || '-%')
        OR (b.facet = 'sort_month' AND b.value > to_char(boundary_day, 'YYYY-MM'));
-    found := coalesce(found, (SELECT a.bits # a.bits FROM serving.facet_bits a WHERE a.facet = 'all'));
+    found := coalesce(found, serving.bits_of_slots('{}', n));
     RETURN found | serving.bits_of_ids(ARRAY(
         SELECT j.id FROM serving.jobs j
         WHERE coalesce(j.posted_at, j.first_seen_at) >= boundary
@@ -561,8 +568,7 @@ DECLARE
     i integer;
 BEGIN
     SELECT * INTO built FROM serving.facet_bits_build;
-    IF built IS NULL OR built.writes <> (SELECT w.writes FROM serving.facet_writes w)
-       OR built.slots = 0 OR p_salary_min IS NOT NULL THEN
+    IF NOT serving.facet_bits_current() OR built.slots = 0 OR p_salary_min IS NOT NULL THEN
         RETURN;
     END IF;
     IF p_experience IS NOT NULL THEN  -- the years asked must be bands to read as bitmaps

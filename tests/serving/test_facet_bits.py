@@ -213,6 +213,18 @@ def test_a_build_from_a_snapshot_a_write_has_overtaken_is_not_read(serving, owne
     assert _bits_rows(owner, Filters())
 
 
+def test_the_total_is_counted_when_only_groups_with_their_own_filter_are_asked(
+    serving, owner
+) -> None:
+    """The queries' shared pass also gives the total: it runs for it alone, before a
+    build as after one."""
+    filters = Filters(country=("US",))
+    want = sum(1 for r in SEED_ROWS if "US" in r["countries"])
+    assert search.counts(owner, filters, ("country",), budget_ms=5000).total == want
+    _build(serving)
+    assert search.counts(owner, filters, ("country",), budget_ms=5000).total == want
+
+
 def test_a_request_with_nothing_changed_does_not_rebuild(serving, owner) -> None:
     assert _build(serving).built
     again = facet_bits.refresh(serving)
