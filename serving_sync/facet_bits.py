@@ -1,4 +1,4 @@
-"""The facet bitmaps (serving DDL 0013): facet counts as AND + bit_count.
+"""The facet bitmaps (serving.build_facet_bits): facet counts as AND + bit_count.
 
 The bitmaps are built from one snapshot of serving.jobs, after a sync that changed it,
 outside that sync's transaction and its lock (at 1M rows the build takes minutes; the

@@ -1,4 +1,4 @@
-"""The unfiltered facet counts, kept by the sync (serving DDL 0009, serving.facet_totals).
+"""The unfiltered facet counts, kept by the sync (serving.facet_totals).
 
 Counting every published posting takes seconds at 1M rows, more than a request may
 spend; the answer only changes when the sync writes. So a sync that changed anything

@@ -7,7 +7,7 @@ that should be published but is not yet counts as `unpublished`, with its lag so
 
 `jobharbor status` and the `jobharbor_freshness` DAG (pipeline.commands.freshness) read
 it live from both databases; the serving sync computes the same summary inside its own
-transaction and publishes it to serving.freshness (DDL 0010), which the web role reads
+transaction and publishes it to serving.freshness, which the web role reads
 through serving.web_freshness() for `/healthz`.
 """
 

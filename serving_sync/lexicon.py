@@ -1,4 +1,4 @@
-"""The lexicon of the published text (serving DDL 0012, serving.lexicon).
+"""The lexicon of the published text (serving.lexicon).
 
 A prefix query is written as the words it covers, read from the lexicon, so the text
 index answers it with an ordinary scan instead of a partial match. A statement trigger

@@ -1,4 +1,4 @@
-"""The web app's database role (`jobharbor_web`, serving DDL 0002/0005): its password
+"""The web app's database role (`jobharbor_web`, serving_sync/sql/roles/): its password
 comes from the environment (or, for the embedded cluster, is generated once into a
 0600 file), is set by `jobharbor db up` / `jobharbor web`, and is never typed by hand."""
 

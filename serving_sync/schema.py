@@ -1,42 +1,122 @@
-"""The serving schema's versioned DDL, owned here (not by Alembic: the serving
-database is a separate, smaller deployment, e.g. a hosted Supabase)."""
+"""The serving schema's DDL step, owned here (not by Alembic: the serving database is a
+separate, smaller deployment, e.g. a hosted Supabase).
+
+One transaction under one advisory lock: the pending numbered migrations, then every
+object file whose checksum changed (serving_sync.definitions decides which, and in what
+order), recorded in serving.schema_versions and serving.schema_objects. A file that
+fails rolls all of it back: the database keeps every definition it had.
+"""
 
 from __future__ import annotations
 
-import re
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.db.connect import Database
-from serving_sync.text import FOLD_FROM, FOLD_TO, sql_literal
+import psycopg
 
-DDL_DIR = Path(__file__).parent / "ddl"
-_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+from pipeline.db.connect import Database, DictConnection
+from serving_sync.definitions import (
+    MIGRATIONS_DIR,
+    OBJECTS_DIR,
+    Migration,
+    SchemaError,
+    SqlObject,
+    migrations,
+    objects,
+    pending_migrations,
+    plan,
+)
+
+__all__ = ["Migration", "SchemaError", "UpgradeReport", "apply", "migrations", "upgrade"]
+
+log = logging.getLogger("jobharbor")
 _LOCK = "jobharbor:serving:ddl"
 
 
 @dataclass(frozen=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
+class UpgradeReport:
+    versions: tuple[int, ...]  # migrations applied
+    objects: tuple[str, ...]  # object files applied, in order
 
 
-def migrations() -> list[Migration]:
-    found = []
-    for path in sorted(DDL_DIR.glob("*.sql")):
-        match = _NAME.match(path.name)
-        if not match:
-            raise RuntimeError(f"serving DDL file {path.name} is not named NNNN_name.sql")
-        sql = path.read_text(encoding="utf-8")
-        sql = sql.replace("{{FOLD_FROM}}", sql_literal(FOLD_FROM)).replace(
-            "{{FOLD_TO}}", sql_literal(FOLD_TO)
+def upgrade(db: Database) -> list[int]:
+    """Bring the serving schema up to date. Returns the migration versions applied."""
+    return list(apply(db).versions)
+
+
+def apply(
+    db: Database, *, migrations_dir: Path = MIGRATIONS_DIR, objects_dir: Path = OBJECTS_DIR
+) -> UpgradeReport:
+    """The DDL step, from the given folders (tests point them at copies)."""
+    found = migrations(migrations_dir)
+    definitions = objects(objects_dir)  # a cycle is an error before anything is touched
+    with db.connect() as conn, conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_LOCK,))
+        _bookkeeping(conn)
+        recorded = [
+            r["version"]
+            for r in conn.execute("SELECT version FROM serving.schema_versions ORDER BY 1")
+        ]
+        pending = pending_migrations(found, recorded)
+        for migration in pending:
+            _run(conn, f"migration {migration.version:04d}_{migration.name}", migration.sql)
+            conn.execute(
+                "INSERT INTO serving.schema_versions (version, name) VALUES (%s, %s)",
+                (migration.version, migration.name),
+            )
+        checksums = {
+            r["file"]: r["checksum"]
+            for r in conn.execute("SELECT file, checksum FROM serving.schema_objects")
+        }
+        todo = plan(definitions, checksums, migrated=bool(pending))
+        for definition in todo:
+            _apply_object(conn, definition)
+        # A deleted file's object is dropped by a migration; its checksum goes with it.
+        if gone := sorted(set(checksums) - {d.path for d in definitions}):
+            conn.execute("DELETE FROM serving.schema_objects WHERE file = ANY (%s)", (gone,))
+    report = UpgradeReport(tuple(m.version for m in pending), tuple(d.path for d in todo))
+    if report.versions or report.objects:
+        log.info(
+            "serving schema: migrations %s, %d object files applied",
+            list(report.versions) or "none",
+            len(report.objects),
         )
-        found.append(Migration(int(match.group(1)), match.group(2), sql))
-    versions = [m.version for m in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"serving DDL versions must be 1..N without gaps, found {versions}")
-    return found
+    return report
+
+
+def _bookkeeping(conn: DictConnection) -> None:
+    conn.execute("CREATE SCHEMA IF NOT EXISTS serving")
+    conn.execute(
+        """CREATE TABLE IF NOT EXISTS serving.schema_versions (
+               version integer PRIMARY KEY, name text NOT NULL,
+               applied_at timestamptz NOT NULL DEFAULT now())"""
+    )
+    exists = conn.execute("SELECT to_regclass('serving.schema_objects') AS t").fetchone()
+    if exists is None or exists["t"] is None:
+        conn.execute(
+            """CREATE TABLE serving.schema_objects (
+                   file text PRIMARY KEY,  -- relative to serving_sync/sql: functions/web_search.sql
+                   checksum text NOT NULL,  -- sha256 of the text applied
+                   applied_at timestamptz NOT NULL DEFAULT now())"""
+        )
+        conn.execute("ALTER TABLE serving.schema_objects ENABLE ROW LEVEL SECURITY")
+
+
+def _apply_object(conn: DictConnection, definition: SqlObject) -> None:
+    _run(conn, definition.path, definition.sql)
+    conn.execute(
+        """INSERT INTO serving.schema_objects (file, checksum) VALUES (%s, %s)
+           ON CONFLICT (file) DO UPDATE SET checksum = excluded.checksum, applied_at = now()""",
+        (definition.path, definition.checksum),
+    )
+
+
+def _run(conn: DictConnection, what: str, sql: str) -> None:
+    try:
+        conn.execute(sql)
+    except psycopg.Error as exc:
+        raise SchemaError(f"serving {what} failed: {exc}".strip()) from exc
 
 
 def applied_versions(db: Database) -> list[int]:
@@ -48,32 +128,3 @@ def applied_versions(db: Database) -> list[int]:
             r["version"]
             for r in conn.execute("SELECT version FROM serving.schema_versions ORDER BY 1")
         ]
-
-
-def upgrade(db: Database) -> list[int]:
-    """Apply pending DDL versions, each in its own transaction. Returns those applied."""
-    applied: list[int] = []
-    with db.connect() as conn:
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_LOCK,))
-            conn.execute("CREATE SCHEMA IF NOT EXISTS serving")
-            conn.execute(
-                """CREATE TABLE IF NOT EXISTS serving.schema_versions (
-                       version integer PRIMARY KEY, name text NOT NULL,
-                       applied_at timestamptz NOT NULL DEFAULT now())"""
-            )
-        for migration in migrations():
-            with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_LOCK,))
-                done = conn.execute(
-                    "SELECT 1 FROM serving.schema_versions WHERE version = %s", (migration.version,)
-                ).fetchone()
-                if done:
-                    continue
-                conn.execute(migration.sql)
-                conn.execute(
-                    "INSERT INTO serving.schema_versions (version, name) VALUES (%s, %s)",
-                    (migration.version, migration.name),
-                )
-                applied.append(migration.version)
-    return applied

@@ -1,6 +1,6 @@
 """Search, filters, facets and stats over the serving schema, as the web app asks them.
 
-The SQL lives in serving DDL 0007 (`serving.web_search`, `serving.web_facet`, ...): the
+The SQL lives in serving_sync/sql/functions/ (`web_search.sql`, `web_facet.sql`, ...): the
 web role may only call those functions. This module validates what a user typed into
 bounded, typed values and passes them as parameters; no SQL is ever built from input.
 """
@@ -46,7 +46,7 @@ GROUPS = (
     "source",
     "company",
 )
-# The enrichment's groups (serving DDL 0008): always counted apart (serving.web_facet),
+# The enrichment's groups: always counted apart (serving.web_facet),
 # never in the shared single pass of the location and parse groups.
 ENRICH_GROUPS = ("skill", "experience", "seniority", "work_mode")
 FACET_GROUPS = GROUPS
@@ -425,7 +425,7 @@ SEARCH_SQL = f"SELECT * FROM serving.web_search({_FILTER_SQL}, %s, %s::timestamp
 FACET_SQL = f"SELECT * FROM serving.web_facet(%s, {_FILTER_SQL}, %s)"
 FACETS_ALL_SQL = f"SELECT * FROM serving.web_facets_all({_FILTER_SQL}, %s)"
 FACET_BITS_SQL = f"SELECT * FROM serving.web_facet_bits({_FILTER_SQL}, %s::text[], %s)"
-# What the bitmaps count (serving DDL 0013).
+# What the bitmaps count (serving.web_facet_bits).
 BITS_GROUPS = frozenset({*GROUPS, "month", *ENRICH_STATS_GROUPS})
 
 
@@ -519,7 +519,7 @@ def counts(
     """Disjunctive counts per group within one time budget for the whole request: a
     part that would run past it is reported unavailable (None), never as a partial count.
 
-    The facet bitmaps answer first (serving DDL 0013: milliseconds), while they are
+    The facet bitmaps answer first (serving.web_facet_bits: milliseconds), while they are
     current and for the groups and filters they hold. What they leave is counted by
     queries: groups without a filter of their own share one context (all filters),
     counted in a single pass with the total; each group with its own filter set is one

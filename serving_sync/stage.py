@@ -27,7 +27,7 @@ FINGERPRINTED = CONTENT[1:]
 # writes build search_tsv from it (serving.search_tsv_of) and the filter columns.
 UNACCENTED = ("u_title", "u_company", "u_location_text", "u_description")
 STAGED = (*CONTENT, "retained", *UNACCENTED)
-# The words, then the filter lexemes (serving DDL 0009): one GIN scan answers a query
+# The words, then the filter lexemes (serving.filter_lexemes): one GIN scan answers a query
 # and its filters.
 _SEARCH_TSV = (
     "serving.search_tsv_of(s.u_title, s.u_company, s.u_location_text, s.u_description)"

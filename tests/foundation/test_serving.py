@@ -1,4 +1,4 @@
-"""The serving schema: versioned DDL, the transactional diff, dry runs, search and
+"""The serving schema: its DDL step, the transactional diff, dry runs, search and
 the web app's read-only role."""
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def test_web_role_reads_but_cannot_write(app) -> None:
     info = psycopg.conninfo.conninfo_to_dict(app.serving_db.url)
     info["user"] = "jobharbor_web"
     with psycopg.connect(**info) as conn:
-        # It reads through the search functions only (serving DDL 0007).
+        # It reads through the search functions only.
         assert conn.execute(
             "SELECT * FROM serving.web_job(%s)", (next(iter(published(app))),)
         ).fetchone()

@@ -1,4 +1,4 @@
-"""Facet counts from bitmaps (serving DDL v13): for every kind of request they answer
+"""Facet counts from bitmaps (serving.web_facet_bits): for every kind of request they answer
 (text, every filter group, the enrichment's, posted within, has salary), they give
 exactly what the counting queries give; they answer only while they were built from
 what serving.jobs holds; what they cannot read (a phrase, years that are not a band,

@@ -1,4 +1,4 @@
-"""A prefix written as the words it covers (serving DDL v12): the lexicon holds every
+"""A prefix written as the words it covers (serving.prefix_words): the lexicon holds every
 lexeme written, by any write path; the expanded query matches exactly the postings the
 partial match does; it falls back to the partial match when it cannot expand; and a
 full reconcile trims what is no longer published."""
@@ -129,7 +129,7 @@ def _prefixes(rows: list[dict]) -> list[str]:
 def test_the_expanded_prefix_matches_exactly_what_the_partial_match_does(
     serving, seeded, shape: str
 ) -> None:
-    """The oracle is the v11 query: the parsed text with ':*' on its last operand."""
+    """The oracle is the query as typed: the parsed text with ':*' on its last operand."""
     with psycopg.connect(serving.url) as conn:
         expanded_any = 0
         for prefix in _prefixes(seeded):

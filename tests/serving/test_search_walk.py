@@ -1,4 +1,4 @@
-"""A word plus filters, newest first (serving DDL v11): the short walk of the list index,
+"""A word plus filters, newest first (serving.web_search): the short walk of the list index,
 the GIN scan it falls back to, and the prefix split, on 2,400 real rows, called as the
 web role and checked against a reading of the same rows that uses neither (the text
 matched by a plain `@@` as the owner, the filters in Python)."""

@@ -1,0 +1,24 @@
+-- Posted (or first seen) within the last `days`: the days left in the boundary's month
+-- and the months after it from bitmaps, the boundary's own day row by row.
+CREATE OR REPLACE FUNCTION serving.posted_within_bits(days integer, n integer) RETURNS varbit
+LANGUAGE plpgsql STABLE
+SET search_path = serving, pg_catalog
+AS $$
+DECLARE
+    boundary constant timestamptz := now() - make_interval(days => days);
+    boundary_day constant date := (boundary AT TIME ZONE 'UTC')::date;
+    found varbit;
+BEGIN
+    SELECT bit_or(b.bits) INTO found
+    FROM serving.facet_bits b
+    WHERE (b.facet = 'day' AND b.value > to_char(boundary_day, 'YYYY-MM-DD')
+           AND b.value LIKE to_char(boundary_day, 'YYYY-MM') || '-%')
+       OR (b.facet = 'sort_month' AND b.value > to_char(boundary_day, 'YYYY-MM'));
+    found := coalesce(found, serving.bits_of_slots('{}', n));
+    RETURN found | serving.bits_of_ids(ARRAY(
+        SELECT j.id FROM serving.jobs j
+        WHERE coalesce(j.posted_at, j.first_seen_at) >= boundary
+          AND coalesce(j.posted_at, j.first_seen_at) < (boundary_day + 1)::timestamp AT TIME ZONE 'UTC'),
+        n);
+END
+$$;
