@@ -8,6 +8,8 @@ GRANT USAGE ON SCHEMA serving TO jobharbor_web;
 REVOKE ALL ON ALL TABLES IN SCHEMA serving FROM jobharbor_web;
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA serving FROM jobharbor_web;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA serving FROM jobharbor_web;
-GRANT EXECUTE ON FUNCTION serving.web_search, serving.web_facet, serving.web_facets_all,
-    serving.web_facet_bits, serving.web_job, serving.web_closed_job, serving.web_last_sync,
-    serving.web_freshness, serving.fold TO jobharbor_web;
+GRANT EXECUTE ON FUNCTION
+    serving.web_search, serving.web_facet, serving.web_facets_all, serving.web_facet_bits,
+    serving.web_job, serving.web_closed_job, serving.web_last_sync, serving.web_freshness,
+    serving.fold
+TO jobharbor_web;
