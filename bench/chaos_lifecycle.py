@@ -6,7 +6,7 @@ listings; 401, 403, 429, 500, soft-404s, timeouts, login walls on posting pages)
 then K calm cycles, through the real discover, fetch, parse and check.
 
 A private PostgreSQL cluster and an in-process sandbox; the run itself is
-`tests.chaos.lifecycle.run_chaos` (reused by the fault suite). Prints figures, then
+`chaos.lifecycle.run_chaos` (reused by the fault suite). Prints figures, then
 ONE line of JSON with `wrongful_closes`, `stuck_missing`, `cooldown_violations`,
 `postings_lost` and `missed_closes`.
 
@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._sandbox_proc import start_sandbox_process  # noqa: E402
+from chaos.lifecycle import ChaosConfig, ChaosReport, OverHttp, run_chaos  # noqa: E402
 from pipeline.app import App  # noqa: E402
 from pipeline.crawl.catalog import sync_catalog  # noqa: E402
 from pipeline.db import migrate  # noqa: E402
@@ -38,7 +39,6 @@ from pipeline.db.connect import Database  # noqa: E402
 from pipeline.db.embedded import ensure_cluster, stop_cluster  # noqa: E402
 from pipeline.settings import Settings  # noqa: E402
 from serving_sync import schema as serving_schema  # noqa: E402
-from tests.chaos.lifecycle import ChaosConfig, ChaosReport, OverHttp, run_chaos  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

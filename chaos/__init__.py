@@ -9,6 +9,6 @@ module is one family of drills (see docs/reliability.md for what each proves):
 - chaos.bad_input: oversized, compressed, mis-encoded and hostile bodies meet a
   recorded rejection, never a crash or a hang;
 - chaos.fuzz: hypothesis-driven fuzzing of every parser and the location normalizer;
-- tests.chaos.lifecycle: the chaos run of the lifecycle (issue 9), grown with
+- chaos.lifecycle: the chaos run of the lifecycle (issue 9), grown with
   `postings_lost` and `missed_closes`.
 """

@@ -29,6 +29,10 @@ TEST_EGRESS = "127.0.0.1,127.0.0.2"
 TEMPLATE = "jh_template"
 SERVING_TEMPLATE = "jh_serving_template"
 
+# The engine fixtures (`make_app`: an App from a sources file written by the test, and
+# `second_sandbox`) serve the crawl, phases, rawstore and chaos tests alike.
+pytest_plugins = ["tests.apps"]
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """A private base temp dir per session. pytest's shared numbered dirs

@@ -12,8 +12,8 @@ import pytest
 
 from pipeline.app import App
 from pipeline.backfill.enrich import enrich_installed
+from tests.airflow.test_dags import airflow_db, airflow_env, run, run_states
 from tests.backfill.snapshot import table_snapshot
-from tests.foundation.test_airflow import airflow_db, airflow_env, run, run_states
 
 # Each `airflow dags test` takes 15-40 s on a shared machine: more than the 300 s default.
 pytestmark = [pytest.mark.airflow, pytest.mark.timeout(1200)]

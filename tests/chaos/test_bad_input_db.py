@@ -9,7 +9,7 @@ import json
 
 from pipeline.phases.discover import discover
 from pipeline.phases.parse import parse_source
-from tests.engine.conftest import greenhouse_source, query, set_fault
+from tests.apps import greenhouse_source, query, set_fault
 
 HOSTILE = "bad\x00 \x01\x07\x1b[31m\u202e\ufeff\ud7ff text"
 

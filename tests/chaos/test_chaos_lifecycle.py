@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
+from chaos.lifecycle import WIRE_AND_DATE_FAULTS, ChaosConfig, InProcess, run_chaos
 from pipeline.app import App
-from tests.chaos.lifecycle import WIRE_AND_DATE_FAULTS, ChaosConfig, InProcess, run_chaos
 
 
 def test_a_small_chaos_run_closes_nothing_listed_strands_nothing_and_respects_cooldowns(
@@ -39,7 +39,7 @@ def test_a_small_chaos_run_closes_nothing_listed_strands_nothing_and_respects_co
 def test_the_cooldown_judge_holds_requests_to_the_wait_each_answer_asked_for() -> None:
     """A 429 whose Retry-After (an HTTP date) asked for 2 s: a request 1.5 s later is a
     violation although the run's default Retry-After is 1 s; one after 2 s is not."""
-    from tests.chaos.lifecycle import ChaosReport, LoggedRequest, _judge_cooldowns
+    from chaos.lifecycle import ChaosReport, LoggedRequest, _judge_cooldowns
 
     config = ChaosConfig(retry_after_s=1)
     for later, violations in ((1.5, 1), (2.1, 0)):

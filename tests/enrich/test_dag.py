@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.db.connect import sqlalchemy_url
+from tests.airflow.test_dags import airflow_env, dagbag, run, run_states
 from tests.enrich.conftest import seed_postings
-from tests.foundation.test_airflow import airflow_env, dagbag, run, run_states
 
 pytestmark = pytest.mark.airflow
 

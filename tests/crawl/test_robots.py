@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
-from tests.engine.conftest import (
+from tests.apps import (
     board,
     greenhouse_source,
     make_due,

@@ -18,7 +18,7 @@ from pipeline.phases.parse import parse_source
 from pipeline.rawstore.cleanup import plan_cleanup, run_cleanup
 from tests.backfill.snapshot import table_snapshot
 from tests.conftest import make_settings
-from tests.foundation.test_rawstore import s3_endpoint
+from tests.rawstore.test_rawstore import s3_endpoint
 
 __all__ = ["s3_endpoint"]  # the moto server fixture
 

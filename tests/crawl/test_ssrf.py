@@ -14,7 +14,7 @@ import pytest
 
 from pipeline.crawl.http.guard import refusal_reason
 from pipeline.phases.discover import discover
-from tests.engine.conftest import board, greenhouse_source, query, scans, set_fault
+from tests.apps import board, greenhouse_source, query, scans, set_fault
 
 GUARD_ON = {"allow_private_networks": False, "allowed_networks": ("127.0.0.1/32",)}
 

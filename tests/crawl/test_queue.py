@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from pipeline.crawl.queue import ClaimFilter, claim, new_owner
 from pipeline.phases.discover import discover
-from tests.engine.conftest import (
+from tests.apps import (
     board,
     greenhouse_source,
     query,
@@ -184,7 +184,7 @@ def test_cli_discover_by_lane(make_app, sandbox) -> None:
     import subprocess
     import sys
 
-    from tests.engine.conftest import worker_env
+    from tests.apps import worker_env
 
     done = subprocess.run(
         [sys.executable, "-m", "pipeline", "discover", "--lane", "greenhouse"],

@@ -17,8 +17,8 @@ from pipeline.crawl.http.guard import GuardedBackend, egress_refusal, parse_allo
 from pipeline.errors import EgressRefusedError
 from pipeline.phases.discover import discover
 from pipeline.settings import Settings
+from tests.apps import greenhouse_source, query, scans, set_fault
 from tests.conftest import TEST_EGRESS
-from tests.engine.conftest import greenhouse_source, query, scans, set_fault
 
 ONLY_SANDBOX = {"egress_allowlist": "127.0.0.1"}
 

@@ -16,7 +16,7 @@ import pytest
 from pipeline.airflow.setup import POOL, POOL_SLOTS
 from pipeline.backfill.manifest import MAX_LIMIT
 from pipeline.db import migrate
-from tests.foundation.test_airflow import airflow_db, airflow_env, dagbag, run, run_states
+from tests.airflow.test_dags import airflow_db, airflow_env, dagbag, run, run_states
 
 pytestmark = [pytest.mark.airflow, pytest.mark.timeout(900)]
 __all__ = ["airflow_db"]

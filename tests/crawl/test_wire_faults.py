@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.phases.discover import discover
-from tests.engine.conftest import board, greenhouse_source, make_due, query, scans, set_fault
+from tests.apps import board, greenhouse_source, make_due, query, scans, set_fault
 
 
 @pytest.mark.parametrize(

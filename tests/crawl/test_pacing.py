@@ -23,7 +23,7 @@ from pipeline.crawl.pacing import (
 )
 from pipeline.db.connect import Database
 from pipeline.phases.discover import discover
-from tests.engine.conftest import (
+from tests.apps import (
     board,
     finish_worker,
     greenhouse_source,

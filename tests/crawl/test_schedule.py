@@ -28,7 +28,7 @@ from pipeline.crawl.schedule import (
     next_state,
 )
 from pipeline.phases.discover import discover
-from tests.engine.conftest import board, greenhouse_source, make_due, scans, set_fault
+from tests.apps import board, greenhouse_source, make_due, scans, set_fault
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 OUTCOMES = (
@@ -240,7 +240,7 @@ def test_a_server_error_backs_off_without_counting_towards_retiring(make_app, sa
 def test_a_board_seen_changing_is_polled_sooner_and_its_evidence_is_stored(
     make_app, sandbox
 ) -> None:
-    from tests.engine.conftest import advance
+    from tests.apps import advance
 
     app = make_app(greenhouse_source("gh", sandbox.url, ["busy", "calm"]))
     discover(app, "gh")  # first read: nothing to compare with, no evidence

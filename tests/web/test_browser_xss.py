@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.settings import Settings
 from tests.serving.conftest import job_row
-from tests.serving.test_web_browser import chromium_page
+from tests.web.test_browser import chromium_page
 
 CHROMIUM = Settings().browser_executable
 pytestmark = pytest.mark.skipif(

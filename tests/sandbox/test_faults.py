@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from sandbox.faults import Fault
-from tests.engine.conftest import set_fault, set_robots
+from tests.apps import set_fault, set_robots
 
 LISTING = "/greenhouse/v1/boards/{}/jobs?content=true"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.serving.test_search_enrichment import ID, rows, web  # noqa: F401  (fixtures)
-from tests.serving.test_web_browser import page, pytestmark, shot  # noqa: F401  (fixtures)
+from tests.web.test_browser import page, pytestmark, shot  # noqa: F401  (fixtures)
 
 
 def test_filter_by_a_skill_then_read_the_excerpts(page, tmp_path) -> None:  # noqa: F811

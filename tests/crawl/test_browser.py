@@ -16,7 +16,7 @@ from pipeline.crawl.pacing import Budget, Pacer
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.settings import Settings
-from tests.engine.conftest import greenhouse_source, query, scans, set_fault, site_source
+from tests.apps import greenhouse_source, query, scans, set_fault, site_source
 
 CHROMIUM = Settings().browser_executable
 pytestmark = pytest.mark.skipif(

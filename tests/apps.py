@@ -1,5 +1,6 @@
-"""Engine test fixtures: an App built from a sources file written by the test, the
-sandbox's fault switches and request log, and worker processes that can be killed."""
+"""Engine fixtures, registered for every test by tests/conftest.py: an App built from a
+sources file written by the test, the sandbox's fault switches and request log, and
+worker processes that can be killed."""
 
 from __future__ import annotations
 
@@ -165,9 +166,9 @@ def worker_env(app: App) -> dict[str, str]:
 
 
 def start_worker(app: App, *args: str) -> subprocess.Popen[str]:
-    """A discover worker in its own process (tests/engine/worker.py)."""
+    """A discover worker in its own process (tests/crawl/worker.py)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.engine.worker", *args],
+        [sys.executable, "-m", "tests.crawl.worker", *args],
         cwd=REPO_ROOT,
         env=worker_env(app),
         stdout=subprocess.PIPE,

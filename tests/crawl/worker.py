@@ -1,4 +1,4 @@
-"""A discover worker process for tests: `python -m tests.engine.worker [options]`.
+"""A discover worker process for tests: `python -m tests.crawl.worker [options]`.
 
 Like `jobharbor discover`, plus the knobs tests need (a short lease). Settings come
 from the JOBHARBOR_* environment, as in production."""

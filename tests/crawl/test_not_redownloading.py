@@ -10,7 +10,7 @@ import parsers
 from pipeline.crawl.platforms import PLATFORMS
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
-from tests.engine.conftest import (
+from tests.apps import (
     advance,
     board,
     greenhouse_source,
@@ -20,7 +20,7 @@ from tests.engine.conftest import (
     set_fault,
     site_source,
 )
-from tests.engine.paged import PAGED_PARSER, TOKEN, PagedPlatform, paged_source
+from tests.crawl.paged import PAGED_PARSER, TOKEN, PagedPlatform, paged_source
 
 
 def _raw_count(app) -> int:

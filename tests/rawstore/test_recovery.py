@@ -10,7 +10,7 @@ import pytest
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.rawstore.file import FileRawStore
-from tests.engine.conftest import (
+from tests.apps import (
     board,
     greenhouse_source,
     make_due,
@@ -213,7 +213,7 @@ def test_cli_raw_recover_requeues_the_lost_work(make_app, sandbox) -> None:
     import subprocess
     import sys
 
-    from tests.engine.conftest import worker_env
+    from tests.apps import worker_env
 
     app = make_app(greenhouse_source("gh", sandbox.url, ["cli"]))
     discover(app, "gh")

@@ -11,8 +11,8 @@ from pipeline.config import Validation
 from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
 from pipeline.crawl.validation import validate_body
 from pipeline.phases.discover import discover
+from tests.apps import board, greenhouse_source, make_due, query, scans, set_fault
 from tests.conftest import real_fixtures_dir
-from tests.engine.conftest import board, greenhouse_source, make_due, query, scans, set_fault
 
 BLOCK_PAGES = real_fixtures_dir() / "block-pages"
 
