@@ -19,6 +19,8 @@ import pytest
 from pipeline.app import App, build_registry, resolve_databases
 from pipeline.config import load_sources
 from pipeline.crawl.catalog import sync_catalog
+from pipeline.phases.discover import discover
+from pipeline.phases.parse import parse_source
 from pipeline.settings import REPO_ROOT
 from sandbox.server import RunningSandbox, start_sandbox
 from tests.conftest import TestDatabases, make_settings
@@ -73,6 +75,14 @@ def site_source(
     detail:
       jsonld: true
 {extra}"""
+
+
+@pytest.fixture
+def parsed_lever(app: App) -> App:
+    """lever discovered and parsed with lever@1 (the backfill, freshness and raw cleanup tests)."""
+    assert discover(app, "lever", force=True).status == "succeeded"
+    assert parse_source(app, "lever").stats["postings"] > 0
+    return app
 
 
 @pytest.fixture

@@ -1,11 +1,19 @@
-"""Shared fixtures: a real, throwaway PostgreSQL cluster, migrated template
-databases cloned per test, the sandbox job web over real sockets, and an App
-wired to all of them exactly as production wires itself."""
+"""Shared fixtures: a real, throwaway PostgreSQL cluster (one per xdist worker), migrated
+template databases cloned per test, the sandbox job web over real sockets, and an App
+wired to all of them exactly as production wires itself.
+
+Markers follow the fixtures: a test whose fixtures reach `pg_server` is `db`, one that
+reaches the sandbox is `sandbox`; `airflow` and `browser` are set by the modules that
+run them. `pytest --fast` runs only the tests with none of the four, and makes anything
+of theirs that reaches for PostgreSQL, the network, a sandbox or a browser fail loudly.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import socket
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -20,6 +28,7 @@ from pipeline.app import App
 from pipeline.db import migrate
 from pipeline.db.connect import Database
 from pipeline.db.embedded import EmbeddedCluster, ensure_cluster, stop_cluster
+from pipeline.errors import FatalError
 from pipeline.settings import REPO_ROOT, Settings
 from sandbox.server import RunningSandbox, start_sandbox
 from serving_sync import schema as serving_schema
@@ -34,13 +43,121 @@ SERVING_TEMPLATE = "jh_serving_template"
 pytest_plugins = ["tests.apps"]
 
 
+# The markers of the tests that need a service, and the fixtures that set the first two.
+SERVICE_MARKERS = ("db", "sandbox", "airflow", "browser")
+# moto's S3 server counts as a sandbox: an offline stand-in for a service, over a socket.
+MARKER_FIXTURES = {
+    "db": {"pg_server"},
+    "sandbox": {"sandbox_server", "second_sandbox", "s3_endpoint"},
+}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--fast",
+        action="store_true",
+        help="only the tests marked none of db, sandbox, airflow, browser; "
+        "a PostgreSQL connection, a TCP connection, a sandbox or a browser started by "
+        "one of them fails the test",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """A private base temp dir per session. pytest's shared numbered dirs
     (/tmp/pytest-of-USER/pytest-N) keep only the newest three, so parallel sessions
-    of the same user delete each other's running Postgres clusters and raw stores."""
+    of the same user delete each other's running Postgres clusters and raw stores.
+    Under xdist the controller makes it and each worker gets its own folder inside."""
     if not config.option.basetemp and not hasattr(config, "workerinput"):
         config.option.basetemp = tempfile.mkdtemp(prefix="jobharbor-pytest-")
         config._jobharbor_basetemp = config.option.basetemp  # type: ignore[attr-defined]
+    if config.getoption("--fast"):
+        _forbid_services()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        for marker, fixtures in MARKER_FIXTURES.items():
+            if names & fixtures:
+                item.add_marker(marker)
+    if config.getoption("--fast"):
+        slow = [i for i in items if any(i.get_closest_marker(m) for m in SERVICE_MARKERS)]
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            items[:] = [
+                i for i in items if not any(i.get_closest_marker(m) for m in SERVICE_MARKERS)
+            ]
+        return
+    for item in items:
+        if item.get_closest_marker("browser"):
+            # One worker runs every browser test: some count the machine's Chromium
+            # processes before and after, which another worker's browser would upset.
+            item.add_marker(pytest.mark.xdist_group("browser"))
+    # The longest tests first, so that no xdist worker is left with one at the end.
+    rank = {"airflow": 0, "browser": 1}
+    items.sort(key=lambda i: min((rank[m] for m in rank if i.get_closest_marker(m)), default=2))
+
+
+class ServiceInFastRun(RuntimeError):
+    """A test with no service marker reached for one: mark it, or give it the fixture."""
+
+
+def _refuse(what: str) -> None:
+    raise ServiceInFastRun(
+        f"{what} in `pytest --fast`: this test is marked none of {', '.join(SERVICE_MARKERS)}; "
+        "reach the service through its fixture (pg_server, databases, sandbox, ...) "
+        "or mark the test"
+    )
+
+
+def _forbid_services() -> None:
+    """Make every way a test reaches a service fail at once, for the rest of the process."""
+    import psycopg
+
+    import pipeline.db.embedded as embedded
+    import sandbox.server as sandbox_server_module
+
+    def no_database(*_args: object, **_kwargs: object) -> None:
+        _refuse("a PostgreSQL connection")
+
+    def no_cluster(*_args: object, **_kwargs: object) -> None:
+        _refuse("a PostgreSQL cluster (pg_ctl, initdb)")
+
+    def no_sandbox(*_args: object, **_kwargs: object) -> None:
+        _refuse("a sandbox server")
+
+    plain_connect, plain_connect_ex = socket.socket.connect, socket.socket.connect_ex
+
+    def is_network(sock: socket.socket) -> bool:
+        return sock.family in (socket.AF_INET, socket.AF_INET6)
+
+    def connect(sock: socket.socket, address: object) -> None:
+        if is_network(sock):
+            _refuse(f"a TCP connection to {address}")
+        plain_connect(sock, address)
+
+    def connect_ex(sock: socket.socket, address: object) -> int:
+        if is_network(sock):
+            _refuse(f"a TCP connection to {address}")
+        return plain_connect_ex(sock, address)
+
+    psycopg.connect = no_database  # type: ignore[assignment]  # an alias bound at import
+    psycopg.Connection.connect = classmethod(no_database)  # type: ignore[assignment, method-assign]
+    psycopg.AsyncConnection.connect = classmethod(no_database)  # type: ignore[assignment, method-assign]
+    embedded._pg = no_cluster  # type: ignore[assignment]
+    sandbox_server_module.SandboxServer.__init__ = no_sandbox  # type: ignore[assignment, method-assign]
+    socket.socket.connect = connect  # type: ignore[method-assign]
+    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+    try:
+        from playwright import async_api, sync_api
+    except ImportError:
+        return
+
+    def no_browser(*_args: object, **_kwargs: object) -> None:
+        _refuse("a browser (Playwright)")
+
+    sync_api.sync_playwright = no_browser  # type: ignore[assignment]
+    async_api.async_playwright = no_browser  # type: ignore[assignment]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -74,8 +191,10 @@ class PgServer:
         return urlunsplit(parts._replace(path=f"/{database}"))
 
     def create(self, name: str, template: str | None = None) -> str:
+        # FILE_COPY copies the template's files: on a cluster without fsync it is about
+        # twice as fast as the default WAL_LOG, which writes every block to the WAL.
+        suffix = f' TEMPLATE "{template}" STRATEGY FILE_COPY' if template else ""
         with psycopg.connect(self.admin_url, autocommit=True) as conn:
-            suffix = f' TEMPLATE "{template}"' if template else ""
             conn.execute(f'CREATE DATABASE "{name}"{suffix}')
         return self.url(name)
 
@@ -84,17 +203,30 @@ class PgServer:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def _start_test_cluster(factory: pytest.TempPathFactory) -> tuple[Path, EmbeddedCluster]:
+    """This process's own cluster (each xdist worker has one, under its own temp dir).
+    Throwaway: no fsync, and loopback trusted for the few minutes the suite runs. A free
+    port is picked before the server binds it, so a worker starting at the same moment
+    can take it: then the next try picks another."""
+    for attempt in range(3):
+        root = factory.mktemp("pgcluster")
+        try:
+            return root, ensure_cluster(root, databases=(), durable=False, password_auth=False)
+        except FatalError:
+            with contextlib.suppress(FatalError):
+                stop_cluster(root)
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 @pytest.fixture(scope="session")
 def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
     external = os.environ.get("JOBHARBOR_TEST_ADMIN_URL")
     if external:
         yield PgServer(external)
         return
-    root = tmp_path_factory.mktemp("pgcluster")
-    # Throwaway: no fsync, and loopback trusted for the few minutes the suite runs.
-    cluster: EmbeddedCluster = ensure_cluster(
-        root, databases=(), durable=False, password_auth=False
-    )
+    root, cluster = _start_test_cluster(tmp_path_factory)
     try:
         yield PgServer(cluster.url("postgres"))
     finally:
@@ -103,13 +235,16 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
 
 
 @pytest.fixture(scope="session")
-def templates(pg_server: PgServer) -> tuple[str, str]:
-    """Migrated template databases; each test gets a fast clone of them."""
-    for name in (TEMPLATE, SERVING_TEMPLATE):
+def templates(pg_server: PgServer, request: pytest.FixtureRequest) -> tuple[str, str]:
+    """Migrated template databases; each test gets a fast clone of them. Named for the
+    xdist worker: with JOBHARBOR_TEST_ADMIN_URL every worker shares one server."""
+    worker = getattr(request.config, "workerinput", {}).get("workerid", "main")
+    names = (f"{TEMPLATE}_{worker}", f"{SERVING_TEMPLATE}_{worker}")
+    for name in names:
         pg_server.drop(name)
-    migrate.upgrade(Database(pg_server.create(TEMPLATE)))
-    serving_schema.upgrade(Database(pg_server.create(SERVING_TEMPLATE)))
-    return TEMPLATE, SERVING_TEMPLATE
+    migrate.upgrade(Database(pg_server.create(names[0])))
+    serving_schema.upgrade(Database(pg_server.create(names[1])))
+    return names
 
 
 @dataclass(frozen=True)

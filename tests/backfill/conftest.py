@@ -1,22 +1,12 @@
+"""Backfill helpers: a second version of lever's parser (`parsed_lever` is in tests/apps.py)."""
+
 from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
 from parsers.registry import Parser
 from parsers.types import ParseOutcome, RawDocument
 from pipeline.app import App
-from pipeline.phases.discover import discover
-from pipeline.phases.parse import parse_source
-
-
-@pytest.fixture
-def parsed_lever(app: App) -> App:
-    """lever discovered and parsed with lever@1."""
-    assert discover(app, "lever", force=True).status == "succeeded"
-    assert parse_source(app, "lever").stats["postings"] > 0
-    return app
 
 
 def bump_lever(app: App) -> None:

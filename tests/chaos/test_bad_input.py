@@ -28,17 +28,20 @@ def _outcome(report: BadInputReport, path: str) -> str:
     return tried.outcome
 
 
+@pytest.mark.sandbox  # the hostile server of chaos.bad_input, over sockets
 def test_no_hostile_body_on_the_wire_crashes_or_hangs_the_fetcher(wire) -> None:
     assert len(wire.tried) == 10
     assert wire.crashes == []
     assert all(t.outcome.startswith("rejected") for t in wire.tried), wire.tried
 
 
+@pytest.mark.sandbox  # the hostile server of chaos.bad_input, over sockets
 def test_a_body_over_the_cap_stops_being_read_at_the_cap(wire) -> None:
     assert "exceeds the size limit (1048576 bytes)" in _outcome(wire, "/over-cap")
     assert "exceeds the size limit" in _outcome(wire, "/over-cap-declared")
 
 
+@pytest.mark.sandbox  # the hostile server of chaos.bad_input, over sockets
 def test_a_gzip_bomb_is_refused_at_the_cap_and_stacked_or_unasked_codings_unread(wire) -> None:
     assert "exceeds the size limit" in _outcome(wire, "/gzip-bomb")
     assert "unsupported content encoding 'gzip, gzip, gzip'" in _outcome(wire, "/gzip-x3")
@@ -46,6 +49,7 @@ def test_a_gzip_bomb_is_refused_at_the_cap_and_stacked_or_unasked_codings_unread
     assert "unsupported content encoding 'zstd'" in _outcome(wire, "/zstd")
 
 
+@pytest.mark.sandbox  # the hostile server of chaos.bad_input, over sockets
 def test_corrupt_truncated_and_dripped_bodies_are_failed_requests(wire) -> None:
     assert "undecodable gzip body" in _outcome(wire, "/corrupt-gzip")
     assert "truncated gzip body" in _outcome(wire, "/truncated-gzip")

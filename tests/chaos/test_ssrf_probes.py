@@ -22,6 +22,9 @@ from pipeline.crawl.http.fetcher import MAX_REDIRECTS, Fetcher, FetchRequest
 from sandbox.faults import Fault
 from sandbox.server import RunningSandbox
 
+# chaos.ssrf's world: two sandboxes, one plays the internal host (and Chromium for one probe).
+pytestmark = pytest.mark.sandbox
+
 
 @pytest.fixture(scope="module")
 def world() -> Iterator[tuple[RunningSandbox, RunningSandbox]]:
@@ -55,6 +58,7 @@ def test_a_redirect_chain_longer_than_the_limit_stops_after_the_limit(world) -> 
     assert f"more than {MAX_REDIRECTS} redirects" in (loop.error or "")
 
 
+@pytest.mark.browser
 def test_the_browser_path_refuses_the_same_probes_unsent(world) -> None:
     report = run_probes(*world, browser_every=9)
     browser = [o for o in report.outcomes if o.via.startswith("browser")]

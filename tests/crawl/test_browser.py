@@ -19,10 +19,13 @@ from pipeline.settings import Settings
 from tests.apps import greenhouse_source, query, scans, set_fault, site_source
 
 CHROMIUM = Settings().browser_executable
-pytestmark = pytest.mark.skipif(
-    shutil.which(CHROMIUM) is None,
-    reason=f"{CHROMIUM} not installed (Debian: apt-get install -y chromium)",
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        shutil.which(CHROMIUM) is None,
+        reason=f"{CHROMIUM} not installed (Debian: apt-get install -y chromium)",
+    ),
+]
 
 
 def _chromium_processes() -> set[int]:

@@ -10,6 +10,8 @@ import pytest
 
 from pipeline.db.embedded import ensure_cluster, stop_cluster
 
+pytestmark = pytest.mark.db  # each test starts a cluster of its own
+
 
 @pytest.fixture
 def root(tmp_path: Path):

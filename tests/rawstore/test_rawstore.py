@@ -31,7 +31,7 @@ def s3_endpoint() -> Iterator[str]:
         server.stop()
 
 
-@pytest.fixture(params=["file", "s3"])
+@pytest.fixture(params=["file", pytest.param("s3", marks=pytest.mark.sandbox)])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> RawStore:
     if request.param == "file":
         return open_raw_store(Settings(), (tmp_path / "raw").as_uri())

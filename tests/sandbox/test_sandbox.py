@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import httpx
+import pytest
 
 from sandbox.server import start_sandbox
 
@@ -33,6 +34,7 @@ def test_greenhouse_listing_is_deterministic_and_in_the_real_shape(sandbox) -> N
     assert "content" not in without_content["jobs"][0]
 
 
+@pytest.mark.sandbox  # two sandboxes of its own
 def test_same_seed_same_bytes_across_servers() -> None:
     a, b = start_sandbox(seed=11), start_sandbox(seed=11)
     try:

@@ -169,6 +169,7 @@ def test_healthz_reports_the_last_applied_sync_and_its_age(web, serving) -> None
     assert body["published_rows"] == 60
 
 
+@pytest.mark.db  # its PostgreSQL is one that does not answer
 def test_a_database_outage_says_search_unavailable_never_zero_results() -> None:
     dead = f"postgresql://jobharbor_web:x@127.0.0.1:{free_port()}/serving?connect_timeout=1"
     running = start_web(dead, web_pool_timeout_s=1.0)

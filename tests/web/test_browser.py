@@ -15,10 +15,13 @@ import pytest
 from pipeline.settings import Settings
 
 CHROMIUM = Settings().browser_executable
-pytestmark = pytest.mark.skipif(
-    shutil.which(CHROMIUM) is None,
-    reason=f"{CHROMIUM} not installed (Debian: apt-get install -y chromium)",
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        shutil.which(CHROMIUM) is None,
+        reason=f"{CHROMIUM} not installed (Debian: apt-get install -y chromium)",
+    ),
+]
 
 
 @contextmanager

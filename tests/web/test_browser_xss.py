@@ -18,10 +18,13 @@ from tests.serving.conftest import job_row
 from tests.web.test_browser import chromium_page
 
 CHROMIUM = Settings().browser_executable
-pytestmark = pytest.mark.skipif(
-    shutil.which(CHROMIUM) is None,
-    reason=f"{CHROMIUM} not installed (Debian: apt-get install -y chromium)",
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        shutil.which(CHROMIUM) is None,
+        reason=f"{CHROMIUM} not installed (Debian: apt-get install -y chromium)",
+    ),
+]
 
 PAYLOADS = (
     "<script>window.__pwned='script'</script>",
