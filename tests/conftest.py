@@ -267,6 +267,17 @@ def databases(pg_server: PgServer, templates: tuple[str, str]) -> Iterator[TestD
             pg_server.drop(name)
 
 
+@pytest.fixture(scope="module")
+def module_serving(pg_server: PgServer, templates: tuple[str, str]) -> Iterator[Database]:
+    """A serving database shared by one module's tests, for data they only read."""
+    name = f"jh_serving_module_{uuid.uuid4().hex[:10]}"
+    url = pg_server.create(name, templates[1])
+    try:
+        yield Database(url)
+    finally:
+        pg_server.drop(name)
+
+
 @pytest.fixture
 def empty_database(pg_server: PgServer) -> Iterator[Database]:
     name = f"jh_empty_{uuid.uuid4().hex[:10]}"

@@ -224,8 +224,7 @@ def serving(databases) -> Database:
     return databases.serving
 
 
-@pytest.fixture
-def seeded(serving: Database) -> list[dict[str, Any]]:
+def seed_published(serving: Database) -> None:
     with psycopg.connect(serving.url) as conn:
         insert_jobs(conn, SEED_ROWS)
         conn.execute(
@@ -233,11 +232,56 @@ def seeded(serving: Database) -> list[dict[str, Any]]:
             (999, "greenhouse", "Closed Role", "Acme", NOW - timedelta(days=3), "expired"),
         )
         conn.execute("ANALYZE serving.jobs")
+
+
+@dataclass(frozen=True)
+class Published:
+    """The published set of a module's read-only tests: seeded once, read as the web role."""
+
+    serving: Database
+    web_url: str
+
+
+@pytest.fixture(scope="module")
+def published(module_serving: Database) -> Published:
+    seed_published(module_serving)
+    roles.provision_web_role(module_serving, WEB_PASSWORD)
+    return Published(module_serving, roles.reader_url(module_serving.url, WEB_PASSWORD))
+
+
+@pytest.fixture(scope="module")
+def published_web(published: Published) -> Iterator[RunningWeb]:
+    running = start_web(published.web_url)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def _writes(request: pytest.FixtureRequest) -> bool:
+    """Whether the test can change the serving database: it reaches the owner's
+    connection (`serving`, `seed`, an App: all through `databases`). The web role
+    cannot write (tests/serving/test_web_role.py), so a test that only reads through it
+    shares its module's published set instead of seeding its own copy."""
+    return "databases" in request.fixturenames
+
+
+# `pg_server` in the signatures below: a test of either copy is marked `db` (the copy is
+# chosen at run time, after the markers are set from the fixtures).
+@pytest.fixture
+def seeded(request: pytest.FixtureRequest, pg_server: object) -> list[dict[str, Any]]:
+    if _writes(request):
+        seed_published(request.getfixturevalue("serving"))
+    else:
+        request.getfixturevalue("published")
     return SEED_ROWS
 
 
 @pytest.fixture
-def web_url(serving: Database) -> str:
+def web_url(request: pytest.FixtureRequest, pg_server: object) -> str:
+    if not _writes(request):
+        return request.getfixturevalue("published").web_url
+    serving = request.getfixturevalue("serving")
     roles.provision_web_role(serving, WEB_PASSWORD)
     return roles.reader_url(serving.url, WEB_PASSWORD)
 
@@ -286,7 +330,10 @@ def start_web(reader_url: str, **settings: Any) -> RunningWeb:
 
 
 @pytest.fixture
-def web(seeded, web_url: str) -> Iterator[RunningWeb]:
+def web(request: pytest.FixtureRequest, seeded, web_url: str) -> Iterator[RunningWeb]:
+    if not _writes(request):
+        yield request.getfixturevalue("published_web")
+        return
     running = start_web(web_url)
     try:
         yield running
