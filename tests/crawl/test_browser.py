@@ -116,9 +116,12 @@ def test_a_shared_budget_paces_page_renders_and_their_api_calls(make_app, sandbo
     arrivals = sorted(e.at for e in sandbox.state.requests(platform="js"))
     assert len(arrivals) >= 6  # a shell and an API call per page
     # Shells and API calls alike spend the budget: at 4/s with no burst, each request
-    # comes a quarter second after the one before (a little noise allowed).
+    # comes a quarter second after the one before. The sandbox stamps a request when
+    # its thread gets to it, so on a loaded machine (parallel workers) one stamp can be
+    # late and the next gap short: the span of them all is what the budget guarantees.
     gaps = [b - a for a, b in itertools.pairwise(arrivals)]
-    assert min(gaps) >= 0.25 - 0.03
+    assert arrivals[-1] - arrivals[0] >= (len(arrivals) - 1) * 0.25 - 0.05
+    assert min(gaps) >= 0.25 - 0.1  # unpaced, an API call follows its shell in milliseconds
 
 
 def test_at_most_browser_pages_render_at_once(make_app, sandbox) -> None:
