@@ -287,8 +287,8 @@ postings = sa.Table(
     sa.Column("grouped_content_hash", sa.Text),
     _ts("created_at", False, True),
     _ts("updated_at", False, True),
-    # Serving sync change stamps (migration 0011, kept by triggers): the transaction that
-    # last changed what this posting publishes, or the day it was last seen.
+    # Serving sync change stamps (migration serving_change_stamps, kept by triggers): the
+    # transaction that last changed what this posting publishes, or the day it was last seen.
     sa.Column("publish_xid", sa.BigInteger, nullable=False, server_default=_XACT),
     sa.Column("liveness_xid", sa.BigInteger, nullable=False, server_default=_XACT),
     sa.Column("publish_md5", sa.Text),
@@ -371,7 +371,7 @@ posting_events = sa.Table(
     schema="core",
 )
 
-# ---------------------------------------------------------------- enrich (migration 0012)
+# ---------------------------------------------------------------- enrich (migration enrichment)
 ENRICH_QUEUE_STATES = ("queued", "leased", "done", "failed")
 
 

@@ -1,5 +1,5 @@
 """Migrations tested by their effect on a real database (and `alembic check`): from
-empty, twice, down and up again, the 0002 data move, and the constraints they create."""
+empty, twice, down and up again, the crawl-engine migration's data move, and the constraints they create."""
 
 from __future__ import annotations
 
@@ -132,8 +132,8 @@ def test_migrated_schema_matches_the_models(empty_database: Database) -> None:
     assert migrate.current_revision(empty_database) == migrate.head_revision()
 
 
-def test_0002_downgrades_and_upgrades_again(empty_database: Database) -> None:
-    migrate.upgrade(empty_database, "0001")
+def test_crawl_engine_downgrades_and_upgrades_again(empty_database: Database) -> None:
+    migrate.upgrade(empty_database, "authoritative_schema")
     with empty_database.connect() as conn, conn.transaction():
         conn.execute(
             "INSERT INTO ref.sources (id, platform, display_name, parser, config, config_hash)"
@@ -152,7 +152,7 @@ def test_0002_downgrades_and_upgrades_again(empty_database: Database) -> None:
             "INSERT INTO crawl.robots (origin, verdict, expires_at) VALUES ('o', 'allow_all', now())"
         )
         conn.commit()
-    migrate.downgrade(empty_database, "0001")
+    migrate.downgrade(empty_database, "authoritative_schema")
     with empty_database.connect() as conn:
         row = conn.execute("SELECT body_hash FROM crawl.boards").fetchone()
         assert row == {"body_hash": "listing-hash"}

@@ -140,16 +140,17 @@ def test_a_posting_without_a_result_publishes_no_requirements_but_not_extracted(
     assert (job["enrichment"], job["enriched_at"], job["seniority"]) == (None, None, None)
 
 
-def test_migration_0017_stamps_postings_enriched_before_it_so_the_next_sync_publishes_them(
+def test_the_enrichment_stamps_migration_stamps_postings_enriched_before_it(
     seed: Seeder,
 ) -> None:
     from pipeline.db import migrate
 
     ids = seed.postings(2)
     seed.sync()
-    migrate.downgrade(seed.dbs.db, "0011")  # the enrichment is not yet published content
+    # Before the enrichment-stamps migration the enrichment is not yet published content.
+    migrate.downgrade(seed.dbs.db, "serving_change_stamps")
     enrich(seed, ids[0], required=[("python", "Python", 60)])
-    assert seed.sync().staged == 0  # without 0017 the new result moves no stamp
+    assert seed.sync().staged == 0  # without the migration the new result moves no stamp
     assert seed.jobs()[ids[0]]["skills_required"] == []
     migrate.upgrade(seed.dbs.db)
     report = seed.sync()

@@ -1,7 +1,7 @@
 """Boards keep the evidence of their change rate, which sets their poll interval.
 
-Revision ID: 0016
-Revises: 0003
+Revision ID: board_change_rate
+Revises: enrichment
 Create Date: 2026-12-01
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0016"
-down_revision = "0012"
+revision = "board_change_rate"
+down_revision = "enrichment"
 branch_labels = None
 depends_on = None
 

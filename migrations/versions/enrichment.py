@@ -1,8 +1,8 @@
 """Enrichment: the enrich queue, results tied to the content hash, provider budgets
 and their spend ledger, and the `enrich.current_values` view the serving sync joins.
 
-Revision ID: 0012
-Revises: 0003
+Revision ID: enrichment
+Revises: lifecycle_identity
 Create Date: 2026-12-01
 """
 
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision = "0012"
-down_revision = "0003"
+revision = "enrichment"
+down_revision = "lifecycle_identity"
 branch_labels = None
 depends_on = None
 

@@ -2,8 +2,8 @@
 `disallowed` scan outcome and detail state, indexes for source claims and per-board
 fetch attempts.
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: crawl_engine
+Revises: authoritative_schema
 Create Date: 2026-12-01 09:00:00
 """
 
@@ -12,12 +12,12 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "crawl_engine"
+down_revision = "authoritative_schema"
 branch_labels = None
 depends_on = None
 
-_OUTCOMES_0001 = (
+_OUTCOMES_BEFORE = (
     "not_modified",
     "unchanged",
     "changed",
@@ -28,9 +28,9 @@ _OUTCOMES_0001 = (
     "empty",
     "rejected",
 )
-_OUTCOMES_0002 = (*_OUTCOMES_0001, "disallowed")
-_DETAIL_0001 = ("not_needed", "needed", "fetched", "failed", "blocked")
-_DETAIL_0002 = (*_DETAIL_0001, "disallowed")
+_OUTCOMES_AFTER = (*_OUTCOMES_BEFORE, "disallowed")
+_DETAIL_BEFORE = ("not_needed", "needed", "fetched", "failed", "blocked")
+_DETAIL_AFTER = (*_DETAIL_BEFORE, "disallowed")
 
 
 def _in(column: str, values: tuple[str, ...]) -> str:
@@ -59,9 +59,9 @@ def upgrade() -> None:
         sa.Column("probe", sa.Boolean(), server_default=sa.text("false"), nullable=False),
         schema="crawl",
     )
-    _replace_check("scans", "crawl", "ck_scans_outcome", _in("outcome", _OUTCOMES_0002))
+    _replace_check("scans", "crawl", "ck_scans_outcome", _in("outcome", _OUTCOMES_AFTER))
     _replace_check(
-        "postings", "core", "ck_postings_detail_state", _in("detail_state", _DETAIL_0002)
+        "postings", "core", "ck_postings_detail_state", _in("detail_state", _DETAIL_AFTER)
     )
     op.create_index("ix_fetch_attempts_board_id", "fetch_attempts", ["board_id"], schema="crawl")
     op.create_table(
@@ -91,10 +91,10 @@ def downgrade() -> None:
     op.drop_index("ix_fetch_attempts_board_id", table_name="fetch_attempts", schema="crawl")
     op.execute("UPDATE core.postings SET detail_state = 'failed' WHERE detail_state = 'disallowed'")
     _replace_check(
-        "postings", "core", "ck_postings_detail_state", _in("detail_state", _DETAIL_0001)
+        "postings", "core", "ck_postings_detail_state", _in("detail_state", _DETAIL_BEFORE)
     )
     op.execute("UPDATE crawl.scans SET outcome = 'failed' WHERE outcome = 'disallowed'")
-    _replace_check("scans", "crawl", "ck_scans_outcome", _in("outcome", _OUTCOMES_0001))
+    _replace_check("scans", "crawl", "ck_scans_outcome", _in("outcome", _OUTCOMES_BEFORE))
     op.drop_column("scans", "probe", schema="crawl")
     op.drop_index("ix_boards_source_id_due", table_name="boards", schema="crawl")
     op.execute("UPDATE crawl.boards SET body_hash = listing_hash")

@@ -1,7 +1,7 @@
 """Authoritative schema: ref (source identities), crawl (queue, raw objects, scans),
 core (postings, versioned parse results, status events).
 
-Revision ID: 0001
+Revision ID: authoritative_schema
 Revises:
 Create Date: 2026-11-30 04:04:22.252686
 """
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision = "0001"
+revision = "authoritative_schema"
 down_revision = None
 branch_labels = None
 depends_on = None

@@ -9,8 +9,8 @@ posting publishes really changes (a result made current again with the same valu
 moves nothing). Postings that already have a current result are stamped once here, so
 the first sync after this migration publishes their enrichment.
 
-Revision ID: 0017
-Revises: 0011
+Revision ID: enrichment_change_stamps
+Revises: serving_change_stamps
 Create Date: 2026-12-01
 """
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0017"
-down_revision = "0011"
+revision = "enrichment_change_stamps"
+down_revision = "serving_change_stamps"
 branch_labels = None
 depends_on = None
 

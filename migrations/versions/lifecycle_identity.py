@@ -1,8 +1,8 @@
 """Lifecycle and identity: direct-check state, repost and opening keys, duplicate
 groups, empty-listing streaks and pending absences on boards.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: lifecycle_identity
+Revises: crawl_engine
 Create Date: 2026-11-30
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "lifecycle_identity"
+down_revision = "crawl_engine"
 branch_labels = None
 depends_on = None
 

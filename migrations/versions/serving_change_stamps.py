@@ -11,8 +11,8 @@ sync stages only postings changed since the snapshot of the last applied sync.
 - A source enabled or disabled, or a repost group gaining or losing a posting (its
   `openings_12m`), stamps every posting it publishes differently.
 
-Revision ID: 0011
-Revises: 0003
+Revision ID: serving_change_stamps
+Revises: board_change_rate
 Create Date: 2026-12-01
 """
 
@@ -21,8 +21,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
-down_revision = "0016"
+revision = "serving_change_stamps"
+down_revision = "board_change_rate"
 branch_labels = None
 depends_on = None
 
