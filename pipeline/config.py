@@ -28,30 +28,7 @@ from pydantic import (
 )
 
 from pipeline.errors import ConfigError
-
-ATS_PLATFORMS = (
-    "greenhouse",
-    "lever",
-    "ashby",
-    "smartrecruiters",
-    "workable",
-    "workday",
-    "recruitee",
-    "teamtailor",
-    "personio",
-    "bamboohr",
-    # issue 14: the platforms next
-    "pinpoint",
-    "breezy",
-    "rippling",
-    "oracle",
-    "successfactors",
-    "jazzhr",
-    "jobvite",
-    "icims",
-)
-HTML_PLATFORMS = ("html_site",)
-PLATFORMS = ATS_PLATFORMS + HTML_PLATFORMS
+from pipeline.platform_names import ATS_PLATFORMS, HTML_PLATFORMS, PLATFORMS
 
 _SOURCE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 _BOARD_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
@@ -59,8 +36,8 @@ _BOARD_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
 WORKDAY_TOKEN = re.compile(
     r"^(?P<tenant>[A-Za-z0-9_-]+)\.(?P<dc>wd\d+)(?:\.myworkdayjobs\.com)?/(?P<site>[A-Za-z0-9_.-]+)$"
 )
-# Platforms whose board token names more than one thing (issue 14): its shape, and an
-# example for the error message.
+# Platforms whose board token names more than one thing (a host and a site or company):
+# its shape, and an example for the error message.
 COMPOSITE_TOKENS: dict[str, tuple[re.Pattern[str], str]] = {
     "oracle": (re.compile(r"^[A-Za-z0-9.-]+/[A-Za-z0-9_-]+$"), "eeho.fa.us2.oraclecloud.com/CX_1"),
     "successfactors": (

@@ -1,5 +1,6 @@
-"""Board URLs of the platforms added in issue 14 (used by `jobharbor boards import`):
-pure, (host, path segments, query) in, (platform, token) out or None.
+"""Board URLs of the platforms whose board is a subdomain, a feed URL's parameter or a
+composite token (used by `jobharbor boards import` after its own host table): pure,
+(host, path segments, query) in, (platform, token) out or None.
 
 Tokens are what sources.yaml writes for the board: a subdomain (Pinpoint, Breezy),
 a board slug (Rippling), or a composite where one name is not enough (see each
@@ -24,7 +25,7 @@ _NOT_BOARDS = frozenset(
 )
 
 
-def recognize_next(host: str, segments: list[str], query: str) -> tuple[str, str] | None:
+def recognize_board(host: str, segments: list[str], query: str) -> tuple[str, str] | None:
     if segments[:1] == ["career"] and _SF_HOST.match(host):
         company = (parse_qs(query).get("company") or [None])[0]
         return ("successfactors", f"{host}/{company}") if company else None

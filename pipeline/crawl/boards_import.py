@@ -20,7 +20,7 @@ from parsers.types import DocumentKind, Quality, RawDocument
 from pipeline.app import App, parser_ref
 from pipeline.config import WORKDAY_TOKEN, AtsSource, SourceConfig
 from pipeline.crawl.board_urls import SUBDOMAIN as _NEXT_SUBDOMAIN
-from pipeline.crawl.board_urls import recognize_next
+from pipeline.crawl.board_urls import recognize_board
 from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
 from pipeline.crawl.platforms import host_of, platform_of
 from pipeline.crawl.validation import validate_body
@@ -128,7 +128,7 @@ def _recognize(host: str, segments: list[str], query: str) -> BoardRef | None:
     ):
         if host.endswith(suffix) and host.count(".") == suffix.count("."):
             return BoardRef(platform, host.removesuffix(suffix))
-    found = recognize_next(host, segments, query)  # the platforms added in issue 14
+    found = recognize_board(host, segments, query)  # subdomain, feed and composite boards
     return BoardRef(*found) if found else None
 
 

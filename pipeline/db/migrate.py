@@ -61,7 +61,7 @@ def current_name(revision: str) -> str:
 def restamp(db: Database) -> None:
     """Rewrite a numbered stamp in `alembic_version` to the revision's name; refuse a
     stamp that names no revision of this code, before Alembic sees it."""
-    known = {script.revision for script in _scripts().walk_revisions()}
+    known = {script.revision for script in scripts().walk_revisions()}
     with db.connect() as conn, conn.transaction():
         for stamped in stamps(conn):  # none on a new database
             if current_name(stamped) not in known:
@@ -93,12 +93,12 @@ def current_revision(db: Database) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
-def _scripts() -> ScriptDirectory:
+def scripts() -> ScriptDirectory:
     return ScriptDirectory.from_config(alembic_config(Database("postgresql://unused")))
 
 
 def head_revision() -> str | None:
-    return _scripts().get_current_head()
+    return scripts().get_current_head()
 
 
 def check(db: Database) -> None:

@@ -17,7 +17,7 @@ def stamp(db: Database, revision: str) -> None:
 
 
 def test_the_old_numbers_name_the_whole_chain_in_order() -> None:
-    scripts = migrate._scripts()
+    scripts = migrate.scripts()
     chain = [script.revision for script in scripts.walk_revisions()][::-1]
     assert list(migrate.RENAMED_REVISIONS.values()) == chain
     assert all(not name[0].isdigit() for name in chain)

@@ -19,13 +19,13 @@ import pytest
 
 from parsers.registry import REGISTRY
 from parsers.types import DocumentKind, PageSignal, ParseOutcome, Quality
-from pipeline.config import ATS_PLATFORMS
+from pipeline.platform_names import ATS_PLATFORMS
 from tests.parsers.conftest import FETCHED_AT, doc, read_real, shipped_site_parser
 
 pytestmark = pytest.mark.real_fixtures
 
 # Every ATS platform with real captures: none were found for BambooHR, nor for the
-# platforms added in issue 14 (their golden cases and sandbox tests stand in; see
+# platforms from pinpoint on (their golden cases and sandbox tests stand in; see
 # docs/parsers.md for where their format facts come from).
 WITHOUT_CAPTURES = frozenset(
     {

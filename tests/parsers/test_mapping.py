@@ -10,7 +10,7 @@ from parsers import mappings
 from parsers.jsonmap import JsonMapping, JsonParser, OfficeMap, RemoteRule, compile_path
 from parsers.registry import REGISTRY, DuplicateParserError, ParserRegistry, UnknownParserError
 from parsers.types import PageSignal, Quality
-from pipeline.config import ATS_PLATFORMS
+from pipeline.platform_names import ATS_PLATFORMS
 from tests.parsers.conftest import doc
 
 ITEM = {"id": 7, "a": {"b": [{"c": "x"}, {"c": "y"}, {"d": 1}]}, "list": ["p", "q"]}

@@ -1,6 +1,8 @@
-"""The platform registry: one adapter per platform name used in sources.yaml."""
+"""The platform registry: one adapter per platform name of `pipeline.platform_names`."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from pipeline.config import HtmlSiteSource, SourceConfig
 from pipeline.crawl.platforms.base import BoardSpec, HtmlSite, Platform, host_of, scope_page_url
@@ -24,10 +26,30 @@ from pipeline.crawl.platforms.smartrecruiters import SmartRecruiters
 from pipeline.crawl.platforms.successfactors import SuccessFactors
 from pipeline.crawl.platforms.workable import Workable
 from pipeline.crawl.platforms.workday import Workday
+from pipeline.platform_names import PLATFORMS as PLATFORM_NAMES
 
-PLATFORMS: dict[str, Platform] = {
-    adapter.name: adapter
-    for adapter in (
+
+def registry_of(adapters: Iterable[Platform]) -> dict[str, Platform]:
+    """The adapters by name. A duplicate, a platform without an adapter or an adapter
+    without a platform name fails at import (as a duplicate parser does), so the list
+    of names and the adapters cannot drift apart."""
+    registry: dict[str, Platform] = {}
+    for adapter in adapters:
+        if adapter.name in registry:
+            raise RuntimeError(f"platform adapter {adapter.name!r} is registered twice")
+        registry[adapter.name] = adapter
+    missing = [name for name in PLATFORM_NAMES if name not in registry]
+    unknown = [name for name in registry if name not in PLATFORM_NAMES]
+    if missing or unknown:
+        raise RuntimeError(
+            f"platform adapters and pipeline.platform_names disagree: no adapter for "
+            f"{missing or 'none'}; not a platform name: {unknown or 'none'}"
+        )
+    return registry
+
+
+PLATFORMS: dict[str, Platform] = registry_of(
+    (
         Greenhouse(),
         Lever(),
         Ashby(),
@@ -39,7 +61,6 @@ PLATFORMS: dict[str, Platform] = {
         Personio(),
         BambooHR(),
         HtmlSite(),
-        # issue 14: the platforms next
         Pinpoint(),
         Breezy(),
         Rippling(),
@@ -49,7 +70,7 @@ PLATFORMS: dict[str, Platform] = {
         Jobvite(),
         Icims(),
     )
-}
+)
 
 
 def platform_of(source: SourceConfig) -> Platform:
@@ -72,5 +93,6 @@ __all__ = [
     "board_specs",
     "host_of",
     "platform_of",
+    "registry_of",
     "scope_page_url",
 ]
