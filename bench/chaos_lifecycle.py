@@ -1,4 +1,4 @@
-"""Chaos run of the lifecycle (issue 9's closing note): N sandbox boards over every
+"""Chaos run of the lifecycle (docs/reliability.md §2): N sandbox boards over every
 platform of sandbox/sources.yaml, M cycles with random faults (429 and 503 with
 Retry-After as seconds and as an HTTP date, connection resets, truncated bodies, empty
 and partial listings, block pages, timeouts, login walls on

@@ -5,7 +5,7 @@
   sandbox world with descriptions of a realistic length, in MB/s, next to
   `json.loads` of the same bytes.
 - XML and HTML listings (SuccessFactors, JazzHR, Jobvite feeds; an iCIMS search
-  page), in MB/s next to lxml parsing the same bytes (bench/listings_next.py).
+  page), in MB/s next to lxml parsing the same bytes (bench/listing_builders.py).
 - HTML detail pages of about 100 KB (JSON-LD pages, a configured HTML site, a
   Greenhouse Remix page), in pages/s, next to `lxml.html.fromstring` of the same bytes.
 
@@ -29,8 +29,8 @@ import lxml.html
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.listings_next import BUILDERS as NEXT_BUILDERS
-from bench.listings_next import measure_feeds
+from bench.listing_builders import BUILDERS as LISTING_BUILDERS
+from bench.listing_builders import measure_feeds
 from parsers.html_site import HtmlSiteSpec, build_parser
 from parsers.registry import REGISTRY
 from parsers.types import DocumentKind, RawDocument
@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         "workday": workday_page(rows[:20]),
     }
     urls: dict[str, str] = {}
-    for name, build in NEXT_BUILDERS.items():  # the platforms added in issue 14
+    for name, build in LISTING_BUILDERS.items():  # Pinpoint, Breezy, ... in their real shapes
         listings[name], urls[name] = build(rows, description)
     print("JSON listings (MB/s of input; one core)")
     total_bytes = total_parse = total_raw = 0.0

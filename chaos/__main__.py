@@ -13,7 +13,7 @@ Runs, in this order, each as real processes and sockets:
 5. the chaos run of the lifecycle: `--boards` × `--cycles` with random faults, in
    its own process with its own PostgreSQL and sandbox (bench/chaos_lifecycle.py).
 
-Prints each part's figures as it goes, then the JSON line with the keys of issue 15:
+Prints each part's figures as it goes, then the JSON line with the keys of docs/reliability.md:
 wrongful_closes, cooldown_violations, postings_lost, missed_closes,
 crash_drills_passed, crash_drills_total, ssrf_probes, ssrf_requests_sent,
 bad_inputs_tried, bad_input_crashes, fuzz_inputs, fuzz_crashes.

@@ -1,4 +1,4 @@
-"""Crash drills (issue 15 section 1): a phase runs as its own `jobharbor` process and is
+"""Crash drills (docs/reliability.md §1): a phase runs as its own `jobharbor` process and is
 killed with SIGKILL at a named state boundary (pipeline.testhooks); then the steps
 run again from that phase, and the invariants are checked with SQL and against the
 raw store:

@@ -1,4 +1,4 @@
-"""Fuzzing (issue 15 section 5): hypothesis drives bytes in any form through every
+"""Fuzzing (docs/reliability.md §5): hypothesis drives bytes in any form through every
 registered parser, text through the location normalizer, and responses through the
 evidence checker, for a time budget.
 

@@ -1,7 +1,7 @@
 """A chaos run of the lifecycle: sandbox boards of every platform, random faults for
 M cycles, then K calm cycles, through the real discover, fetch, parse and check.
 
-What it measures (the closing note of issue 9; the fault suite of issue 15 grows it):
+What it measures (docs/reliability.md §2; the fault suite of `make chaos` grows it):
 
 - `wrongful_closes`: postings closed by a direct check while the sandbox world still
   had them (judged in the cycle of the close, before the world moves on);
@@ -151,7 +151,7 @@ POSTING_FAULTS = (
     "reset",
     "truncated",
 )
-# Injected since issue 15 section 2 (the short form in `make test` forces each once).
+# Wire and date faults of the fault suite (the short form in `make test` forces each once).
 WIRE_AND_DATE_FAULTS = tuple(
     f"{scope}:{kind}"
     for scope in ("listing", "postings")

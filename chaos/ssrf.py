@@ -45,7 +45,7 @@ class Probe:
 
 
 def probes() -> tuple[Probe, ...]:
-    """The address forms of issue 15 section 3 (one or more URLs per form)."""
+    """The address forms of docs/reliability.md §3 (one or more URLs per form)."""
     table = {
         "loopback 127/8": ["http://127.0.0.2:{port}/", "http://127.255.255.254:{port}/"],
         "unspecified 0.0.0.0": ["http://0.0.0.0:{port}/", "http://[::]:{port}/"],

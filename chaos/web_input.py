@@ -1,4 +1,4 @@
-"""Hostile input at the web app (issue 15 section 6): every query parameter of every
+"""Hostile input at the web app (docs/reliability.md §6): every query parameter of every
 route and the job ids, with SQL, tsquery syntax, HTML/JS, path traversal, and huge or
 odd unicode strings. A probe passes when the answer is 200, 404, 410 or 422 and no HTML
 body carries the payload unescaped; anything else (a 500, an echo) is a crash.

@@ -297,7 +297,7 @@ MAPPINGS: dict[str, JsonMapping] = {
     )
 }
 
-# ---------------------------------------------------------------- platforms added in issue 14
+# ---------------------------------------------------------------- Pinpoint, Breezy, Rippling, Oracle, ...
 
 # `https://{company}.pinpointhq.com/postings.json`: `{data: [...]}`, every open posting
 # with its advert split into sections (see parsers/pinpoint.py).

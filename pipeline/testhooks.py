@@ -3,7 +3,8 @@ state boundary to prove a rerun recovers from it.
 
 `JOBHARBOR_TEST_KILL_AT=<name>[:<n>]` kills the process the n-th time (default: the
 first) it reaches `kill_point(<name>)`. Unset (always, outside the drills), a kill
-point is one dictionary lookup. The names are the boundaries of issue 15:
+point is one dictionary lookup. The names are the state boundaries the drills cover
+(docs/reliability.md §1):
 
     raw:after_intent     the raw object's row is `pending`, nothing uploaded yet
     raw:after_upload     the object is in the store, its row still `pending`

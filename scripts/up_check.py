@@ -129,7 +129,7 @@ def make_up_pids(data_dir: Path) -> dict[str, int]:
 
 def check_listeners(data_dir: Path, api_port: int) -> str:
     """Every listening TCP socket of those processes and their children is on loopback,
-    and no task-log server listens (issue 15 section 3)."""
+    and no task-log server listens (docs/reliability.md §3)."""
     from chaos.listeners import exposed, listeners
 
     pids = make_up_pids(data_dir)
@@ -175,7 +175,7 @@ DISCOVER_RUNS = (
 
 
 class ConcurrentRuns:
-    """Issue 13 section 3, on the real scheduler: two quick manual triggers of one source
+    """The locks under real concurrency, on the real scheduler: two quick manual triggers of one source
     DAG, and two CLI runs of the same source's discover while the first run's discover
     holds the source's advisory lock (docs/operations.md#locks)."""
 

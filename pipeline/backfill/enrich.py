@@ -1,8 +1,9 @@
 """Enrich backfill: the DAG and CLI shape for re-enriching a selection (by first-seen
 date, source, posting ids). The selection and its estimate (postings, description
 characters, ~tokens at 4 characters a token) need only the authoritative database; the
-apply calls the enrichment entry point (`pipeline.phases.enrich.enrich`, issue 12) for
-exactly the manifest's postings when it is in this tree, and otherwise says so.
+apply calls the enrichment entry point (`pipeline.phases.enrich.enrich`) for exactly
+the manifest's postings. The entry point ships in this tree; a checkout that leaves
+it out gets a preview that says so and an apply that is refused.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pipeline.backfill.manifest import (
 from pipeline.backfill.readonly import read_only
 
 NOT_INSTALLED = (
-    "enrichment not installed (pipeline.phases.enrich, issue 12): nothing can be applied yet"
+    "enrichment not installed (pipeline.phases.enrich is not in this tree): nothing can be applied"
 )
 CHARS_PER_TOKEN = 4
 
@@ -56,7 +57,7 @@ class EnrichSelection:
 
 
 def _entry_point() -> Callable[..., Any] | None:
-    """`pipeline.phases.enrich.enrich` (issue 12) when it ships in this tree. A module
+    """`pipeline.phases.enrich.enrich` when it is in this tree (it ships with it). A module
     found elsewhere (another checkout's editable install) does not count."""
     spec = importlib.util.find_spec("pipeline.phases.enrich")
     if spec is None or spec.origin is None:

@@ -212,7 +212,7 @@ def test_check_sync_and_enrich_dags_preview_and_apply(
 
     code, output = dags_test(env, "jobharbor_backfill_enrich", {
         "source": "lever", "limit": 10, "dry_run": False})  # fmt: skip
-    if enrich_installed():  # merged with issue 12: the real entry point ran
+    if enrich_installed():  # the enrichment ships in this tree: the real entry point ran
         assert task_states(env, "jobharbor_backfill_enrich")["apply"] in {"success", "failed"}
     else:
         assert code != 0

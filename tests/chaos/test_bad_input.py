@@ -1,4 +1,4 @@
-"""Bad input, bounded (issue 15 section 4), short form: hostile bodies on the wire and
+"""Bad input, bounded (docs/reliability.md §4), short form: hostile bodies on the wire and
 hostile documents for every parser meet a recorded rejection, never a crash or a hang.
 `python -m chaos` runs the full sizes (a 1 GB gzip bomb, 50 MB JSON-LD, 100,000
 postings, 10 MB HTML)."""

@@ -1,4 +1,4 @@
-"""Bad input that reaches the database (issue 15 section 4): NUL bytes and control
+"""Bad input that reaches the database (docs/reliability.md §4): NUL bytes and control
 characters in every text field of a listing. PostgreSQL refuses NUL in text: the
 posting must still be stored (or rejected with an issue), never a failed transaction
 that loses the rest of its batch."""

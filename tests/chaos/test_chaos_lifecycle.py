@@ -1,4 +1,4 @@
-"""A small chaos run over every sandbox platform (issue 9's closing note, in miniature):
+"""A small chaos run over every sandbox platform (docs/reliability.md §2, in miniature):
 no wrongful close, nothing stuck `missing` while listed, no request inside a cooldown
 (one asked for as an HTTP date too), through connection resets and truncated bodies.
 `bench/chaos_lifecycle.py` runs the full-size version."""

@@ -1,4 +1,4 @@
-"""Crash drills (issue 15 section 1), short form: phases killed with SIGKILL at state
+"""Crash drills (docs/reliability.md §1), short form: phases killed with SIGKILL at state
 boundaries, rerun, invariants checked with SQL and against the raw store, and the
 result compared with an uninterrupted run. `python -m chaos` runs every drill."""
 

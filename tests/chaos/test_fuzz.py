@@ -1,4 +1,4 @@
-"""Fuzzing (issue 15 section 5), short budget: every parser, the evidence checker and
+"""Fuzzing (docs/reliability.md §5), short budget: every parser, the evidence checker and
 the location normalizer over hypothesis-made inputs (arbitrary bytes, JSON of any
 shape, mutated real captures). `python -m chaos` fuzzes for 10 minutes."""
 

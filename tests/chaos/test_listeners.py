@@ -1,4 +1,4 @@
-"""Listeners bind to loopback unless a setting says otherwise (issue 15 section 3):
+"""Listeners bind to loopback unless a setting says otherwise (docs/reliability.md §3):
 the listening sockets of a running sandbox process, of `jobharbor web` and of the
 embedded PostgreSQL cluster, read from the operating system. (`make up`'s are listed
 by `make up-check`, scripts/up_check.py.)"""

@@ -1,4 +1,4 @@
-"""Secrets never appear in output (issue 15 section 6): the configured secret values
+"""Secrets never appear in output (docs/reliability.md §6): the configured secret values
 (a database password, the S3 keys) are grepped for in everything `jobharbor` prints,
 for a normal command, a failing one, and one whose database is unreachable."""
 

@@ -1,4 +1,4 @@
-"""A broken sources.yaml names the file, line, key and problem (issue 15 section 4):
+"""A broken sources.yaml names the file, line, key and problem (docs/reliability.md §4):
 duplicate keys, a schedule that is not a valid cron line, an unknown platform, and a
 secret written inline (refused, and its value never echoed)."""
 

@@ -1,4 +1,4 @@
-"""SSRF probes (issue 15 section 3), short form: every address form refused with 0
+"""SSRF probes (docs/reliability.md §3), short form: every address form refused with 0
 requests sent, as the URL asked for and as a redirect target; rebinding; the redirect
 limit; a sample through Chromium. `python -m chaos` runs every probe in the browser."""
 

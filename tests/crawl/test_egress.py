@@ -1,7 +1,7 @@
 """The egress allowlist (settings.egress_allowlist, on in tests, the demo and the
 benchmarks): only the listed hosts are reached. Any other destination, first
 request or redirect hop, plain or browser transport, fails loudly with a recorded
-error, and the refused host receives nothing (issue 9 part 2)."""
+error, and the refused host receives nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The safety rules of the platforms added in issue 14, each with the input that would
+"""The safety rules of Pinpoint, Breezy, Rippling, Oracle, SuccessFactors, JazzHR, Jobvite
+and iCIMS, each with the input that would
 break it: closed flags fire only on the platform's own evidence, paging stops where
 the platform says the board ends, ids agree between a listing and a posting's page."""
 

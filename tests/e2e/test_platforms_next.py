@@ -1,4 +1,5 @@
-"""The platforms added in issue 14, end to end over the sandbox through the real
+"""Pinpoint, Breezy, Rippling, Oracle, SuccessFactors, JazzHR, Jobvite and iCIMS, end to
+end over the sandbox through the real
 pipeline: discover (paging, totals), fetch (details where the listing is not
 enough), parse; every URL the engine keeps for a posting is served; and the direct
 check closes a withdrawn posting on the platform's own per-posting evidence while a

@@ -7,7 +7,7 @@ detail record, apply page and direct-check request), request it from the sandbox
 for a live posting, and fail on any 404 or on any URL outside the sandbox (a
 hard-coded public host). Then through the real check phase: live postings are
 found live (never closed), and a removed posting gets its platform's real closed
-signal, with the evidence of the URL that gave it (issue 9)."""
+signal, with the evidence of the URL that gave it."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ CLOSED_SIGNAL: dict[str, tuple[str, str]] = {
     "vieclam": ("not_found", "http_404"),
     "itviec": ("not_found", "http_404"),
     "topcv": ("expired", "page_says_closed"),  # 200 "Tin tuyển dụng đã hết hạn"
-    # The platforms of issue 14 (their own suite: tests/e2e/test_platforms_next.py).
+    # Pinpoint onwards (their own suite: tests/e2e/test_platforms_next.py).
     "pinpoint": ("not_found", "http_404"),
     "breezy": ("not_found", "http_404"),
     "rippling": ("not_found", "http_404"),  # the detail API
@@ -279,10 +279,10 @@ def test_a_removed_posting_gets_its_platforms_real_closed_signal(
 def test_issue_9_workable_and_bamboohr_live_postings_stay_open_through_discover_and_check(
     app: App, sandbox: RunningSandbox, name: str, asked: str, never: str | None
 ) -> None:
-    """Regression (issue 9): the check asked Workable's `/j/<shortcode>` and BambooHR's
+    """Regression: the check asked Workable's `/j/<shortcode>` and BambooHR's
     `/careers/<id>` and closed live postings on a 404. Now it asks the detail records,
     finds the postings live and none of them closes (whether a live check also reopens
-    them is issue 9 part 3's, tested with the lifecycle)."""
+    them is tested with the lifecycle, tests/lifecycle/test_reenabled_board.py)."""
     _crawl(app, name)
     rows = _rows(app, name)
     _mark_missing(app, [row["id"] for row in rows])

@@ -1,4 +1,4 @@
-"""Issue 9, part 4: Workday's count probe cannot see a swap that keeps the count
+"""Workday's count probe cannot see a swap that keeps the count
 (one posting removed, another added) until the daily full pass. The design stays;
 the full pass finds the swap, and `jobharbor status` shows each count-probed board's
 last full pass."""

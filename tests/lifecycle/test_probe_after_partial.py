@@ -1,4 +1,4 @@
-"""Stop 19, count-probed boards: a partial listing that shows a posting the last
+"""Count-probed boards: a partial listing that shows a posting the last
 complete one lacked forgets the board's validators (its body hash among them), and a
 count probe does not stand in for a complete listing while they are forgotten. The next
 poll reads the listing in full, so the posting's absences are counted at once, not at

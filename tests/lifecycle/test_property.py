@@ -192,7 +192,7 @@ def _drive(app, sandbox, tmp_path: Path, sequence) -> dict[int, str]:
     return _statuses(gh, ids)
 
 
-# ------------------------------------------------------------------ every platform (issue 9)
+# ------------------------------------------------------------------ every platform
 #
 # One board of each sandbox source, driven through the real discover and check. The
 # sandbox world never really removes a posting here, so every posting is live all

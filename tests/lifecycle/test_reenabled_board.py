@@ -1,4 +1,4 @@
-"""Issue 9, part 3: a board that left sources.yaml and came back unchanged answers
+"""A board that left sources.yaml and came back unchanged answers
 304 (or an unchanged body); that repeat of its last complete listing reopens the
 postings it holds, and a `live` direct check never leaves a posting worse off.
 Driven through the real discover and check over the sandbox."""

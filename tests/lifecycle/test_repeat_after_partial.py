@@ -1,4 +1,4 @@
-"""Stop 19: a repeat of a board's last complete listing (a 304, or the same body again)
+"""A repeat of a board's last complete listing (a 304, or the same body again)
 is one more complete scan only for what that listing held. A partial listing that shows
 a posting the last complete one lacked (new to the board, or absent from it) makes the
 board's next poll read the listing in full; a partial one that shows nothing new keeps

@@ -584,7 +584,7 @@ COUNTS = [
     Case("San Francisco, CA and 2 more locations", countries="US", more=2, unresolved=True),
 ]
 
-# Issue 14: the classes a harder held-out grid found (our own strings for each).
+# The classes a harder held-out grid found (our own strings for each).
 WORKDAY_FORMS = [
     us("USA.VA.Reston", city="Reston", region="Virginia", unresolved=False),
     us("USA.CA.San Jose", city="San Jose", region="California"),

@@ -1,4 +1,4 @@
-"""The defect classes found on real data (issue 14), each pinned at its shared rule."""
+"""The defect classes found on real data (docs/parsers.md), each pinned at its shared rule."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ def test_an_unparsable_claimed_url_is_ignored_and_the_fetched_url_stands(claim: 
     assert is_site_root(claim)
 
 
-# Regressions found by the long fuzz run of `make chaos` (stop 18).
+# Regressions found by the long fuzz run of `make chaos`.
 
 BROKEN = "http://[::1/jobs/1"
 

@@ -116,7 +116,7 @@ def test_db_up_sets_the_password_from_the_environment_only(databases, monkeypatc
     assert changed != known
 
 
-# ---------------------------------------------------------------- issue 15 section 6, each proven
+# ---------------------------------------------------------------- web security (docs/reliability.md §6), each proven
 
 # What the web role may execute in serving: the web_* read functions (and fold).
 SOME_WEB_FUNCTIONS = {"web_search", "web_facet", "web_job", "web_last_sync", "web_freshness"}

@@ -1,4 +1,4 @@
-"""No script from data runs, in headless Chromium with JavaScript ON (issue 15 section 6):
+"""No script from data runs, in headless Chromium with JavaScript ON (docs/reliability.md §6):
 postings whose title, company, location and description carry <script> and event-handler
 payloads are shown on the list, the job page and stats; every payload would set
 window.__pwned, which stays undefined, and no <script> or on* attribute from data is in

@@ -1,4 +1,4 @@
-"""Freshness in /healthz (issue 13 section 3): the sync publishes, inside its own
+"""Freshness in /healthz (docs/operations.md, freshness): the sync publishes, inside its own
 transaction, the same per-source summary `jobharbor status` computes (last successes,
 lag raw object -> searchable row, its p95), and the web role reads it only through
 serving.web_freshness()."""

@@ -1,4 +1,4 @@
-"""Injection strings in every parameter of every route (issue 15 section 6): SQL, tsquery
+"""Injection strings in every parameter of every route (docs/reliability.md §6): SQL, tsquery
 syntax, HTML/JS, path traversal in ids, huge and odd unicode. Each answers 200, 404, 410
 or 422 (never a 500), no row changes, and no HTML body carries the payload unescaped."""
 

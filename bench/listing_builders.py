@@ -1,5 +1,6 @@
-"""Benchmark listings of the platforms added in issue 14, in each platform's real
-shape (see docs/parsers.md), from the same rows as bench/parse.py's others.
+"""Benchmark listings of Pinpoint, Breezy, Rippling, Oracle, SuccessFactors, JazzHR,
+Jobvite and iCIMS, in each platform's real shape (see docs/parsers.md), from the same
+rows as bench/parse.py's others.
 Each builder returns (body, the URL the listing is fetched from)."""
 
 from __future__ import annotations
