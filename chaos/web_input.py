@@ -3,7 +3,7 @@ route and the job ids, with SQL, tsquery syntax, HTML/JS, path traversal, and hu
 odd unicode strings. A probe passes when the answer is 200, 404, 410 or 422 and no HTML
 body carries the payload unescaped; anything else (a 500, an echo) is a crash.
 
-tests/serving/test_web_injection.py runs the corpus against a test server; `python -m
+tests/web/test_injection.py runs the corpus against a test server; `python -m
 chaos` (the bad_input part) runs it against a private cluster and counts every probe in
 `bad_inputs_tried` / `bad_input_crashes`.
 """

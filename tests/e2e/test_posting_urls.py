@@ -48,7 +48,7 @@ CLOSED_SIGNAL: dict[str, tuple[str, str]] = {
     "vieclam": ("not_found", "http_404"),
     "itviec": ("not_found", "http_404"),
     "topcv": ("expired", "page_says_closed"),  # 200 "Tin tuyển dụng đã hết hạn"
-    # Pinpoint onwards (their own suite: tests/e2e/test_platforms_next.py).
+    # Pinpoint onwards (their own suite: tests/e2e/test_platforms_paged_and_checked.py).
     "pinpoint": ("not_found", "http_404"),
     "breezy": ("not_found", "http_404"),
     "rippling": ("not_found", "http_404"),  # the detail API
