@@ -366,6 +366,10 @@ def cmd_backfill(args: argparse.Namespace) -> int:
     if not args.apply and args.sub in ("reparse", "check") and not args.source:
         print(f"error: a {args.sub} preview needs --source", file=sys.stderr)
         return 2
+    if not args.apply and args.sub == "check" and not args.status:
+        # An apply reads its selection from the manifest; only a preview chooses one.
+        print("error: a check preview needs --status missing|active", file=sys.stderr)
+        return 2
     result = args.backfill(_app(args), args)
     if isinstance(result, tuple):  # a preview: (manifest, path)
         print_manifest(*result)

@@ -132,7 +132,11 @@ def add_commands(sub: argparse._SubParsersAction, run: Callable) -> None:
     options["reparse"].add_argument(
         "--parser", help="only postings whose current result is NAME@VERSION"
     )
-    options["check"].add_argument("--status", choices=["missing", "active"], required=True)
+    options["check"].add_argument(
+        "--status",
+        choices=["missing", "active"],
+        help="the postings to check (required for a preview)",
+    )
     options["check"].add_argument(
         "--active-days",
         type=int,

@@ -117,8 +117,13 @@ def _advance(app: App) -> None:
 
 
 def run_demo(*, advance: bool = False) -> int:
+    show_demo(demo_app(), advance=advance)
+    return 0
+
+
+def show_demo(app: App, *, advance: bool = False) -> None:
+    """One demo run on `app` (the README's walkthrough test runs it on test databases)."""
     started = time.monotonic()
-    app = demo_app()
     setup = setup_databases(app.db, app.serving_db)
     sync_catalog(app)
     print(
@@ -160,4 +165,3 @@ def run_demo(*, advance: bool = False) -> int:
         )
     print(f"\ndone in {time.monotonic() - started:.1f}s")
     print("open the web app: jobharbor web, then http://127.0.0.1:8000 (API docs at /docs)")
-    return 0

@@ -42,6 +42,20 @@ def test_reparse_preview_then_apply_from_the_cli(cli_env: App, capsys) -> None:
     assert "parse lever: succeeded" in capsys.readouterr().out
 
 
+def test_a_check_preview_needs_its_status_and_its_apply_needs_only_the_manifest(
+    cli_env: App, capsys
+) -> None:
+    assert main(["backfill", "check", "--source", "lever", "--limit", "10"]) == 2
+    assert "needs --status" in capsys.readouterr().err
+    preview = ["backfill", "check", "--source", "lever", "--status", "active", "--limit", "10"]
+    assert main([*preview, "--active-days", "0"]) == 0
+    (path,) = re.findall(r"^manifest: (\S+)$", capsys.readouterr().out, re.M)
+    assert main(["backfill", "check", "--apply", path]) == 0
+    out = capsys.readouterr().out
+    assert "'status': 'succeeded'" in out
+    assert int(re.search(r"'checked': (\d+)", out).group(1)) > 0  # the manifest's postings
+
+
 def test_limit_above_the_cap_is_refused(cli_env: App, capsys) -> None:
     with pytest.raises(SystemExit):
         main(["backfill", "reparse", "--source", "lever", "--limit", "50001"])

@@ -10,6 +10,7 @@ import re
 import yaml
 
 from pipeline.settings import REPO_ROOT, Settings
+from web.settings import WebSettings
 
 COMPOSE = yaml.safe_load((REPO_ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
@@ -27,6 +28,7 @@ def test_services_of_the_full_stack_are_declared() -> None:
         "airflow-scheduler",
         "airflow-dag-processor",
         "airflow-triggerer",
+        "web",
     }
 
 
@@ -74,7 +76,8 @@ def test_the_profile_adds_a_broker_and_two_workers_only() -> None:
 
 
 def test_every_airflow_service_shares_executor_broker_metadata_and_data() -> None:
-    known = {f"JOBHARBOR_{name.upper()}" for name in Settings.model_fields} | {"JOBHARBOR_SOURCES"}
+    fields = {*Settings.model_fields, *WebSettings.model_fields}  # airflow-init sets the web role
+    known = {f"JOBHARBOR_{name.upper()}" for name in fields} | {"JOBHARBOR_SOURCES"}
     first = SERVICES["airflow-scheduler"]["environment"]
     for name in AIRFLOW:
         env = SERVICES[name]["environment"]
@@ -101,3 +104,21 @@ def test_every_airflow_service_shares_executor_broker_metadata_and_data() -> Non
     assert "@postgres:5432/airflow" in backend
     assert "${POSTGRES_PASSWORD}" in backend  # a secret from the environment, not the file
     assert "jobharbor-data" in COMPOSE["volumes"]
+
+
+def test_the_web_app_logs_in_as_the_web_role_with_no_pipeline_secret() -> None:
+    web = COMPOSE["services"]["web"]
+    assert web["entrypoint"] == "jobharbor"
+    assert web["command"][0] == "web"
+    assert set(web["environment"]) == {"JOBHARBOR_SERVING_READER_URL"}
+    reader = web["environment"]["JOBHARBOR_SERVING_READER_URL"]
+    assert reader.startswith("postgresql://jobharbor_web:${JOBHARBOR_WEB_DB_PASSWORD")
+    assert all(port.startswith("127.0.0.1:") for port in web["ports"])
+    # The role gets that password from the one service that sets both schemas up.
+    init = COMPOSE["services"]["airflow-init"]["environment"]
+    assert init["JOBHARBOR_WEB_DB_PASSWORD"].startswith("${JOBHARBOR_WEB_DB_PASSWORD")
+    assert (
+        "JOBHARBOR_WEB_DB_PASSWORD" not in COMPOSE["services"]["airflow-scheduler"]["environment"]
+    )
+    dockerfile = (REPO_ROOT / "docker" / "Dockerfile").read_text()
+    assert re.search(r"^COPY .* web /opt/jobharbor/web$", dockerfile, re.M)
