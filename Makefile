@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DATA   := .data
-# bench/serving.py size under `make bench` (a few minutes); the issue-11 targets are
+# bench/serving.py size under `make bench` (a few minutes); the serving targets are
 # stated at 1,000,000 rows: `make bench SERVING_ROWS=1000000` (about 15 minutes).
 SERVING_ROWS ?= 200000
 # pytest-xdist workers for `make test`, each with its own PostgreSQL cluster and sandbox.
