@@ -40,6 +40,7 @@ class ImportSite:
     target: str  # what it imports, absolute (a module, or module.name)
     line: int
     module_level: bool  # runs at import (not inside a function)
+    type_checking: bool = False  # only under `if TYPE_CHECKING:` (never runs)
 
 
 def module_name(root: Path, path: Path) -> str:
@@ -72,32 +73,41 @@ def _absolute(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join([*parts, node.module] if node.module else parts)
 
 
-def imports_of(root: Path, path: Path) -> list[ImportSite]:
-    """Every import in a file, with whether it runs at import time (TYPE_CHECKING skipped)."""
+def imports_of(root: Path, path: Path, *, type_checking: bool = False) -> list[ImportSite]:
+    """Every import in a file, with whether it runs at import time; imports under
+    `if TYPE_CHECKING:` are skipped unless `type_checking` (then they are marked)."""
     module = module_name(root, path)
     is_package = path.name == "__init__.py"
     sites: list[ImportSite] = []
 
-    def visit(node: ast.AST, module_level: bool) -> None:
+    def visit(node: ast.AST, module_level: bool, typing_only: bool) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.If) and _is_type_checking(child):
+                if type_checking:
+                    for body in child.body:
+                        visit_one(body, module_level, True)
                 for other in child.orelse:
-                    visit(other, module_level)
+                    visit_one(other, module_level, typing_only)
                 continue
-            if isinstance(child, ast.Import):
-                for alias in child.names:
-                    sites.append(ImportSite(module, alias.name, child.lineno, module_level))
-            elif isinstance(child, ast.ImportFrom):
-                base = _absolute(module, is_package, child)
-                for alias in child.names:
-                    target = f"{base}.{alias.name}" if alias.name != "*" else base
-                    sites.append(ImportSite(module, target, child.lineno, module_level))
-            inner = module_level and not isinstance(
-                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-            )
-            visit(child, inner)
+            visit_one(child, module_level, typing_only)
 
-    visit(ast.parse(path.read_text(encoding="utf-8"), str(path)), True)
+    def visit_one(child: ast.AST, module_level: bool, typing_only: bool) -> None:
+        if isinstance(child, ast.Import):
+            for alias in child.names:
+                sites.append(
+                    ImportSite(module, alias.name, child.lineno, module_level, typing_only)
+                )
+        elif isinstance(child, ast.ImportFrom):
+            base = _absolute(module, is_package, child)
+            for alias in child.names:
+                target = f"{base}.{alias.name}" if alias.name != "*" else base
+                sites.append(ImportSite(module, target, child.lineno, module_level, typing_only))
+        inner = module_level and not isinstance(
+            child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+        )
+        visit(child, inner, typing_only)
+
+    visit(ast.parse(path.read_text(encoding="utf-8"), str(path)), True, False)
     return sites
 
 
@@ -105,9 +115,11 @@ def within(target: str, prefix: str) -> bool:
     return target == prefix or target.startswith(prefix + ".")
 
 
-def all_imports(root: Path, tops: Iterable[str] = FIRST_PARTY) -> dict[str, list[ImportSite]]:
+def all_imports(
+    root: Path, tops: Iterable[str] = FIRST_PARTY, *, type_checking: bool = False
+) -> dict[str, list[ImportSite]]:
     return {
-        module_name(root, path): imports_of(root, path)
+        module_name(root, path): imports_of(root, path, type_checking=type_checking)
         for top in tops
         for path in [*python_files(root, top), *python_files(root, f"{top}.py")]
     }
@@ -156,7 +168,7 @@ def dags_import_only_config(root: Path) -> list[str]:
     ]
 
 
-def _resolve(target: str, modules: set[str]) -> str | None:
+def resolve_module(target: str, modules: set[str]) -> str | None:
     """The first-party module an import loads (longest known prefix)."""
     parts = target.split(".")
     for n in range(len(parts), 0, -1):
@@ -169,7 +181,7 @@ def _resolve(target: str, modules: set[str]) -> str | None:
 def _loads(module: str, graph: dict[str, list[ImportSite]]) -> set[str]:
     """Modules importing `module` executes directly: its imports and its parent packages."""
     modules = set(graph)
-    loaded = {m for s in graph.get(module, []) if (m := _resolve(s.target, modules))}
+    loaded = {m for s in graph.get(module, []) if (m := resolve_module(s.target, modules))}
     parts = module.split(".")
     loaded |= {".".join(parts[:n]) for n in range(1, len(parts))} & modules
     return loaded
