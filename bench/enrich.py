@@ -21,11 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from pipeline.commands.enrich_evaluate import answers_rules, evaluate, load_cases
 from pipeline.db import migrate
 from pipeline.db.connect import Database
 from pipeline.db.embedded import ensure_cluster, stop_cluster
 from pipeline.enrich.catalog import load_catalog
-from pipeline.enrich.evaluate import answers_rules, evaluate, load_cases
 from pipeline.enrich.evidence import Checker
 from pipeline.enrich.gemini import GeminiProvider
 from pipeline.enrich.runner import Runner

@@ -112,7 +112,7 @@ def backfill_dag(kind: str) -> DAG:
 
         @task(task_id="plan")
         def plan(params: dict | None = None) -> dict:
-            from pipeline.backfill.airflow import run_plan
+            from pipeline.airflow.backfill import run_plan
 
             return run_plan(kind, dict(params or {}))
 
@@ -133,7 +133,7 @@ def backfill_dag(kind: str) -> DAG:
 
         @task(task_id="apply", trigger_rule="none_failed_min_one_success", pool_slots=apply_slots)
         def apply(ti=None, params: dict | None = None) -> dict:
-            from pipeline.backfill.airflow import run_apply
+            from pipeline.airflow.backfill import run_apply
 
             # Pulled, not passed: plan must not be an upstream of apply, or a preview
             # (both gates skipped) would still satisfy none_failed_min_one_success.

@@ -37,7 +37,7 @@ with DAG(
 
     @task(task_id="enrich", pool_slots=1)
     def enrich(params: dict | None = None) -> dict:
-        from pipeline.enrich.airflow_task import run_enrich
+        from pipeline.airflow.enrich import run_enrich
 
         params = params or {}
         return run_enrich(

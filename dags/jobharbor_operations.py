@@ -1,7 +1,7 @@
 """jobharbor operations: raw cleanup (dry-run by default) and freshness.
 
 `jobharbor_raw_cleanup` deletes raw objects nothing needs any more (see
-pipeline/rawstore/cleanup.py for what is protected); it takes all 3 slots of the
+pipeline/backfill/cleanup.py for what is protected); it takes all 3 slots of the
 `jobharbor` pool, like the sync, so it never overlaps ingestion.
 `jobharbor_freshness` fails when a source's lag passes its threshold.
 """

@@ -13,8 +13,9 @@ from pathlib import Path
 import parsers
 from parsers.html_site import HtmlSiteSpec, register_sites
 from parsers.registry import Parser, ParserRegistry, UnknownParserError
-from pipeline.config import HtmlSiteSource, SourceConfig, Sources, load_sources
+from pipeline.config import HtmlSiteSource, Sources, load_sources, parser_ref
 from pipeline.crawl.http.fetcher import Fetcher
+from pipeline.crawl.pacing import Pacer
 from pipeline.crawl.platforms import PLATFORMS
 from pipeline.db.connect import Database
 from pipeline.db.embedded import EmbeddedCluster, ensure_cluster
@@ -95,12 +96,6 @@ def build_registry(sources: Sources) -> ParserRegistry:
     return registry
 
 
-def parser_ref(name: str, source: SourceConfig) -> str:
-    if source.parser:
-        return source.parser
-    return name if isinstance(source, HtmlSiteSource) else source.platform
-
-
 @dataclass
 class App:
     settings: Settings
@@ -135,8 +130,6 @@ class App:
 
     def fetcher(self) -> Fetcher:
         """A paced fetcher: its requests spend each host's shared budget (crawl.hosts)."""
-        from pipeline.crawl.pacing import Pacer
-
         pacer = Pacer(self.db, max_wait_s=self.settings.pacing_max_wait_s)
         return Fetcher(self.settings, pacer=pacer, owns_pacer=True)
 

@@ -12,7 +12,31 @@ from pathlib import Path
 
 import psycopg
 
+from pipeline.airflow.setup import POOL, POOL_SLOTS, ensure_pool
+from pipeline.app import App, build_registry, resolve_databases
+from pipeline.backfill.cleanup import CleanupReport, plan_cleanup, run_cleanup
+from pipeline.commands.backfill import add_commands as add_backfill_commands
+from pipeline.commands.backfill import print_manifest
+from pipeline.commands.demo import run_demo
+from pipeline.commands.enrich import main as enrich_main
+from pipeline.commands.freshness import lag_report, render_lags
+from pipeline.commands.locate import main as locate_main
+from pipeline.commands.parse_file import EXIT_USAGE, run
+from pipeline.commands.setup import setup_databases
+from pipeline.commands.status import gather_status, render_status
+from pipeline.config import load_sources
+from pipeline.crawl.boards_import import import_boards
+from pipeline.crawl.catalog import sync_catalog
+from pipeline.db.connect import Database, sqlalchemy_url
+from pipeline.db.embedded import stop_cluster
 from pipeline.errors import ConfigError, JobharborError
+from pipeline.phases.check import check_postings
+from pipeline.phases.discover import discover
+from pipeline.phases.fetch import fetch_details
+from pipeline.phases.parse import parse_source
+from pipeline.phases.sync import sync_serving
+from pipeline.rawstore.recovery import recover_and_requeue
+from pipeline.settings import load_settings
 
 DESCRIPTION = """\
 jobharbor keeps an honest, current copy of job postings: it polls job boards
@@ -34,8 +58,6 @@ Without JOBHARBOR_DATABASE_URL, a private PostgreSQL runs under .data/.
 
 
 def _app(args: argparse.Namespace):
-    from pipeline.app import App
-
     return App.create(sources_file=args.sources)
 
 
@@ -50,10 +72,6 @@ def _print_report(report: object, as_json: bool = False) -> None:
 
 
 def cmd_sources_check(args: argparse.Namespace) -> int:
-    from pipeline.app import build_registry
-    from pipeline.config import load_sources
-    from pipeline.settings import load_settings
-
     path = args.file or args.sources or load_settings().sources_file
     sources = load_sources(path)
     build_registry(sources)
@@ -67,16 +85,12 @@ def cmd_sources_check(args: argparse.Namespace) -> int:
 
 
 def cmd_sources_sync(args: argparse.Namespace) -> int:
-    from pipeline.crawl.catalog import sync_catalog
-
     app = _app(args)
     print(sync_catalog(app))
     return 0
 
 
 def cmd_db_up(args: argparse.Namespace) -> int:
-    from pipeline.db.setup import setup_databases
-
     app = _app(args)
     report = setup_databases(app.db, app.serving_db)
     print(f"authoritative database: {app.db.redacted()} at revision {report.revision}")
@@ -87,10 +101,6 @@ def cmd_db_up(args: argparse.Namespace) -> int:
 
 
 def cmd_db_url(args: argparse.Namespace) -> int:
-    from pipeline.app import resolve_databases
-    from pipeline.db.connect import sqlalchemy_url
-    from pipeline.settings import load_settings
-
     urls = resolve_databases(load_settings())
     url = {"airflow": urls.airflow, "serving": urls.serving}.get(args.which, urls.authoritative)
     if url is None:
@@ -100,17 +110,12 @@ def cmd_db_url(args: argparse.Namespace) -> int:
 
 
 def cmd_db_stop(args: argparse.Namespace) -> int:
-    from pipeline.db.embedded import stop_cluster
-    from pipeline.settings import load_settings
-
     stopped = stop_cluster(load_settings().data_dir / "pg")
     print("embedded PostgreSQL stopped" if stopped else "embedded PostgreSQL was not running")
     return 0
 
 
 def cmd_discover(args: argparse.Namespace) -> int:
-    from pipeline.phases.discover import discover
-
     app = _app(args)
     options = {
         "force": args.force,
@@ -129,8 +134,6 @@ def cmd_discover(args: argparse.Namespace) -> int:
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:
-    from pipeline.phases.fetch import fetch_details
-
     app = _app(args)
     for name in app.source_names(args.source):
         _print_report(fetch_details(app, name, limit=args.limit, wait_s=args.wait))
@@ -138,8 +141,6 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    from pipeline.phases.parse import parse_source
-
     app = _app(args)
     for name in app.source_names(args.source):
         _print_report(
@@ -149,8 +150,6 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from pipeline.phases.check import check_postings
-
     app = _app(args)
     for name in app.source_names(args.source):
         _print_report(
@@ -162,12 +161,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from pipeline.app import resolve_databases
-    from pipeline.commands.freshness import lag_report, render_lags
-    from pipeline.commands.status import gather_status, render_status
-    from pipeline.db.connect import Database
-    from pipeline.settings import load_settings
-
     urls = resolve_databases(load_settings())
     report = gather_status(Database(urls.authoritative), args.source)
     lags = lag_report(Database(urls.authoritative), Database(urls.serving))
@@ -181,8 +174,6 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
-    from pipeline.phases.sync import sync_serving
-
     app = _app(args)
     report = sync_serving(
         app,
@@ -206,14 +197,6 @@ def _print_plan(sample: dict) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from pipeline.crawl.catalog import sync_catalog
-    from pipeline.db.setup import setup_databases
-    from pipeline.phases.check import check_postings
-    from pipeline.phases.discover import discover
-    from pipeline.phases.fetch import fetch_details
-    from pipeline.phases.parse import parse_source
-    from pipeline.phases.sync import sync_serving
-
     app = _app(args)
     setup_databases(app.db, app.serving_db)
     sync_catalog(app)
@@ -227,9 +210,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from pipeline.app import resolve_databases
-    from pipeline.db.connect import Database
-    from pipeline.settings import load_settings
     from serving_sync.reconcile import search
 
     serving = Database(resolve_databases(load_settings()).serving)
@@ -254,8 +234,6 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def cmd_raw_recover(args: argparse.Namespace) -> int:
-    from pipeline.rawstore.recovery import recover_and_requeue
-
     app = _app(args)
     with app.archive() as archive, app.db.connect() as conn:
         report = recover_and_requeue(archive, conn, older_than_s=args.older_than)
@@ -264,8 +242,6 @@ def cmd_raw_recover(args: argparse.Namespace) -> int:
 
 
 def cmd_raw_cleanup(args: argparse.Namespace) -> int:
-    from pipeline.rawstore.cleanup import plan_cleanup, run_cleanup
-
     app = _app(args)
     if not args.apply:
         print(plan_cleanup(app, source=args.source).summary())
@@ -275,7 +251,6 @@ def cmd_raw_cleanup(args: argparse.Namespace) -> int:
     if report.status != "succeeded":
         _print_report(report)
         return 1
-    from pipeline.rawstore.cleanup import CleanupReport
 
     stats = report.stats
     print(CleanupReport(False, stats["by_source"], stats["by_reason"], stats["skipped"]).summary())
@@ -283,8 +258,6 @@ def cmd_raw_cleanup(args: argparse.Namespace) -> int:
 
 
 def cmd_airflow_setup(args: argparse.Namespace) -> int:
-    from pipeline.airflow.setup import POOL, POOL_SLOTS, ensure_pool
-
     cmd_db_up(args)
     ensure_pool()
     print(f"airflow pool {POOL}: {POOL_SLOTS} slots")
@@ -302,7 +275,6 @@ def cmd_sandbox_serve(args: argparse.Namespace) -> int:
 def cmd_sandbox_advance(args: argparse.Namespace) -> int:
     import httpx
 
-    from pipeline.settings import load_settings
     from sandbox.daemon import running_url
 
     url = running_url(load_settings().data_dir) or os.environ.get("JOBHARBOR_SANDBOX_URL")
@@ -322,8 +294,6 @@ def cmd_sandbox_advance(args: argparse.Namespace) -> int:
 def cmd_parse_file(args: argparse.Namespace) -> int:
     from datetime import datetime
 
-    from pipeline.commands.parse_file import EXIT_USAGE, run
-
     try:
         fetched_at = datetime.fromisoformat(args.fetched_at) if args.fetched_at else None
     except ValueError:
@@ -342,8 +312,6 @@ def cmd_parse_file(args: argparse.Namespace) -> int:
 
 
 def cmd_boards_import(args: argparse.Namespace) -> int:
-    from pipeline.crawl.boards_import import import_boards
-
     report = import_boards(_app(args), args.file, source=args.source, dry_run=args.dry_run)
     print(report.summary())
     for url, reason in report.invalid:
@@ -352,14 +320,10 @@ def cmd_boards_import(args: argparse.Namespace) -> int:
 
 
 def cmd_locate(args: argparse.Namespace) -> int:
-    from pipeline.normalize.locations import main as locate_main
-
     return locate_main(list(args.strings))
 
 
 def cmd_backfill(args: argparse.Namespace) -> int:
-    from pipeline.backfill.cli import print_manifest
-
     if not args.apply and args.limit is None:
         print("error: a preview needs --limit N (at most this many items)", file=sys.stderr)
         return 2
@@ -380,8 +344,6 @@ def cmd_backfill(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from pipeline.commands.demo import run_demo
-
     return run_demo(advance=args.advance)
 
 
@@ -563,8 +525,6 @@ def build_parser() -> argparse.ArgumentParser:
         airflow,
     )
 
-    from pipeline.backfill.cli import add_commands as add_backfill_commands
-
     add_backfill_commands(sub, cmd_backfill)
 
     sandbox = sub.add_parser("sandbox", help="the offline sandbox job web").add_subparsers(
@@ -651,8 +611,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _enrich(argv: list[str]) -> int:
-    from pipeline.enrich.cli import main as enrich_main
-
     logging.basicConfig(level=logging.WARNING)
     try:
         return enrich_main(argv)

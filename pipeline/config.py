@@ -339,6 +339,13 @@ class Sources:
             raise ConfigError([f"{self.path}: no source named {name!r} (known: {known})"]) from None
 
 
+def parser_ref(name: str, source: SourceConfig) -> str:
+    """The parser a source names, else its own (an HTML site) or its platform's."""
+    if source.parser:
+        return source.parser
+    return name if isinstance(source, HtmlSiteSource) else source.platform
+
+
 def config_hash(source: SourceConfig) -> str:
     blob = json.dumps(source.model_dump(mode="json"), sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()

@@ -6,15 +6,25 @@ embedded default: a private PostgreSQL cluster under the data directory.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from pipeline.crawl.http.guard import parse_allowlist
-
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# Hosts (`host` or `host:port`) the guarded fetcher may reach; the settings parse it, the
+# guard enforces it (pipeline.crawl.http.guard).
+Allowlist = frozenset[str]
+
+
+def parse_allowlist(entries: str | Iterable[str] | None) -> Allowlist | None:
+    """`host` or `host:port` entries (comma-separated in a string); None: no allowlist."""
+    if entries is None:
+        return None
+    items = entries.split(",") if isinstance(entries, str) else entries
+    return frozenset(e.strip().lower().rstrip(".") for e in items if e.strip())
 
 
 def _default_data_dir() -> Path:

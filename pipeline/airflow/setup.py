@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pipeline.errors import FatalError
+
 POOL = "jobharbor"
 POOL_SLOTS = 3
 POOL_DESCRIPTION = "jobharbor: shared by every DAG; serving sync and raw cleanup take all 3"
@@ -27,6 +29,4 @@ def ensure_pool() -> None:
         text=True,
     )
     if result.returncode != 0:
-        from pipeline.errors import FatalError
-
         raise FatalError(f"could not create the {POOL} pool: {result.stderr.strip()[-2000:]}")

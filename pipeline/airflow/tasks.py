@@ -12,7 +12,17 @@ from typing import Any
 
 from pipeline.airflow.failures import fatal_without_retry
 from pipeline.app import App
+from pipeline.backfill.cleanup import plan_cleanup, run_cleanup
+from pipeline.commands.freshness import check_freshness, lag_report, render_lags
+from pipeline.commands.status import gather_status, render_status
+from pipeline.crawl.catalog import sync_catalog
+from pipeline.db.ready import require_migrated
+from pipeline.phases.check import check_postings
 from pipeline.phases.common import PhaseReport
+from pipeline.phases.discover import discover
+from pipeline.phases.fetch import fetch_details
+from pipeline.phases.parse import parse_source
+from pipeline.phases.sync import sync_serving
 from pipeline.settings import load_settings
 
 log = logging.getLogger("jobharbor.airflow")
@@ -33,7 +43,7 @@ def _connection_uri(conn_id: str) -> str | None:
         return None
 
 
-def _app() -> App:
+def task_app() -> App:
     overrides: dict[str, Any] = {}
     for conn_id, field in (
         ("jobharbor_db", "database_url"),
@@ -45,7 +55,7 @@ def _app() -> App:
     return App.create(settings=load_settings(**overrides))
 
 
-def _finish(report: PhaseReport) -> dict[str, Any]:
+def finish_task(report: PhaseReport) -> dict[str, Any]:
     log.info(report.summary())
     if report.status == "skipped":
         from airflow.exceptions import AirflowSkipException
@@ -56,47 +66,34 @@ def _finish(report: PhaseReport) -> dict[str, Any]:
 
 @fatal_without_retry
 def run_discover(source: str) -> dict[str, Any]:
-    from pipeline.crawl.catalog import sync_catalog
-    from pipeline.db.ready import require_migrated
-    from pipeline.phases.discover import discover
-
-    app = _app()
+    app = task_app()
     require_migrated(app.db)  # migrations run once, at setup (`jobharbor db up`)
     sync_catalog(app)
-    return _finish(discover(app, source))
+    return finish_task(discover(app, source))
 
 
 @fatal_without_retry
 def run_fetch(source: str) -> dict[str, Any]:
-    from pipeline.phases.fetch import fetch_details
-
-    return _finish(fetch_details(_app(), source))
+    return finish_task(fetch_details(task_app(), source))
 
 
 @fatal_without_retry
 def run_parse(source: str) -> dict[str, Any]:
-    from pipeline.phases.parse import parse_source
-
-    return _finish(parse_source(_app(), source))
+    return finish_task(parse_source(task_app(), source))
 
 
 @fatal_without_retry
 def run_check(source: str) -> dict[str, Any]:
-    from pipeline.phases.check import check_postings
-
-    return _finish(check_postings(_app(), source))
+    return finish_task(check_postings(task_app(), source))
 
 
 @fatal_without_retry
 def run_sync(
     dry_run: bool = False, allow_mass_removal: bool = False, full: bool = False
 ) -> dict[str, Any]:
-    from pipeline.db.ready import require_migrated
-    from pipeline.phases.sync import sync_serving
-
-    app = _app()
+    app = task_app()
     require_migrated(app.db)
-    return _finish(
+    return finish_task(
         sync_serving(app, dry_run=dry_run, allow_mass_removal=allow_mass_removal, full=full)
     )
 
@@ -110,10 +107,7 @@ def fail_run(reason: str) -> None:
 
 @fatal_without_retry
 def run_raw_cleanup(apply: bool = False, source: str | None = None) -> dict[str, Any]:
-    from pipeline.db.ready import require_migrated
-    from pipeline.rawstore.cleanup import plan_cleanup, run_cleanup
-
-    app = _app()
+    app = task_app()
     require_migrated(app.db)
     if not apply:
         preview = plan_cleanup(app, source=source)
@@ -121,17 +115,14 @@ def run_raw_cleanup(apply: bool = False, source: str | None = None) -> dict[str,
         return preview.as_dict()
     report = run_cleanup(app, source=source)
     log.info("freed by source: %s", report.stats.get("by_source"))
-    return _finish(report)
+    return finish_task(report)
 
 
 def run_freshness(max_lag_s: float | None = None) -> dict[str, Any]:
     """Fails (no retry) when a source's lag passes the threshold: red in the UI."""
     from airflow.exceptions import AirflowFailException
 
-    from pipeline.commands.freshness import check_freshness, lag_report, render_lags
-    from pipeline.commands.status import gather_status, render_status
-
-    app = _app()
+    app = task_app()
     status = gather_status(app.db)
     lags = lag_report(app.db, app.serving_db)
     log.info("%s\n%s", render_status(status), render_lags(lags))

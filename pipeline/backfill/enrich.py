@@ -28,6 +28,7 @@ from pipeline.backfill.manifest import (
     write_manifest,
 )
 from pipeline.backfill.readonly import read_only
+from pipeline.phases.enrich import enrich
 
 NOT_INSTALLED = (
     "enrichment not installed (pipeline.phases.enrich is not in this tree): nothing can be applied"
@@ -64,7 +65,6 @@ def _entry_point() -> Callable[..., Any] | None:
         return None
     if not Path(spec.origin).resolve().is_relative_to(Path(pipeline.__file__).resolve().parent):
         return None
-    from pipeline.phases.enrich import enrich  # type: ignore[import-not-found]
 
     return enrich
 

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.app import App
-from pipeline.backfill.manifest import Item, Manifest, load_manifest, refuse_changes, write_manifest
+from pipeline.backfill.manifest import (
+    BackfillRefused,
+    Item,
+    Manifest,
+    load_manifest,
+    refuse_changes,
+    write_manifest,
+)
 from pipeline.backfill.readonly import read_only
 from pipeline.phases.common import PhaseReport
 from pipeline.phases.sync import sync_serving
@@ -82,8 +89,6 @@ def plan_sync(app: App, directory: Path, *, limit: int) -> tuple[Manifest, Path]
 def apply_sync(app: App, manifest_path: Path, *, allow_mass_removal: bool = False) -> PhaseReport:
     manifest = load_manifest(manifest_path, "sync")
     if manifest.notes:
-        from pipeline.backfill.manifest import BackfillRefused
-
         raise BackfillRefused("; ".join(manifest.notes))
     _, snapshot_hash = _snapshot(app)
     refuse_changes(manifest, {SNAPSHOT_ITEM: snapshot_hash}, set())

@@ -19,9 +19,10 @@ from urllib.parse import urlsplit
 import httpx
 
 from pipeline.app import App
+from pipeline.commands.enrich_demo import demo_enrichment, published_skills
+from pipeline.commands.setup import setup_databases
 from pipeline.commands.status import gather_status
 from pipeline.crawl.catalog import sync_catalog
-from pipeline.db.setup import setup_databases
 from pipeline.phases.check import check_postings
 from pipeline.phases.common import PhaseReport
 from pipeline.phases.discover import discover
@@ -138,7 +139,6 @@ def show_demo(app: App, *, advance: bool = False) -> None:
     runs = [_run_source(app, name) for name in app.source_names()]
     for run in runs:
         print(run.line())
-    from pipeline.enrich.demo import demo_enrichment, published_skills
 
     print("\n" + "\n".join(demo_enrichment(app)))
     synced = sync_serving(app)

@@ -21,7 +21,11 @@ from typing import TextIO
 import parsers
 from parsers.registry import Parser, ParserRegistry, UnknownParserError
 from parsers.types import DocumentKind, Issue, ParseOutcome, Quality, RawDocument
+from pipeline.app import build_registry
+from pipeline.config import load_sources
+from pipeline.crawl.platforms import PLATFORMS
 from pipeline.errors import ConfigError
+from pipeline.settings import load_settings
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -50,9 +54,6 @@ def read_body(path: Path) -> tuple[bytes | None, Issue | None]:
 def registry_for(sources_file: Path | None) -> tuple[ParserRegistry, str | None]:
     """Built-in parsers plus the HTML sites configured in the sources file; when the
     file cannot be used, the built-in parsers alone and a note saying why."""
-    from pipeline.app import build_registry
-    from pipeline.config import load_sources
-    from pipeline.settings import load_settings
 
     path = sources_file or load_settings().sources_file
     try:
@@ -91,7 +92,6 @@ def parse_document(
 def board_url(platform: str, token: str) -> str:
     """The listing address a board token stands for (as the crawler would fetch it);
     ValueError when the platform has no board URLs or the token is malformed."""
-    from pipeline.crawl.platforms import PLATFORMS
 
     adapter = PLATFORMS.get(platform)
     if adapter is None or platform == "html_site":

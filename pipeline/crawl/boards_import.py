@@ -14,14 +14,16 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from parsers.registry import ParserRegistry
 from parsers.types import DocumentKind, Quality, RawDocument
-from pipeline.app import App, parser_ref
-from pipeline.config import WORKDAY_TOKEN, AtsSource, SourceConfig
+from pipeline.config import WORKDAY_TOKEN, AtsSource, SourceConfig, parser_ref
 from pipeline.crawl.board_urls import SUBDOMAIN as _NEXT_SUBDOMAIN
 from pipeline.crawl.board_urls import recognize_board
-from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
+from pipeline.crawl.catalog import CatalogContext, sync_catalog
+from pipeline.crawl.http.fetcher import Fetcher, FetchRequest, FetchResult
 from pipeline.crawl.platforms import host_of, platform_of
 from pipeline.crawl.validation import validate_body
 
@@ -182,7 +184,17 @@ class ImportReport:
         )
 
 
-def _source_for(app: App, board: BoardRef, only: str | None) -> tuple[str | None, str]:
+class ImportContext(CatalogContext, Protocol):
+    """What an import needs besides the catalog's (pipeline.app.App has it): the parsers
+    that judge a board's listing and a paced fetcher."""
+
+    @property
+    def registry(self) -> ParserRegistry: ...
+
+    def fetcher(self) -> Fetcher: ...
+
+
+def _source_for(app: ImportContext, board: BoardRef, only: str | None) -> tuple[str | None, str]:
     """The configured source a board belongs to (matching platform and region)."""
     names = [only] if only else list(app.sources.sources)
     matches: list[tuple[str, SourceConfig]] = []
@@ -202,7 +214,7 @@ def _source_for(app: App, board: BoardRef, only: str | None) -> tuple[str | None
     return matches[0][0], ""
 
 
-def _existing(app: App) -> set[tuple[str, str]]:
+def _existing(app: ImportContext) -> set[tuple[str, str]]:
     with app.db.connect() as conn:
         return {
             (r["source_id"], r["board_key"])
@@ -210,7 +222,7 @@ def _existing(app: App) -> set[tuple[str, str]]:
         }
 
 
-def _candidate(app: App, board: BoardRef, url: str, source_name: str) -> Candidate:
+def _candidate(app: ImportContext, board: BoardRef, url: str, source_name: str) -> Candidate:
     source = app.sources.get(source_name)
     platform = platform_of(source)
     assert isinstance(source, AtsSource)
@@ -221,7 +233,7 @@ def _candidate(app: App, board: BoardRef, url: str, source_name: str) -> Candida
     )
 
 
-def _verdict(app: App, candidate: Candidate, result: FetchResult) -> str | None:
+def _verdict(app: ImportContext, candidate: Candidate, result: FetchResult) -> str | None:
     """None when the board answered with a readable listing; the reason otherwise."""
     if result.status is None:
         return result.error or "no response"
@@ -248,11 +260,9 @@ ON CONFLICT (source_id, board_key) DO NOTHING
 
 
 def import_boards(
-    app: App, path: Path, *, source: str | None = None, dry_run: bool = False
+    app: ImportContext, path: Path, *, source: str | None = None, dry_run: bool = False
 ) -> ImportReport:
     """Recognize, deduplicate, validate with one request each, and register."""
-    from pipeline.crawl.catalog import sync_catalog
-
     if source is not None:
         app.sources.get(source)  # a clear error for an unknown name
     sync_catalog(app)  # sources must exist before boards can point at them
@@ -299,7 +309,9 @@ def import_boards(
     return report
 
 
-def _validate(app: App, candidates: list[Candidate], report: ImportReport) -> list[Candidate]:
+def _validate(
+    app: ImportContext, candidates: list[Candidate], report: ImportReport
+) -> list[Candidate]:
     valid: list[Candidate] = []
     requests = []
     for candidate in candidates:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Protocol
 
-from pipeline.app import App, parser_ref
-from pipeline.config import config_hash
+from pipeline.config import Sources, config_hash, parser_ref
 from pipeline.crawl.platforms import board_specs
+from pipeline.db.connect import Database
 
 _UPSERT_SOURCE = """
 INSERT INTO ref.sources (id, platform, display_name, parser, enabled, config, config_hash)
@@ -41,6 +42,17 @@ WHERE source_id = %(source)s AND origin = 'config' AND enabled AND NOT (board_ke
 """
 
 
+class CatalogContext(Protocol):
+    """What the sync needs (the composition root, pipeline.app.App, has it): crawl sits
+    below the root and takes its parts instead of importing it."""
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def sources(self) -> Sources: ...
+
+
 @dataclass(frozen=True)
 class CatalogReport:
     sources_changed: int
@@ -49,7 +61,7 @@ class CatalogReport:
     boards_disabled: int
 
 
-def sync_catalog(app: App) -> CatalogReport:
+def sync_catalog(app: CatalogContext) -> CatalogReport:
     sources_changed = added = updated = disabled = 0
     with app.db.connect() as conn, conn.transaction():
         for name, source in app.sources.sources.items():

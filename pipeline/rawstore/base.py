@@ -11,6 +11,7 @@ from typing import Protocol
 from urllib.parse import unquote, urlparse
 
 from pipeline.errors import ConfigError
+from pipeline.rawstore.file import FileRawStore
 from pipeline.settings import Settings
 
 _EXTENSIONS = {"json": ".json", "html": ".html", "xml": ".xml", "text/plain": ".txt"}
@@ -50,10 +51,10 @@ def open_raw_store(settings: Settings, url: str | None = None) -> RawStore:
     url = url or settings.effective_raw_store_url
     parsed = urlparse(url)
     if parsed.scheme == "file":
-        from pipeline.rawstore.file import FileRawStore
-
         return FileRawStore(unquote(parsed.path), url=url)
     if parsed.scheme == "s3":
+        # Loaded only for an s3:// store: minio (and urllib3 under it) is not imported for
+        # the embedded file:// default.
         from pipeline.rawstore.s3 import S3RawStore
 
         return S3RawStore.from_settings(settings, bucket=parsed.netloc, prefix=parsed.path, url=url)

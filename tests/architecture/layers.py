@@ -99,8 +99,11 @@ def climbing_imports(root: Path) -> list[str]:
         if low is not None and high is not None and high > low:
             found.append(f"{edge} ({unit_of(edge.site.module)} is below {unit_of(edge.target)})")
     units = {unit_of(module_name) for module_name in _modules(root, "pipeline")} - {"pipeline"}
-    found += [f"{unit} is in no layer (add it to LAYERS)" for unit in sorted(units)
-              if layer_of(unit) is None]
+    found += [
+        f"{unit} is in no layer (add it to LAYERS)"
+        for unit in sorted(units)
+        if layer_of(unit) is None
+    ]
     return found
 
 
@@ -142,7 +145,9 @@ def function_level_imports(root: Path) -> list[Edge]:
     """Import statements inside functions under pipeline/ that load pipeline's own modules
     (one per statement)."""
     return _statements(
-        e for e in edges(root, ["pipeline"]) if not e.site.module_level and within(e.target, "pipeline")
+        e
+        for e in edges(root, ["pipeline"])
+        if not e.site.module_level and within(e.target, "pipeline")
     )
 
 
@@ -164,7 +169,9 @@ def function_level_problems(root: Path, limit: int = MAX_FUNCTION_LEVEL) -> list
 
 
 def pipeline_lines(root: Path) -> int:
-    return sum(len(p.read_text(encoding="utf-8").splitlines()) for p in python_files(root, "pipeline"))
+    return sum(
+        len(p.read_text(encoding="utf-8").splitlines()) for p in python_files(root, "pipeline")
+    )
 
 
 def figures(root: Path) -> dict[str, float]:

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from pipeline.app import App
 from pipeline.backfill.check import CheckSelection, apply_check, plan_check
+from pipeline.backfill.cleanup import plan_cleanup
 from pipeline.backfill.reparse import ReparseSelection, apply_reparse, plan_reparse
 from pipeline.crawl.runs import finish_run, start_run
 from pipeline.db.connect import advisory_lock
 from pipeline.phases.check import check_postings
 from pipeline.phases.parse import parse_source
-from pipeline.rawstore.cleanup import plan_cleanup
 from tests.backfill.conftest import bump_lever
 
 

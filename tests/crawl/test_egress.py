@@ -13,10 +13,10 @@ import pytest
 
 from pipeline.crawl.browser import BrowserFetcher
 from pipeline.crawl.http.fetcher import Fetcher, FetchRequest
-from pipeline.crawl.http.guard import GuardedBackend, egress_refusal, parse_allowlist
+from pipeline.crawl.http.guard import GuardedBackend, egress_refusal
 from pipeline.errors import EgressRefusedError
 from pipeline.phases.discover import discover
-from pipeline.settings import Settings
+from pipeline.settings import Settings, parse_allowlist
 from tests.apps import greenhouse_source, query, scans, set_fault
 from tests.conftest import TEST_EGRESS
 

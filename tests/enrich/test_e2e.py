@@ -4,7 +4,7 @@ the real SDK and the sandbox's Gemini endpoint) -> enrich.current_values."""
 from __future__ import annotations
 
 from pipeline.app import App
-from pipeline.enrich.demo import demo_enrichment
+from pipeline.commands.enrich_demo import demo_enrichment
 from pipeline.phases.discover import discover
 from pipeline.phases.parse import parse_source
 
@@ -35,7 +35,7 @@ def test_enriched_sandbox_postings_are_published_with_skills_and_filterable(
 ) -> None:
     """discover -> parse -> enrich -> sync: the serving copy holds the skill keys, the
     demo's published-skills line counts them, and a skill filter finds the postings."""
-    from pipeline.enrich.demo import published_skills
+    from pipeline.commands.enrich_demo import published_skills
     from pipeline.phases.sync import sync_serving
     from serving_sync import search
 

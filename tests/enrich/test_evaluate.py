@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.enrich.evaluate import evaluate, load_cases
+from pipeline.commands.enrich_evaluate import evaluate, load_cases
 from pipeline.enrich.evidence import locate
 from pipeline.enrich.text import flat
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from pipeline.normalize.locations import main
+from pipeline.commands.locate import main
 
 
 def _lines(out: str) -> list[dict]:

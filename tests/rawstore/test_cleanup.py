@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from pipeline.app import App
+from pipeline.backfill.cleanup import plan_cleanup, run_cleanup
 from pipeline.backfill.reparse import ReparseSelection, apply_reparse, plan_reparse
 from pipeline.crawl.catalog import sync_catalog
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
-from pipeline.rawstore.cleanup import plan_cleanup, run_cleanup
 from tests.backfill.snapshot import table_snapshot
 from tests.conftest import make_settings
 from tests.rawstore.test_rawstore import s3_endpoint

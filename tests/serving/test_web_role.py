@@ -103,7 +103,7 @@ def _verifier(serving) -> str:
 
 
 def test_db_up_sets_the_password_from_the_environment_only(databases, monkeypatch) -> None:
-    from pipeline.db.setup import setup_databases
+    from pipeline.commands.setup import setup_databases
 
     roles.provision_web_role(databases.serving, WEB_PASSWORD)
     known = _verifier(databases.serving)

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 import httpcore
 
 from pipeline.errors import BlockedAddressError, EgressRefusedError
+from pipeline.settings import Allowlist
 
 _EXTRA_BLOCKED = tuple(
     ipaddress.ip_network(net)
@@ -87,17 +88,6 @@ def is_allowed(address: str, allowed: tuple[IpNetwork, ...]) -> bool:
     """An explicit exception (settings.allowed_networks), e.g. one test server."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     return any(ip.version == net.version and ip in net for net in allowed)
-
-
-Allowlist = frozenset[str]
-
-
-def parse_allowlist(entries: str | Iterable[str] | None) -> Allowlist | None:
-    """`host` or `host:port` entries (comma-separated in a string); None: no allowlist."""
-    if entries is None:
-        return None
-    items = entries.split(",") if isinstance(entries, str) else entries
-    return frozenset(e.strip().lower().rstrip(".") for e in items if e.strip())
 
 
 def egress_refusal(host: str, port: int | None, allowlist: Allowlist | None) -> str | None:

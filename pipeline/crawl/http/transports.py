@@ -5,16 +5,27 @@ Also the worker's robots.txt cache, whose requests go through the same budget.""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from pipeline.crawl.browser import BrowserFetcher
 from pipeline.crawl.http.fetcher import Fetcher, FetchRequest, FetchResult, ResultStream
 from pipeline.crawl.pacing import Pacer
 from pipeline.crawl.platforms import host_of
 from pipeline.crawl.robots import RobotsCache
+from pipeline.db.connect import Database
+from pipeline.settings import Settings
 
-if TYPE_CHECKING:
-    from pipeline.app import App
-    from pipeline.crawl.browser import BrowserFetcher
+
+class TransportContext(Protocol):
+    """What a worker's transports need (pipeline.app.App has it): crawl takes the parts,
+    it does not import the composition root above it."""
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
 
 INSERT_ATTEMPT = """
 INSERT INTO crawl.fetch_attempts (run_id, board_id, posting_id, url, host, method, transport,
@@ -77,7 +88,7 @@ def attempt_row(
 
 
 class Transports:
-    def __init__(self, app: App, run_id: int | None) -> None:
+    def __init__(self, app: TransportContext, run_id: int | None) -> None:
         self.app = app
         self.run_id = run_id
         self.pacer = Pacer(app.db, max_wait_s=app.settings.pacing_max_wait_s)
@@ -91,8 +102,6 @@ class Transports:
     @property
     def browser(self) -> BrowserFetcher:
         if self._browser is None:
-            from pipeline.crawl.browser import BrowserFetcher
-
             self._browser = BrowserFetcher(self.app.settings, self.http)
         return self._browser
 

@@ -5,8 +5,7 @@ excluding a job from a country it could be in is not. See docs/locations.md.
 """
 
 from .api import locate
-from .cli import main
 from .merge import merge_never_remove
 from .model import LocationResult, Office
 
-__all__ = ["LocationResult", "Office", "locate", "main", "merge_never_remove"]
+__all__ = ["LocationResult", "Office", "locate", "merge_never_remove"]

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from .api import locate
+from pipeline.normalize.locations.api import locate
 
 DESCRIPTION = """\
 Turn raw job-location strings into offices (city, region, country) resolved

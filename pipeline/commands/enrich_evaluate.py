@@ -18,9 +18,15 @@ from typing import Any
 
 import yaml
 
+from pipeline.commands.parse_file import parse_document, read_body, registry_for
+from pipeline.enrich import evalset
 from pipeline.enrich.adversarial import VALUE_MODES, adversarial_answer
 from pipeline.enrich.catalog import load_catalog
 from pipeline.enrich.evidence import Checked, Checker
+from pipeline.enrich.prompt import SYSTEM, build_prompt
+from pipeline.enrich.provider import Call, ProviderError
+from pipeline.enrich.providers import make_provider
+from pipeline.enrich.rules import baseline
 from pipeline.enrich.schema import (
     FIELDS,
     SKILL_FIELDS,
@@ -28,11 +34,14 @@ from pipeline.enrich.schema import (
     AnswerError,
     Extraction,
     parse_answer,
+    response_schema,
 )
+from pipeline.enrich.settings import load_enrich_settings
 from pipeline.enrich.text import flat, posting_text
 from pipeline.settings import REPO_ROOT
 
-EVALSET = Path(__file__).with_name("evalset")
+# The labelled set lives beside the extraction it measures.
+EVALSET = Path(evalset.__file__).parent
 
 
 @dataclass(frozen=True)
@@ -71,8 +80,6 @@ def load_cases() -> tuple[list[Case], list[str]]:
 
 
 def _real_text(ref: dict[str, Any]) -> str | None:
-    from pipeline.commands.parse_file import parse_document, read_body, registry_for
-
     path = real_fixtures_dir() / ref["file"]
     if not path.is_file():
         return None
@@ -89,8 +96,6 @@ def _real_text(ref: dict[str, Any]) -> str | None:
 
 
 def answers_rules(cases: Iterable[Case]) -> dict[str, str]:
-    from pipeline.enrich.rules import baseline
-
     catalog = load_catalog()
     return {c.id: json.dumps({"postings": [baseline(c.text, catalog, c.id)]}) for c in cases}
 
@@ -98,12 +103,6 @@ def answers_rules(cases: Iterable[Case]) -> dict[str, str]:
 def answers_provider(cases: Iterable[Case], provider_name: str) -> dict[str, str | None]:
     """One request per posting, paced to the configured RPM (no queue, no database)."""
     import time
-
-    from pipeline.enrich.prompt import SYSTEM, build_prompt
-    from pipeline.enrich.provider import Call, ProviderError
-    from pipeline.enrich.providers import make_provider
-    from pipeline.enrich.schema import response_schema
-    from pipeline.enrich.settings import load_enrich_settings
 
     settings = load_enrich_settings()
     provider = make_provider(settings, provider_name)

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.airflow.tasks import finish_task, task_app
+from pipeline.enrich.settings import load_enrich_settings
+from pipeline.phases.enrich import enrich
+
 
 def _gemini_key() -> str | None:
     from airflow.exceptions import AirflowNotFoundException
@@ -21,13 +25,9 @@ def _gemini_key() -> str | None:
 
 
 def run_enrich(limit: int, max_requests: int, source: str | None = None) -> dict[str, Any]:
-    from pipeline.airflow.tasks import _app, _finish
-    from pipeline.enrich.settings import load_enrich_settings
-    from pipeline.phases.enrich import enrich
-
     key = _gemini_key()
     settings = load_enrich_settings(**({"api_key": key} if key else {}))
     report = enrich(
-        _app(), source or None, limit=limit, max_requests=max_requests, settings=settings
+        task_app(), source or None, limit=limit, max_requests=max_requests, settings=settings
     )
-    return _finish(report)
+    return finish_task(report)

@@ -7,7 +7,14 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
-from pipeline.enrich.providers import PROVIDERS
+from pipeline.app import App
+from pipeline.commands import enrich_evaluate
+from pipeline.enrich.backfill import preview
+from pipeline.enrich.providers import PROVIDERS, make_provider
+from pipeline.enrich.settings import load_enrich_settings
+from pipeline.enrich.show import load, render
+from pipeline.enrich.store import Selection
+from pipeline.phases.enrich import enrich
 
 USAGE = """\
 jobharbor enrich [--source S] [--limit N] [--max-requests N] [--provider P]
@@ -40,15 +47,11 @@ def main(argv: Sequence[str]) -> int:
     return cmd_run(_parser().parse_args(argv))
 
 
-def _app():
-    from pipeline.app import App
-
+def _app() -> App:
     return App.create()
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from pipeline.phases.enrich import enrich
-
     report = enrich(
         _app(),
         args.source,
@@ -84,7 +87,6 @@ def cmd_show(argv: list[str]) -> int:
     parser.add_argument("posting_id", type=int)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    from pipeline.enrich.show import load, render
 
     found = load(_app().db, args.posting_id)
     if found is None:
@@ -103,10 +105,12 @@ def cmd_evaluate(argv: list[str]) -> int:
     parser.add_argument("--provider", choices=PROVIDERS, default="rules")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    from pipeline.enrich.evaluate import evaluate, render
-
-    report = evaluate(args.provider)
-    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else render(report))
+    report = enrich_evaluate.evaluate(args.provider)
+    print(
+        json.dumps(report, indent=2, ensure_ascii=False)
+        if args.json
+        else enrich_evaluate.render(report)
+    )
     return 0
 
 
@@ -120,10 +124,6 @@ def cmd_preview(argv: list[str]) -> int:
     parser.add_argument("--ids", help="posting ids, comma-separated")
     parser.add_argument("--provider", choices=PROVIDERS)
     args = parser.parse_args(argv)
-    from pipeline.enrich.backfill import preview
-    from pipeline.enrich.providers import make_provider
-    from pipeline.enrich.settings import load_enrich_settings
-    from pipeline.enrich.store import Selection
 
     ids = tuple(int(i) for i in args.ids.split(",")) if args.ids else None
     settings = load_enrich_settings()

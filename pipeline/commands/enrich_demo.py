@@ -7,11 +7,10 @@ from pydantic import SecretStr
 
 from pipeline.app import App
 from pipeline.enrich.settings import load_enrich_settings
+from pipeline.phases.enrich import enrich
 
 
 def demo_enrichment(app: App) -> list[str]:
-    from pipeline.phases.enrich import enrich
-
     settings = load_enrich_settings(
         base_url=app.settings.sandbox_url,
         api_key=SecretStr("sandbox-demo"),  # the sandbox endpoint is local; not a secret

@@ -13,7 +13,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from pipeline.backfill.check import CheckSelection, apply_check, plan_check
+from pipeline.backfill.enrich import EnrichSelection, apply_enrich, plan_enrich
 from pipeline.backfill.manifest import MAX_LIMIT, MAX_REQUESTS, Manifest
+from pipeline.backfill.reparse import ReparseSelection, apply_reparse, plan_reparse
+from pipeline.backfill.sync import apply_sync, plan_sync
 
 
 def _limit(value: str) -> int:
@@ -49,8 +53,6 @@ def print_manifest(manifest: Manifest, path: Path) -> None:
 
 
 def cmd_reparse(app: Any, args: argparse.Namespace) -> object:
-    from pipeline.backfill.reparse import ReparseSelection, apply_reparse, plan_reparse
-
     if args.apply:
         return apply_reparse(app, args.apply)
     selection = ReparseSelection(
@@ -65,8 +67,6 @@ def cmd_reparse(app: Any, args: argparse.Namespace) -> object:
 
 
 def cmd_check(app: Any, args: argparse.Namespace) -> object:
-    from pipeline.backfill.check import CheckSelection, apply_check, plan_check
-
     if args.apply:
         return apply_check(app, args.apply)
     selection = CheckSelection(
@@ -81,16 +81,12 @@ def cmd_check(app: Any, args: argparse.Namespace) -> object:
 
 
 def cmd_sync(app: Any, args: argparse.Namespace) -> object:
-    from pipeline.backfill.sync import apply_sync, plan_sync
-
     if args.apply:
         return apply_sync(app, args.apply, allow_mass_removal=args.allow_mass_removal)
     return plan_sync(app, manifest_dir(app, args), limit=args.limit)
 
 
 def cmd_enrich(app: Any, args: argparse.Namespace) -> object:
-    from pipeline.backfill.enrich import EnrichSelection, apply_enrich, plan_enrich
-
     if args.apply:
         return apply_enrich(app, args.apply)
     selection = EnrichSelection(

@@ -14,15 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.airflow.failures import fatal_without_retry
+from pipeline.airflow.tasks import task_app
+from pipeline.backfill.check import CheckSelection, apply_check, plan_check
+from pipeline.backfill.enrich import EnrichSelection, apply_enrich, plan_enrich
 from pipeline.backfill.manifest import Manifest, load_manifest
+from pipeline.backfill.reparse import ReparseSelection, apply_reparse, plan_reparse
+from pipeline.backfill.sync import apply_sync, plan_sync
 
 log = logging.getLogger("jobharbor.backfill")
-
-
-def _app():
-    from pipeline.airflow.tasks import _app as airflow_app
-
-    return airflow_app()
 
 
 def _day(value: str | None) -> date | None:
@@ -35,8 +34,6 @@ def _ids(params: dict[str, Any]) -> tuple[int, ...]:
 
 def _plan(app: Any, kind: str, params: dict[str, Any], directory: Path) -> tuple[Manifest, Path]:
     if kind == "reparse":
-        from pipeline.backfill.reparse import ReparseSelection, plan_reparse
-
         selection = ReparseSelection(
             source=params["source"],
             limit=int(params["limit"]),
@@ -47,8 +44,6 @@ def _plan(app: Any, kind: str, params: dict[str, Any], directory: Path) -> tuple
         )
         return plan_reparse(app, selection, directory)
     if kind == "check":
-        from pipeline.backfill.check import CheckSelection, plan_check
-
         check = CheckSelection(
             source=params["source"],
             status=params["status"],
@@ -59,10 +54,7 @@ def _plan(app: Any, kind: str, params: dict[str, Any], directory: Path) -> tuple
         )
         return plan_check(app, check, directory)
     if kind == "sync":
-        from pipeline.backfill.sync import plan_sync
-
         return plan_sync(app, directory, limit=int(params["limit"]))
-    from pipeline.backfill.enrich import EnrichSelection, plan_enrich
 
     enrich = EnrichSelection(
         limit=int(params["limit"]),
@@ -76,7 +68,7 @@ def _plan(app: Any, kind: str, params: dict[str, Any], directory: Path) -> tuple
 
 @fatal_without_retry
 def run_plan(kind: str, params: dict[str, Any]) -> dict[str, Any]:
-    app = _app()
+    app = task_app()
     given = params.get("manifest")
     if given and not params.get("dry_run", True):
         manifest, path = load_manifest(Path(given), kind), Path(given)
@@ -100,23 +92,15 @@ def _shown(manifest: Manifest) -> dict[str, Any]:
 
 @fatal_without_retry
 def run_apply(kind: str, manifest_path: str, params: dict[str, Any]) -> dict[str, Any]:
-    app = _app()
+    app = task_app()
     path = Path(manifest_path)
     if kind == "reparse":
-        from pipeline.backfill.reparse import apply_reparse
-
         report = apply_reparse(app, path)
     elif kind == "check":
-        from pipeline.backfill.check import apply_check
-
         return apply_check(app, path)
     elif kind == "sync":
-        from pipeline.backfill.sync import apply_sync
-
         report = apply_sync(app, path, allow_mass_removal=bool(params.get("allow_mass_removal")))
     else:
-        from pipeline.backfill.enrich import apply_enrich
-
         report = apply_enrich(app, path)
     log.info(report.summary())
     if report.status == "skipped":
