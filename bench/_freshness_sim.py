@@ -9,7 +9,7 @@ code, called the way discover and check call it:
   `random.random()`), with the board state rebuilt from its result as discover
   stores it;
 - a board our own limiter (or a host cooldown) could not place goes back in the
-  queue without a scan, `max(RETRY_SOON_S, wait)` plus discover's `_jitter_up`;
+  queue without a scan, `max(RETRY_SOON_S, wait)` plus discover's `jitter_up`;
 - Retry-After parsed by `pipeline.crawl.pacing.parse_retry_after`;
 - absences: only complete listings count, `MISSING_AFTER_SCANS` (2) of them make a
   posting `missing`; a 304 repeats the last complete listing; a posting seen in any
@@ -44,7 +44,7 @@ from pipeline.crawl.schedule import (
 from pipeline.lifecycle.check_rules import CheckedResponse, judge
 from pipeline.lifecycle.rules import MISSING_AFTER_SCANS
 from pipeline.phases.check import RECHECK_AFTER_S
-from pipeline.phases.discover import _jitter_up
+from pipeline.phases.discover import jitter_up
 
 EPOCH = datetime(2026, 3, 2, tzinfo=UTC)
 CHECK_TICK_S = 300.0  # the DAG wakes every 5 minutes: discover, then check
@@ -134,7 +134,7 @@ class Simulation:
     # ------------------------------------------------------------------ the loop
 
     def run(self) -> Figures:
-        random.seed(self.world.rng_seed)  # discover's _jitter_up draws from `random`
+        random.seed(self.world.rng_seed)  # discover's jitter_up draws from `random`
         queue = [(self.rng.random() * b.state.interval_s, i) for i, b in enumerate(self.boards)]
         heapq.heapify(queue)
         tick = 0.0
@@ -159,7 +159,7 @@ class Simulation:
         if wait > 0:
             # Not sent: back in the queue with nothing recorded (discover's requeue).
             self.fig.deferred += 1
-            return t + _jitter_up(max(RETRY_SOON_S, wait))
+            return t + jitter_up(max(RETRY_SOON_S, wait))
         self.fig.requests += 1
         self.fig.polls += 1
         outcome, status, retry_in = self._read(b, t)

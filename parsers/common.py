@@ -13,7 +13,7 @@ from parsers.types import Issue, ParseOutcome, Posting, Quality
 # boundaries everywhere: "International" is not an intern, "Cooper St" is not a co-op.
 # Rules read titles only, never URLs or locations: "Grad" in a Workday path or in
 # "Grad Zagreb" is Croatian for city, so a bare "grad" never counts.
-_JOB_TYPE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+JOB_TYPE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "co-op",
         re.compile(
@@ -68,7 +68,7 @@ _JOB_TYPE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 # When the title says nothing, an explicit employment type still may (Personio's
 # "working_student", SmartRecruiters' "intern"): the platform stated it.
-_EMPLOYMENT_JOB_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+EMPLOYMENT_JOB_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("co-op", re.compile(r"\bco-?op\b", re.I)),
     ("intern", re.compile(r"\bintern(?:ship)?s?\b|praktikum|stagiaire", re.I)),
     ("student", re.compile(r"working[_ -]?student|werkstudent|\bstudent\b", re.I)),
@@ -78,13 +78,13 @@ _EMPLOYMENT_JOB_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 # One search finds whether any rule could match: most titles match none, and then
 # the ordered rules are not run one by one.
-_ANY_JOB_TYPE = re.compile("|".join(f"(?:{p.pattern})" for _, p in _JOB_TYPE_RULES), re.I)
+_ANY_JOB_TYPE = re.compile("|".join(f"(?:{p.pattern})" for _, p in JOB_TYPE_RULES), re.I)
 
 
 def job_type_from_title(title: str | None) -> str | None:
     if not title or _ANY_JOB_TYPE.search(title) is None:
         return None
-    for label, pattern in _JOB_TYPE_RULES:
+    for label, pattern in JOB_TYPE_RULES:
         if pattern.search(title):
             return label
     return None
@@ -95,7 +95,7 @@ def job_type_for(title: str | None, employment_type: str | None = None) -> str |
     found = job_type_from_title(title)
     if found or not employment_type:
         return found
-    for label, pattern in _EMPLOYMENT_JOB_TYPES:
+    for label, pattern in EMPLOYMENT_JOB_TYPES:
         if pattern.search(employment_type):
             return label
     return None

@@ -20,7 +20,7 @@ from typing import Any
 
 import psycopg
 
-from parsers.common import _EMPLOYMENT_JOB_TYPES, _JOB_TYPE_RULES
+from parsers.common import EMPLOYMENT_JOB_TYPES, JOB_TYPE_RULES
 from pipeline.enrich.catalog import load_catalog
 from pipeline.enrich.lexicon import ENUMS
 from serving_sync.text import fold
@@ -74,7 +74,7 @@ SORTS = ("newest", "relevance")
 REMOTE_VALUES = ("yes", "hybrid", UNKNOWN)
 # The labels the parsers assign (parsers/common.py), so a filter can name only real ones.
 JOB_TYPES = (
-    *dict.fromkeys(label for label, _ in (*_JOB_TYPE_RULES, *_EMPLOYMENT_JOB_TYPES)),
+    *dict.fromkeys(label for label, _ in (*JOB_TYPE_RULES, *EMPLOYMENT_JOB_TYPES)),
     UNKNOWN,
 )
 _COUNTRY = re.compile(r"^[A-Za-z]{2}$")

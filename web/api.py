@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from serving_sync import search
 from serving_sync.search import InvalidParameter
 from web import present
-from web.app import cached_counts, json_response, raw_params
+from web.respond import cached_counts, json_response, raw_params
 
 router = APIRouter(prefix="/api", tags=["api"])
 STATS_GROUPS = (*search.FACET_GROUPS, "month", *search.ENRICH_STATS_GROUPS)

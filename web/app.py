@@ -13,17 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from serving_sync import search
 from serving_sync.search import InvalidParameter
-from web import present
+from web import api, pages, present
 from web.cache import CountsCache
 from web.db import ReaderPool, Unavailable
 from web.ratelimit import RateLimiter
+from web.respond import render
 from web.settings import WebSettings
 
 HERE = Path(__file__).parent
@@ -81,9 +80,6 @@ def create_app(reader_url: str, settings: WebSettings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     _install_middleware(app)
     _install_errors(app)
-
-    from web import api, pages
-
     app.include_router(api.router)
     app.include_router(pages.router)
     return app
@@ -128,32 +124,3 @@ def _install_errors(app: FastAPI) -> None:
             return JSONResponse({"detail": "search unavailable"}, status_code=503)
         context = {"title": "Search unavailable", "unavailable": True}
         return render(request, "unavailable.html", context, 503)
-
-
-def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
-    return request.app.state.templates.TemplateResponse(request, name, context, status_code=status)
-
-
-def json_response(body: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse(jsonable_encoder(body), status_code=status)
-
-
-def cached_counts(
-    request: Request, conn: Any, filters: search.Filters, groups: tuple[str, ...], top_n: int
-) -> search.Counts:
-    """Facet or stats counts, reused for the same filters for a few seconds."""
-    settings = request.app.state.settings
-    return request.app.state.counts_cache.get_or_compute(
-        (filters, groups, top_n),
-        lambda: search.counts(
-            conn, filters, groups, budget_ms=settings.web_facet_budget_ms, top_n=top_n
-        ),
-    )
-
-
-def raw_params(request: Request) -> dict[str, list[str]]:
-    """Query parameters, each name with every value given (repeats mean OR)."""
-    found: dict[str, list[str]] = {}
-    for key, value in request.query_params.multi_items():
-        found.setdefault(key, []).append(value)
-    return found

@@ -9,8 +9,8 @@ from fastapi.responses import JSONResponse, Response
 
 from serving_sync import search
 from web import present
-from web.app import cached_counts, raw_params, render
 from web.db import Unavailable
+from web.respond import cached_counts, raw_params, render
 
 router = APIRouter(include_in_schema=False)
 # The stats page: the parse groups, then skills, experience and seniority, and how many

@@ -37,7 +37,7 @@ from pipeline.backfill.readonly import PreviewArchive, read_only
 from pipeline.db.connect import DictConnection
 from pipeline.lifecycle.identity_store import refresh_identity
 from pipeline.phases.common import PhaseReport, run_phase
-from pipeline.phases.parse import Documents, _posting_for, _result_values, _store_result
+from pipeline.phases.parse import Documents, posting_for, result_values, store_result
 from pipeline.testhooks import kill_point
 
 BATCH = 200
@@ -74,7 +74,7 @@ class ReparseSelection:
         }
 
 
-# The columns `_posting_for` reads, the current result and the raw object's state.
+# The columns `posting_for` reads, the current result and the raw object's state.
 _COLUMNS = """
 p.id, p.external_id, p.board_id, p.content_raw_sha256 AS raw_sha256, p.listing_raw_sha256,
 (p.detail_url IS NOT NULL AND p.content_raw_sha256 IS DISTINCT FROM p.listing_raw_sha256)
@@ -166,12 +166,12 @@ def _sample(
     }
     sample = []
     for row in rows:
-        picked = _posting_for(documents, row)
+        picked = posting_for(documents, row)
         if picked is None:
             continue
         posting, quality, issues = picked
         old = current.get(row["id"]) or {}
-        new = _result_values(posting, old.get("location"))
+        new = result_values(posting, old.get("location"))
         changes = {
             f: [_shown(old.get(f)), _shown(new.get(f))]
             for f in _DIFF_FIELDS
@@ -255,11 +255,11 @@ def _apply_rows(
             became_current = []
             for _, group in groupby(batch, key=lambda r: r["raw_sha256"]):
                 for row in group:
-                    picked = _posting_for(documents, row)
+                    picked = posting_for(documents, row)
                     if picked is None:
                         needs_fetch += 1
                         continue
-                    quality, current = _store_result(conn, target, row, *picked)
+                    quality, current = store_result(conn, target, row, *picked)
                     qualities[quality] += 1
                     if current:
                         became_current.append(row["id"])

@@ -247,7 +247,7 @@ class _Worker:
 
     def _requeue(self, waits: Mapping[int, float]) -> None:
         if waits:
-            requeue(self.conn, self.owner, {k: _jitter_up(v) for k, v in waits.items()})
+            requeue(self.conn, self.owner, {k: jitter_up(v) for k, v in waits.items()})
             self.keeper.release(waits)
             self.stats.deferred += len(waits)
 
@@ -300,6 +300,6 @@ class _Worker:
         self.transports.submit(self.stream, [prepared])
 
 
-def _jitter_up(seconds: float) -> float:
+def jitter_up(seconds: float) -> float:
     """Requeued boards spread out over the next minute instead of returning at once."""
     return seconds + random.uniform(0, 60)

@@ -183,19 +183,19 @@ def _parse_group(
     with conn.transaction():
         became_current = []
         for row in rows:
-            picked = with_brand(_posting_for(documents, row), brands.get(row["board_key"]))
+            picked = with_brand(posting_for(documents, row), brands.get(row["board_key"]))
             if picked is None:
                 tally.raw_lost += 1
                 _requeue_lost(conn, row)
                 continue
-            quality, current = _store_result(conn, parser, row, *picked)
+            quality, current = store_result(conn, parser, row, *picked)
             tally.qualities[quality] += 1
             if current:
                 became_current.append(row["id"])
         tally.grouped += refresh_identity(conn, became_current).grouped
 
 
-def _posting_for(
+def posting_for(
     documents: Documents, row: Mapping[str, Any]
 ) -> tuple[Posting | None, Quality, list[Issue]] | None:
     """The posting's parse (merged with its listing row when its content is its own
@@ -247,7 +247,7 @@ def _requeue_lost(conn: DictConnection, row: Mapping[str, Any]) -> None:
         )
 
 
-def _store_result(
+def store_result(
     conn: DictConnection,
     parser: Parser,
     row: Mapping[str, Any],
@@ -256,7 +256,7 @@ def _store_result(
     issues: list[Issue],
 ) -> tuple[str, bool]:
     """Insert the result; (quality, whether it became the posting's current result)."""
-    values = _result_values(posting, _previous_location(conn, row["id"]) if posting else None)
+    values = result_values(posting, _previous_location(conn, row["id"]) if posting else None)
     values.update(
         posting_id=row["id"],
         raw_sha256=row["raw_sha256"],
@@ -297,7 +297,7 @@ def _previous_location(conn: DictConnection, posting_id: int) -> dict[str, Any] 
     return row["location"] if row else None
 
 
-def _result_values(
+def result_values(
     posting: Posting | None, previous_location: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     if posting is None:

@@ -19,12 +19,12 @@ ambiguous office to a reading it already had, never adding a country:
 
 from __future__ import annotations
 
-from .gazetteer import Index
+from .index import Index
 from .resolve import (
     Choice,
     Reading,
-    _counted_lone,
-    _lone_readings,
+    counted_lone,
+    lone_readings,
     to_office,
     with_territories,
 )
@@ -38,8 +38,8 @@ def _readings(choice: Choice, index: Index) -> list[Reading]:
     span = choice.span
     if span is None:
         return []
-    found = _lone_readings(span.refs, index)
-    return _counted_lone(found, span.profile, span.key, index) if found else []
+    found = lone_readings(span.refs, index)
+    return counted_lone(found, span.profile, span.key, index) if found else []
 
 
 def _base_countries(choice: Choice) -> frozenset[str]:

@@ -24,7 +24,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .gazetteer import KIND_COUNTRY, KIND_MASK, get_index, repo_root
+from .gazetteer import get_index, repo_root
+from .index import KIND_COUNTRY, KIND_MASK
 from .model import LocationResult
 from .text import fold
 

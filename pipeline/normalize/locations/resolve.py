@@ -14,7 +14,7 @@
    two offices). Agreement picks namesakes: "Toronto, CA" is Canada because no
    Toronto lies in California.
 4. An office with several readings in different countries is ambiguous and
-   keeps every country it could be in (see `_counted_lone` for how a lone
+   keeps every country it could be in (see `counted_lone` for how a lone
    name is weighed). What cannot be placed goes to `unresolved`.
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .gazetteer import (
+from .index import (
     ALL_WEAK,
     HAS_CITY,
     HAS_COUNTRY,
@@ -324,7 +324,7 @@ def _options(span: Span, index: Index, only: set[str]) -> dict[str, _Options]:
 def readings(places: list[Span], index: Index) -> list[Reading]:
     """Every way the spans can name one place together (empty: they can't)."""
     if len(places) == 1:
-        return _lone_readings(places[0].refs, index)
+        return lone_readings(places[0].refs, index)
     shared = set(places[0].profile.countries)
     areas = set(places[0].profile.area_countries)
     for span in places[1:]:
@@ -358,11 +358,11 @@ def _country_names_respected(code: str, places: list[Span], opts: list[_Options]
     return True
 
 
-def _lone_readings(refs: tuple[int, ...], index: Index) -> list[Reading]:
+def lone_readings(refs: tuple[int, ...], index: Index) -> list[Reading]:
     """`readings` of a single span: every place it names, without agreement to check.
 
     Towns below NAMESAKE_MIN_POPULATION never count for a lone span
-    (`_counted_lone`), so past the most populous town they are not read:
+    (`counted_lone`), so past the most populous town they are not read:
     refs list areas first, then towns by falling population.
     """
     out: list[Reading] = []
@@ -632,7 +632,7 @@ def _small_town_only(span: Span, index: Index) -> bool:
 # -------------------------------------------------------- step 4: ambiguity
 
 
-def _counted_lone(found: list[Reading], profile: Profile, key: str, index: Index) -> list[Reading]:
+def counted_lone(found: list[Reading], profile: Profile, key: str, index: Index) -> list[Reading]:
     """The readings of a lone span whose countries the office could be in.
 
     (With two or more spans the spans vouch for each other, so every reading
@@ -848,9 +848,9 @@ def _lone(span: Span, index: Index) -> Lone:
 
 
 def lone_summary(refs: tuple[int, ...], profile: Profile, index: Index, key: str) -> Lone:
-    """The office the name `key` (with `refs`) makes alone, weighed by `_counted_lone`."""
-    found = _lone_readings(refs, index)
-    counted = _counted_lone(found, profile, key, index)
+    """The office the name `key` (with `refs`) makes alone, weighed by `counted_lone`."""
+    found = lone_readings(refs, index)
+    counted = counted_lone(found, profile, key, index)
     best = max(counted, key=lambda r: r.weight)
     ambiguous = len({(r.country, r.admin1, r.city) for r in counted}) > 1
     alias_small = (
