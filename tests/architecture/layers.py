@@ -159,7 +159,7 @@ def function_level_problems(root: Path, limit: int = MAX_FUNCTION_LEVEL) -> list
     found = found if len(sites) > limit else []
     for edge in sites:
         lines = _source(root, edge.site.module)
-        here, above = lines[edge.site.line - 1], lines[edge.site.line - 2].strip()
+        here, above = lines[edge.site.line], lines[edge.site.line - 1].strip()
         if "#" not in here and not above.startswith("#"):
             found.append(f"{edge}: a function-level import without a comment saying why")
     return found
