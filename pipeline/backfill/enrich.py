@@ -65,7 +65,6 @@ def _entry_point() -> Callable[..., Any] | None:
         return None
     if not Path(spec.origin).resolve().is_relative_to(Path(pipeline.__file__).resolve().parent):
         return None
-
     return enrich
 
 
