@@ -29,8 +29,8 @@ from tests.architecture.contracts import (
 LAYERS: tuple[tuple[str, ...], ...] = (
     # pure parsers: bytes in, frozen dataclasses out
     ("parsers",),
-    # error types and the test hooks every layer may raise or call
-    ("pipeline.errors", "pipeline.testhooks"),
+    # error types, the test hooks and the platform names every layer may use
+    ("pipeline.errors", "pipeline.testhooks", "pipeline.platform_names"),
     # the environment and sources.yaml, validated
     ("pipeline.settings", "pipeline.config"),
     # connections, the embedded cluster, the schema, migrations
