@@ -3,19 +3,23 @@
 Revisions are named for what they do. They were once numbered (0001, 0002, ...); a
 database stamped with such a number is restamped with the revision's name before any
 Alembic command runs, so an existing installation upgrades without a manual step.
+
+Alembic is imported inside the functions that use it: with SQLAlchemy's compiler under
+it, it costs about 0.6 s, which every `jobharbor` command would otherwise pay at start
+(the CLI imports its commands at module level) though only migrations need it.
 """
 
 from __future__ import annotations
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import create_engine, pool
+from typing import TYPE_CHECKING
 
 from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import FatalError
 from pipeline.settings import REPO_ROOT
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
 
 MIGRATIONS_DIR = REPO_ROOT / "migrations"
 
@@ -38,6 +42,8 @@ class UnknownRevision(FatalError):
 
 
 def alembic_config(db: Database) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.set_main_option("sqlalchemy.url", db.sqlalchemy_url.replace("%", "%%"))
@@ -79,21 +85,30 @@ def restamp(db: Database) -> None:
 
 def upgrade(db: Database, revision: str = "head") -> None:
     restamp(db)
+    from alembic import command
+
     command.upgrade(alembic_config(db), revision)
 
 
 def downgrade(db: Database, revision: str) -> None:
     restamp(db)
+    from alembic import command
+
     command.downgrade(alembic_config(db), revision)
 
 
 def current_revision(db: Database) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+    from sqlalchemy import create_engine, pool
+
     engine = create_engine(db.sqlalchemy_url, poolclass=pool.NullPool)
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
 
 
 def scripts() -> ScriptDirectory:
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config(Database("postgresql://unused")))
 
 
@@ -104,4 +119,6 @@ def head_revision() -> str | None:
 def check(db: Database) -> None:
     """Raise if the migrated database differs from pipeline.db.schema (alembic check)."""
     restamp(db)
+    from alembic import command
+
     command.check(alembic_config(db))
