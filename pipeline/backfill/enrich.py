@@ -2,25 +2,20 @@
 date, source, posting ids). The selection and its estimate (postings, description
 characters, ~tokens at 4 characters a token) need only the authoritative database; the
 apply calls the enrichment entry point (`pipeline.phases.enrich.enrich`) for exactly
-the manifest's postings. The entry point ships in this tree; a checkout that leaves
-it out gets a preview that says so and an apply that is refused.
+the manifest's postings.
 """
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-import pipeline
 from pipeline.app import App
 from pipeline.backfill.manifest import (
     MAX_REQUESTS,
     SAMPLE_SIZE,
-    BackfillRefused,
     Item,
     Manifest,
     load_manifest,
@@ -30,9 +25,6 @@ from pipeline.backfill.manifest import (
 from pipeline.backfill.readonly import read_only
 from pipeline.phases.enrich import enrich
 
-NOT_INSTALLED = (
-    "enrichment not installed (pipeline.phases.enrich is not in this tree): nothing can be applied"
-)
 CHARS_PER_TOKEN = 4
 
 _SELECT = """
@@ -57,21 +49,6 @@ class EnrichSelection:
     posting_ids: tuple[int, ...] = ()
 
 
-def _entry_point() -> Callable[..., Any] | None:
-    """`pipeline.phases.enrich.enrich` when it is in this tree (it ships with it). A module
-    found elsewhere (another checkout's editable install) does not count."""
-    spec = importlib.util.find_spec("pipeline.phases.enrich")
-    if spec is None or spec.origin is None:
-        return None
-    if not Path(spec.origin).resolve().is_relative_to(Path(pipeline.__file__).resolve().parent):
-        return None
-    return enrich
-
-
-def enrich_installed() -> bool:
-    return _entry_point() is not None
-
-
 def plan_enrich(app: App, selection: EnrichSelection, directory: Path) -> tuple[Manifest, Path]:
     query = {
         "source": selection.source,
@@ -84,7 +61,6 @@ def plan_enrich(app: App, selection: EnrichSelection, directory: Path) -> tuple[
     truncated = len(rows) > selection.limit
     rows = rows[: selection.limit]
     chars = sum(r["chars"] for r in rows)
-    installed = enrich_installed()
     manifest = Manifest(
         kind="enrich",
         params={
@@ -95,12 +71,11 @@ def plan_enrich(app: App, selection: EnrichSelection, directory: Path) -> tuple[
             "max_requests": selection.max_requests,
         },
         items=tuple(Item(r["id"], r["content_hash"]) for r in rows),
-        counts={"postings": len(rows), "limit_reached": truncated, "installed": installed},
+        counts={"postings": len(rows), "limit_reached": truncated},
         bytes=chars,
         estimated_requests=len(rows),
         estimated_tokens=chars // CHARS_PER_TOKEN,
         sample=tuple({"posting_id": r["id"], "title": r["title"]} for r in rows[:SAMPLE_SIZE]),
-        notes=() if installed else (NOT_INSTALLED,),
     )
     return manifest, write_manifest(manifest, directory)
 
@@ -109,16 +84,13 @@ def apply_enrich(app: App, manifest_path: Path) -> Any:
     """Enrich exactly the manifest's postings through the enrichment entry point (its
     queue, provider budgets and `max_requests`; results it already has are free)."""
     manifest = load_manifest(manifest_path, "enrich")
-    entry = _entry_point()
-    if entry is None:
-        raise BackfillRefused(NOT_INSTALLED)
     with app.db.connect() as conn:
         rows = conn.execute(
             "SELECT posting_id AS id, content_hash FROM core.parse_results WHERE is_current AND posting_id = ANY(%s)",
             ([i.id for i in manifest.items],),
         ).fetchall()
     refuse_changes(manifest, {r["id"]: r["content_hash"] for r in rows}, set())
-    return entry(
+    return enrich(
         app,
         manifest.params.get("source"),
         limit=len(manifest.items),
