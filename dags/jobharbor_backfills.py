@@ -12,9 +12,7 @@ Params are validated by Airflow before the run: `limit` is required and capped.
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
-from pathlib import Path
 
 from airflow.providers.standard.operators.empty import EmptyOperator
 from airflow.providers.standard.operators.hitl import ApprovalOperator
@@ -22,13 +20,11 @@ from airflow.sdk import DAG, Param, task
 
 from pipeline.config import BACKFILL_MAX_LIMIT as MAX_LIMIT
 from pipeline.config import BACKFILL_MAX_REQUESTS as MAX_REQUESTS
-from pipeline.config import load_sources
+from pipeline.config import configured_sources_file, load_sources
 
 POOL = "jobharbor"
 POOL_SLOTS = 3
-SOURCES_FILE = Path(
-    os.environ.get("JOBHARBOR_SOURCES") or Path(__file__).resolve().parent.parent / "sources.yaml"
-)
+SOURCES_FILE = configured_sources_file()
 SOURCES = sorted(name for name, _ in load_sources(SOURCES_FILE).enabled())
 COMMON = {
     "schedule": None,

@@ -13,19 +13,15 @@ ingestion. Per-source Postgres advisory locks keep two runs of one source apart.
 
 from __future__ import annotations
 
-import os
 from datetime import datetime, timedelta
-from pathlib import Path
 
 from airflow.sdk import DAG, Param, task
 
-from pipeline.config import load_sources
+from pipeline.config import configured_sources_file, load_sources
 
 POOL = "jobharbor"
 POOL_SLOTS = 3
-SOURCES_FILE = Path(
-    os.environ.get("JOBHARBOR_SOURCES") or Path(__file__).resolve().parent.parent / "sources.yaml"
-)
+SOURCES_FILE = configured_sources_file()
 START = datetime(2026, 1, 1)
 DEFAULT_ARGS = {
     "owner": "jobharbor",

@@ -21,7 +21,7 @@ from pipeline.db.connect import Database
 from pipeline.db.embedded import EmbeddedCluster, ensure_cluster
 from pipeline.errors import ConfigError
 from pipeline.rawstore import RawArchive, RawStore, open_raw_store
-from pipeline.settings import Settings, load_settings
+from pipeline.settings import Settings, interpolation_environment, load_settings
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,9 @@ class App:
         cls, settings: Settings | None = None, sources_file: Path | str | None = None
     ) -> App:
         settings = settings or load_settings()
-        sources = load_sources(sources_file or settings.sources_file)
+        sources = load_sources(
+            sources_file or settings.sources_file, env=interpolation_environment(settings)
+        )
         registry = build_registry(sources)
         return cls(settings, sources, registry, resolve_databases(settings))
 

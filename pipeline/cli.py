@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -277,7 +276,10 @@ def cmd_sandbox_advance(args: argparse.Namespace) -> int:
 
     from sandbox.daemon import running_url
 
-    url = running_url(load_settings().data_dir) or os.environ.get("JOBHARBOR_SANDBOX_URL")
+    settings = load_settings()
+    # A sandbox this checkout started, else one the environment names (never the default).
+    named = settings.sandbox_url if "sandbox_url" in settings.model_fields_set else None
+    url = running_url(settings.data_dir) or named
     if not url:
         raise ConfigError(
             ["no sandbox is running (start one with `make demo` or `jobharbor sandbox serve`)"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from pydantic import (
 
 from pipeline.errors import ConfigError
 from pipeline.platform_names import ATS_PLATFORMS, HTML_PLATFORMS, PLATFORMS
+from pipeline.settings import interpolation_environment, load_settings
 
 _SOURCE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 _BOARD_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
@@ -560,7 +560,7 @@ def _check_duplicate_boards(source: AtsSource, path: tuple[Any, ...], problems: 
 def load_sources(path: Path | str, env: Mapping[str, str] | None = None) -> Sources:
     """Parse, interpolate `${VAR}` / `${VAR:-default}`, and validate a sources file."""
     file = Path(path)
-    env = os.environ if env is None else env
+    env = interpolation_environment() if env is None else env
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -591,3 +591,9 @@ def load_sources(path: Path | str, env: Mapping[str, str] | None = None) -> Sour
     if problems.items:
         raise ConfigError(problems.items)
     return Sources(path=file, sources=sources, lines=problems.lines)
+
+
+def configured_sources_file() -> Path:
+    """The sources file the settings name (JOBHARBOR_SOURCES; sources.yaml by default):
+    what the DAG files load at import time."""
+    return load_settings().sources_file

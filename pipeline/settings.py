@@ -6,11 +6,12 @@ embedded default: a private PostgreSQL cluster under the data directory.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -81,6 +82,17 @@ class Settings(BaseSettings):
 
     sandbox_url: str = "http://127.0.0.1:8765"
 
+    # Locations: derived, rebuildable artifacts (the place-name index) live in the cache
+    # dir, <data dir>/cache unless set, so throwaway data dirs can share one built index;
+    # how many resolved strings are memoized (0: none).
+    cache_dir: Path | None = None
+    locate_cache: int = Field(default=65536, ge=0)
+    # The shared real captures the evaluations and conformance tests read
+    # (../shared/fixtures/real beside the checkout unless set).
+    real_fixtures: Path | None = None
+    # The web role's password, set on the role by `jobharbor db up` (never by hand).
+    web_db_password: SecretStr | None = None
+
     # Serving sync: incremental by default; a full reconcile at least this often (hours,
     # 0 = only when asked or when the last base is in doubt), and how long a closed
     # posting keeps answering "closed on ..." (serving.closed_jobs).
@@ -92,6 +104,19 @@ class Settings(BaseSettings):
     # jobharbor_freshness fails when a source's p95 lag (raw object -> searchable row) or
     # its oldest unpublished posting passes this many seconds.
     freshness_max_lag_s: float = Field(default=6 * 3600.0, gt=0)
+
+    @field_validator("locate_cache", mode="before")
+    @classmethod
+    def _empty_is_off(cls, value: object) -> object:
+        return 0 if value == "" else value  # JOBHARBOR_LOCATE_CACHE= turns the memo off
+
+    @property
+    def effective_cache_dir(self) -> Path:
+        return self.cache_dir or self.data_dir / "cache"
+
+    @property
+    def effective_real_fixtures(self) -> Path:
+        return self.real_fixtures or (REPO_ROOT.parent / "shared" / "fixtures" / "real")
 
     @cached_property
     def egress_hosts(self) -> frozenset[str] | None:
@@ -113,3 +138,13 @@ class Settings(BaseSettings):
 
 def load_settings(**overrides: object) -> Settings:
     return Settings(**overrides)  # type: ignore[arg-type]
+
+
+def interpolation_environment(settings: Settings | None = None) -> dict[str, str]:
+    """What `${VAR}` in sources.yaml is filled from: the process environment, with the
+    sandbox's address as these settings give it (the demo's sandbox may run on a port
+    the environment does not name)."""
+    env = dict(os.environ)
+    if settings is not None and "sandbox_url" in settings.model_fields_set:
+        env["JOBHARBOR_SANDBOX_URL"] = settings.sandbox_url
+    return env

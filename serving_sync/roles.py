@@ -12,6 +12,7 @@ import psycopg
 from psycopg import conninfo, sql
 
 from pipeline.db.connect import Database
+from pipeline.settings import load_settings
 
 WEB_ROLE = "jobharbor_web"
 PASSWORD_ENV = "JOBHARBOR_WEB_DB_PASSWORD"
@@ -47,4 +48,6 @@ def generated_password(directory: Path) -> str:
 
 
 def password_from_environment() -> str | None:
-    return os.environ.get(PASSWORD_ENV) or None
+    """JOBHARBOR_WEB_DB_PASSWORD (PASSWORD_ENV), through the settings."""
+    secret = load_settings().web_db_password
+    return (secret.get_secret_value() or None) if secret else None

@@ -8,9 +8,9 @@ the sandbox job web, which this starts if it is not running.
 
 from __future__ import annotations
 
-import os
 import shlex
 
+from pipeline.airflow.settings import AirflowSettings
 from pipeline.app import resolve_databases
 from pipeline.db.connect import sqlalchemy_url
 from pipeline.settings import REPO_ROOT, load_settings
@@ -23,11 +23,9 @@ def airflow_environment() -> dict[str, str]:
     sandbox_url = ensure_sandbox(settings.data_dir)
     home = settings.data_dir / "airflow"
     home.mkdir(parents=True, exist_ok=True)
-    port = os.environ.get("AIRFLOW_PORT", "8080")
-    host = os.environ.get("JOBHARBOR_AIRFLOW_HOST", "127.0.0.1")
-    metadata = os.environ.get("AIRFLOW__DATABASE__SQL_ALCHEMY_CONN") or sqlalchemy_url(
-        urls.airflow or ""
-    )
+    airflow = AirflowSettings()
+    port, host = airflow.port, airflow.host
+    metadata = airflow.metadata_url or sqlalchemy_url(urls.airflow or "")
     return {
         "AIRFLOW_HOME": str(home),
         "AIRFLOW__CORE__DAGS_FOLDER": str(REPO_ROOT / "dags"),

@@ -8,7 +8,6 @@ sample search. A second run finds everything unchanged and publishes nothing.
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from collections.abc import Mapping
@@ -41,7 +40,6 @@ PHASES = ("discover", "fetch", "parse", "check")
 def demo_app() -> App:
     base = load_settings()
     url = ensure_sandbox(base.data_dir)
-    os.environ["JOBHARBOR_SANDBOX_URL"] = url
     return App.create(settings=demo_settings(base, url))
 
 

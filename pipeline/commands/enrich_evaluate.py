@@ -38,7 +38,7 @@ from pipeline.enrich.schema import (
 )
 from pipeline.enrich.settings import load_enrich_settings
 from pipeline.enrich.text import flat, posting_text
-from pipeline.settings import REPO_ROOT
+from pipeline.settings import load_settings
 
 # The labelled set lives beside the extraction it measures.
 EVALSET = Path(evalset.__file__).parent
@@ -55,11 +55,7 @@ class Case:
 
 
 def real_fixtures_dir() -> Path:
-    import os
-
-    return Path(
-        os.environ.get("JOBHARBOR_REAL_FIXTURES", REPO_ROOT.parent / "shared" / "fixtures" / "real")
-    )
+    return load_settings().effective_real_fixtures
 
 
 def load_cases() -> tuple[list[Case], list[str]]:

@@ -10,14 +10,13 @@ or OPENAI_API_KEY and is never logged.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import httpx
 
 from pipeline.enrich.policy import Failure, classify_http
 from pipeline.enrich.provider import Call, ProviderError, Reply, Usage
-from pipeline.enrich.settings import EnrichSettings
+from pipeline.enrich.settings import EnrichSettings, openai_api_key_from_environment
 from pipeline.errors import ConfigError
 
 
@@ -32,11 +31,8 @@ class OpenAICompatProvider:
         self.model = settings.model
         self._settings = settings
         self._url = settings.base_url.rstrip("/") + "/chat/completions"
-        key = (
-            settings.api_key.get_secret_value()
-            if settings.api_key
-            else os.environ.get("OPENAI_API_KEY")
-        )
+        secret = settings.api_key or openai_api_key_from_environment()
+        key = secret.get_secret_value() if secret else None
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         self._client = client or httpx.Client(headers=headers, timeout=settings.timeout_s)
 

@@ -42,6 +42,12 @@ def api_key_from_environment() -> SecretStr | None:
     return None
 
 
+def openai_api_key_from_environment() -> SecretStr | None:
+    """OPENAI_API_KEY, the name OpenAI-compatible servers' clients read."""
+    value = os.environ.get("OPENAI_API_KEY")
+    return SecretStr(value) if value else None
+
+
 def load_enrich_settings(**overrides: object) -> EnrichSettings:
     settings = EnrichSettings(**overrides)  # type: ignore[arg-type]
     if settings.api_key is None:

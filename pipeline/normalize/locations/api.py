@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from functools import lru_cache
+
+from pipeline.settings import load_settings
 
 from . import gazetteer
 from .cohere import cohere
@@ -30,8 +31,10 @@ def locate(text: str | Sequence[str] | None, *, remote_hint: str | None = None) 
     else:
         pieces = tuple(_pieces(text))
         shown = text if isinstance(text, str) else " | ".join(pieces)
+    if _cached is _UNSET:  # the first call sizes the memo from the settings
+        set_result_cache(load_settings().locate_cache)
     if _cached is not None:
-        return _cached(shown, pieces, hint)
+        return _cached(shown, pieces, hint)  # type: ignore[operator]
     return _locate(shown, pieces, hint)
 
 
@@ -77,17 +80,16 @@ def _locate(shown: str, pieces: tuple[str, ...], hint: str | None) -> LocationRe
 
 
 # Postings repeat the same few thousand strings, so results are memoized
-# (results are immutable). JOBHARBOR_LOCATE_CACHE sets the size; 0 turns it off.
-_cached = None
+# (results are immutable). JOBHARBOR_LOCATE_CACHE sets the size; 0 turns it off. Read
+# at the first call, not at import: importing reads no setting.
+_UNSET: object = object()
+_cached: object = _UNSET
 
 
 def set_result_cache(size: int) -> None:
     """Memoize up to `size` results (0: no memo; the benchmark measures without it)."""
     global _cached
     _cached = lru_cache(maxsize=size)(_locate) if size > 0 else None
-
-
-set_result_cache(int(os.environ.get("JOBHARBOR_LOCATE_CACHE", "65536") or 0))
 
 
 def _pieces(text: str | Sequence[str] | None) -> list[str]:

@@ -19,12 +19,13 @@ Definitions (docs/locations.md repeats them):
 from __future__ import annotations
 
 import csv
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .gazetteer import get_index, repo_root
+from pipeline.settings import load_settings
+
+from .gazetteer import get_index
 from .index import KIND_COUNTRY, KIND_MASK
 from .model import LocationResult
 from .text import fold
@@ -33,10 +34,7 @@ ASHBY_KEY = "locations/ashby-location-vs-postaladdress.csv"
 
 
 def real_fixtures_dir() -> Path:
-    configured = os.environ.get("JOBHARBOR_REAL_FIXTURES")
-    if configured:
-        return Path(configured)
-    return (repo_root() / ".." / "shared" / "fixtures" / "real").resolve()
+    return load_settings().effective_real_fixtures.resolve()
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from pipeline.settings import load_settings
+
 from . import regions as curated
 from .index import (
     ALL_WEAK,
@@ -562,16 +564,14 @@ def repo_root() -> Path:
 
 
 def data_dir() -> Path:
-    configured = os.environ.get("JOBHARBOR_DATA_DIR")
-    return Path(configured) if configured else repo_root() / ".data"
+    return load_settings().data_dir
 
 
 def cache_dir() -> Path:
     """Where derived, rebuildable artifacts live: JOBHARBOR_CACHE_DIR, else <data dir>/cache.
     Separate from the data dir so throwaway data dirs (tests, one-off runs) can share
     one built index instead of rebuilding it."""
-    configured = os.environ.get("JOBHARBOR_CACHE_DIR")
-    return Path(configured) if configured else data_dir() / "cache"
+    return load_settings().effective_cache_dir
 
 
 def index_key() -> str:

@@ -1,0 +1,18 @@
+"""The settings `make up` runs Airflow with: where its API server listens and where its
+metadata lives. The names are Airflow's and the launcher's own (no JOBHARBOR_ prefix for
+Airflow's), kept as they have always been documented."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class AirflowSettings(BaseSettings):
+    model_config = SettingsConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+
+    port: str = Field(default="8080", alias="AIRFLOW_PORT")
+    # Loopback unless set: the local UI needs no login.
+    host: str = Field(default="127.0.0.1", alias="JOBHARBOR_AIRFLOW_HOST")
+    # Airflow's metadata database; the embedded cluster's `airflow` database when unset.
+    metadata_url: str | None = Field(default=None, alias="AIRFLOW__DATABASE__SQL_ALCHEMY_CONN")
