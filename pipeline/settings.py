@@ -12,6 +12,7 @@ from functools import cached_property
 from pathlib import Path
 
 from pydantic import Field, SecretStr, field_validator
+from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -104,6 +105,14 @@ class Settings(BaseSettings):
     # jobharbor_freshness fails when a source's p95 lag (raw object -> searchable row) or
     # its oldest unpublished posting passes this many seconds.
     freshness_max_lag_s: float = Field(default=6 * 3600.0, gt=0)
+
+    @field_validator("data_dir", "cache_dir", "real_fixtures", mode="before")
+    @classmethod
+    def _empty_path_is_unset(cls, value: object) -> object:
+        # JOBHARBOR_DATA_DIR= means the default, not the current directory.
+        if value == "":
+            raise PydanticUseDefault
+        return value
 
     @field_validator("locate_cache", mode="before")
     @classmethod

@@ -25,7 +25,8 @@ def airflow_environment() -> dict[str, str]:
     home.mkdir(parents=True, exist_ok=True)
     airflow = AirflowSettings()
     port, host = airflow.port, airflow.host
-    metadata = airflow.metadata_url or sqlalchemy_url(urls.airflow or "")
+    given = airflow.metadata_url.get_secret_value() if airflow.metadata_url else None
+    metadata = given or sqlalchemy_url(urls.airflow or "")
     return {
         "AIRFLOW_HOME": str(home),
         "AIRFLOW__CORE__DAGS_FOLDER": str(REPO_ROOT / "dags"),

@@ -4,7 +4,7 @@ Airflow's), kept as they have always been documented."""
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -15,4 +15,7 @@ class AirflowSettings(BaseSettings):
     # Loopback unless set: the local UI needs no login.
     host: str = Field(default="127.0.0.1", alias="JOBHARBOR_AIRFLOW_HOST")
     # Airflow's metadata database; the embedded cluster's `airflow` database when unset.
-    metadata_url: str | None = Field(default=None, alias="AIRFLOW__DATABASE__SQL_ALCHEMY_CONN")
+    # It can hold a password: a secret, never logged (only `make up`'s exports print it).
+    metadata_url: SecretStr | None = Field(
+        default=None, alias="AIRFLOW__DATABASE__SQL_ALCHEMY_CONN"
+    )

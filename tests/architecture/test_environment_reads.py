@@ -31,15 +31,25 @@ def environment_reads(root: Path, allowed: frozenset[str] = ALLOWED) -> list[str
             if relative in allowed:
                 continue
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=relative)
+            names = _os_names(tree)
             for node in ast.walk(tree):
-                if _reads_environment(node):
+                if _reads_environment(node, names):
                     found.append(f"{relative}:{node.lineno}")
     return sorted(set(found))
 
 
-def _reads_environment(node: ast.AST) -> bool:
+def _os_names(tree: ast.AST) -> set[str]:
+    """The names `os` goes by in a module (`import os`, `import os as system`)."""
+    names = {"os"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.asname or a.name for a in node.names if a.name == "os"}
+    return names
+
+
+def _reads_environment(node: ast.AST, os_names: set[str]) -> bool:
     if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "putenv"):
-        return isinstance(node.value, ast.Name) and node.value.id == "os"
+        return isinstance(node.value, ast.Name) and node.value.id in os_names
     if isinstance(node, ast.ImportFrom) and node.module == "os":
         return any(alias.name in ("environ", "getenv", "putenv") for alias in node.names)
     return False
@@ -63,8 +73,10 @@ def test_a_read_outside_the_settings_is_named_with_its_line(tmp_path: Path) -> N
     )
     (tmp_path / "web" / "page.py").write_text("from os import getenv\n")
     (tmp_path / "dags" / "dag.py").write_text("import os\nos.getenv('B')\n")
+    (tmp_path / "sandbox" / "alias.py").write_text("import os as system\nsystem.environ['C']\n")
     assert environment_reads(tmp_path, frozenset({"pipeline/settings.py"})) == [
         "dags/dag.py:2",
         "pipeline/phase.py:5",
+        "sandbox/alias.py:2",
         "web/page.py:1",
     ]

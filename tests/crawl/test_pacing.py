@@ -217,8 +217,9 @@ def test_two_worker_processes_together_keep_to_the_hosts_rate(make_app, sandbox)
     arrivals = sorted(e.at for e in sandbox.state.requests(platform="greenhouse"))
     assert len(arrivals) == 12
     # A bucket of rate 2/s and burst 1 lets n requests through in no less than
-    # (n - 1) / 2 seconds, whoever sends them.
-    assert arrivals[-1] - arrivals[0] >= (12 - 1) / 2 - 0.1
+    # (n - 1) / 2 seconds, whoever sends them. The sandbox stamps a request when its
+    # thread gets to it: on a loaded machine the first stamp can be a few tenths late.
+    assert arrivals[-1] - arrivals[0] >= (12 - 1) / 2 - 0.4
     # ... and in any window, at most burst + rate * window, allowing one request of
     # scheduling noise (a starved worker sending its slot late next to the other's).
     for i in range(len(arrivals)):
