@@ -36,9 +36,10 @@ test: install ## the whole suite (real PostgreSQL, sandbox, S3 server, Airflow, 
 test-fast: install ## the tests that need no PostgreSQL, sandbox, Airflow or browser (under a minute)
 	$(BIN)/python -m pytest --fast -n 2
 
-lint: install ## ruff lint and format check
+lint: install ## ruff lint and format check; mypy on the phases and the crawl engine
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy pipeline/phases pipeline/crawl
 
 format: install ## apply ruff formatting and safe fixes
 	$(BIN)/ruff format .

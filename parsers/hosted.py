@@ -35,6 +35,11 @@ def signal_rejection(doc: RawDocument, description: str | None = None) -> ParseO
     return ParseOutcome.rejected(_SIGNAL_ISSUES[signal], signal=signal)
 
 
+def blocked_rejection() -> ParseOutcome:
+    """The rejection for a page `looks_blocked` matched (a blocked page is never normal)."""
+    return ParseOutcome.rejected(_SIGNAL_ISSUES[PageSignal.BLOCKED], signal=PageSignal.BLOCKED)
+
+
 def id_from_url(url: str, pattern: str | None) -> str | None:
     if not pattern:
         return None
@@ -58,7 +63,7 @@ def parse_hosted_page(
     if not doc.body.strip():
         return ParseOutcome.rejected(Issue("empty_body", "the page is empty"))
     if looks_blocked(doc.body):
-        return signal_rejection(doc)  # a challenge page: nothing on it is the posting's
+        return blocked_rejection()  # a challenge page: nothing on it is the posting's
     external_id = id_from_url(doc.url, id_pattern)
     posting = reader(doc) if reader is not None else None
     issues: list[Issue] = []

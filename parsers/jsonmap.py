@@ -202,7 +202,7 @@ class Context:
 
 
 Draft = dict[str, Any]
-Adapter = Callable[[Draft, Mapping[str, Any], Context], None]
+Adapter = Callable[[Draft, dict[str, Any], Context], None]
 
 
 def _text(value: Any) -> str | None:
@@ -410,7 +410,8 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
         candidates.append((path, finish(draft, item, ctx)))
     candidates = dedupe_postings(candidates)
     total = None if single or c.total is None else c.total(data, data)
-    next_url, paging = (None, {})
+    next_url: str | None = None
+    paging: Mapping[str, Any] = {}
     if parser.paging is not None and not single:
         next_url, paging = parser.paging(data, doc, len(items))
     outcome = outcome_from_postings(

@@ -49,7 +49,7 @@ def _first(found: dict[str, str], labels: tuple[str, ...]) -> str | None:
 
 def job_page(feed_url: str, req_id: str) -> str | None:
     parts = urlsplit(feed_url)
-    company = (parse_qs(parts.query).get("company") or [None])[0]
+    company = (parse_qs(parts.query).get("company") or [""])[0]
     if not company or not parts.netloc:
         return None
     base = f"{parts.scheme}://{parts.netloc}{parts.path}"

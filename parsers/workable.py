@@ -29,7 +29,7 @@ _SECTIONS = (("description", None), ("requirements", "Requirements"), ("benefits
 
 
 def _adapt(draft: Draft, job: dict[str, Any], ctx: Context) -> None:
-    parts = []
+    parts: list[str] = []
     for key, heading in _SECTIONS:
         value = job.get(key)
         if isinstance(value, str) and value.strip():

@@ -50,6 +50,7 @@ def refresh(
         try:
             if not force and is_current(conn):
                 slots = conn.execute("SELECT slots FROM serving.facet_bits_build").fetchone()
+                assert slots is not None  # is_current read the same one-row table
                 return BuildReport(False, int(slots["slots"]), time.monotonic() - started)
             conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
             with conn.transaction():
@@ -57,6 +58,7 @@ def refresh(
                     "SELECT serving.build_facet_bits(%s::real, 2000, %s::integer) AS slots",
                     (word_min_share, values_kept),
                 ).fetchone()
+                assert row is not None  # a function call's SELECT returns one row
             conn.isolation_level = None
             # The build replaced every row: the old ones go now, not at autovacuum's pace
             # (the build's snapshot held them for its whole length).

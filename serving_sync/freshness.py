@@ -205,9 +205,15 @@ def read_for_sync(
 ) -> FreshnessRead:
     """Inside the sync's source snapshot, after staging."""
     sources = tuple(r["id"] for r in source.execute(_ENABLED))
+    # Both are aggregates or a bare SELECT: exactly one row each.
     row = serving.execute(_STORED).fetchone()
+    assert row is not None
     stored = Stored(tuple(row["sources"]), row["age_s"], row["max_lag_s"])
-    changed = full or serving.execute(_CHANGED).fetchone()["changed"]
+    changed = full
+    if not full:
+        change = serving.execute(_CHANGED).fetchone()
+        assert change is not None
+        changed = change["changed"]
     recompute = needs_lags(changed=changed, sources=sources, stored=stored, max_lag_s=max_lag_s)
     content = read_content(source) if recompute else None
     return FreshnessRead(sources, content, read_last_success(source))
@@ -248,7 +254,9 @@ def publish(conn: DictConnection, read: FreshnessRead, max_lag_s: float) -> int:
             last = read.last_success.get(name, {})
             conn.execute(_TIMES, {"source": name, **{p: last.get(p) for p in PHASES}})
         return len(read.sources)
-    now = conn.execute("SELECT now() AS now").fetchone()["now"]
+    clock = conn.execute("SELECT now() AS now").fetchone()
+    assert clock is not None
+    now = clock["now"]
     lags = lag_summary(read.content, read_published(conn), now)
     conn.execute(_CLEAR)
     for name in read.sources:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import psycopg
+
 from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import FatalError
 from pipeline.testhooks import kill_point
@@ -178,7 +180,8 @@ def reconcile(
     schema.upgrade(serving_db)
     started = time.monotonic()
     with serving_db.connect() as conn, source_db.connect() as source:
-        source.isolation_level = 3  # REPEATABLE READ: one consistent view of every table read
+        # One consistent view of every table read.
+        source.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
         try:
             with conn.transaction(force_rollback=dry_run):
                 conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_SYNC_LOCK,))

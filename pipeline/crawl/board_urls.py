@@ -27,7 +27,7 @@ _NOT_BOARDS = frozenset(
 
 def recognize_board(host: str, segments: list[str], query: str) -> tuple[str, str] | None:
     if segments[:1] == ["career"] and _SF_HOST.match(host):
-        company = (parse_qs(query).get("company") or [None])[0]
+        company = (parse_qs(query).get("company") or [""])[0]
         return ("successfactors", f"{host}/{company}") if company else None
     oracle = _oracle(host, segments, query)
     if oracle is not None:
@@ -37,7 +37,7 @@ def recognize_board(host: str, segments: list[str], query: str) -> tuple[str, st
     if host in ("app.jobvite.com", "jobs.jobvite.com", "www.jobvite.com", "hire.jobvite.com"):
         # The feed needs the companyEId; a career-site slug alone does not name it.
         if [s.lower() for s in segments[:2]] == ["companyjobs", "xml.aspx"]:
-            eid = (parse_qs(query).get("c") or [None])[0]
+            eid = (parse_qs(query).get("c") or [""])[0]
             return ("jobvite", eid) if eid else None
         return None
     if host == "ats.rippling.com":

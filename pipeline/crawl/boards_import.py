@@ -87,7 +87,7 @@ def _recognize(host: str, segments: list[str], query: str) -> BoardRef | None:
         "job-boards.eu.greenhouse.io",
     ):
         if first == "embed":
-            token = (parse_qs(query).get("for") or [None])[0]
+            token = (parse_qs(query).get("for") or [""])[0]
             return BoardRef("greenhouse", token) if token else None
         # EU boards are served by the same global API host (verified in the captures).
         return BoardRef("greenhouse", first) if first else None

@@ -109,16 +109,16 @@ def _make_readable(bin_dir: Path) -> None:
 
 
 def _pg(bin_dir: Path, user: pwd.struct_passwd | None, *args: str, timeout: float = 60) -> str:
-    kwargs: dict[str, object] = {}
-    if user is not None:
-        kwargs = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+    # None for each is subprocess's own default: run as the current user.
     result = subprocess.run(
         [str(bin_dir / args[0]), *args[1:]],
         capture_output=True,
         text=True,
         timeout=timeout,
         cwd="/",
-        **kwargs,  # type: ignore[arg-type]
+        user=None if user is None else user.pw_uid,
+        group=None if user is None else user.pw_gid,
+        extra_groups=None if user is None else [],
     )
     if result.returncode != 0:
         raise FatalError(

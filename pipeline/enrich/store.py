@@ -89,7 +89,8 @@ class Selection:
 
 
 def _filters(selection: Selection) -> tuple[str, dict[str, Any]]:
-    clauses, params = [], {}
+    clauses: list[str] = []
+    params: dict[str, Any] = {}
     if selection.source:
         clauses.append("AND p.source_id = %(source)s")
         params["source"] = selection.source

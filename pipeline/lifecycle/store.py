@@ -14,7 +14,7 @@ left sources.yaml and came back unchanged).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pipeline.db.connect import DictConnection
@@ -98,7 +98,7 @@ def record_events(conn: DictConnection, events: Iterable[Mapping[str, Any]]) -> 
 
 def reopen(
     conn: DictConnection,
-    postings: list[Mapping[str, Any]],
+    postings: Sequence[Mapping[str, Any]],
     *,
     run_id: int,
     scan_id: int,
@@ -117,7 +117,7 @@ def reopen(
 
 def _count_absences(
     conn: DictConnection,
-    absent: list[Mapping[str, Any]],
+    absent: Sequence[Mapping[str, Any]],
     *,
     run_id: int,
     scan_id: int,

@@ -58,8 +58,7 @@ def check_postings(
         ):
             while limit is None or len(done) < limit:
                 batch = BATCH if limit is None else min(BATCH, limit - len(done))
-                selection = {"ids": list(ids), "statuses": list(statuses)}
-                todo = _due(conn, source_name, done, selection, recheck_after_s, batch)
+                todo = _due(conn, source_name, done, ids, statuses, recheck_after_s, batch)
                 conn.commit()
                 if not todo:
                     break
@@ -93,13 +92,21 @@ def _due(
     conn: DictConnection,
     source_name: str,
     done: list[int],
-    selection: Mapping[str, list[Any]],
+    ids: Sequence[int],
+    statuses: Sequence[str],
     recheck_after_s: float,
     batch: int,
 ) -> list[dict[str, Any]]:
     """The next postings due a direct check (not yet done in this run)."""
-    params = {"source": source_name, "done": done, "recheck_s": recheck_after_s, "limit": batch}
-    return conn.execute(DUE_CHECKS, {**params, **selection}).fetchall()
+    params = {
+        "source": source_name,
+        "done": done,
+        "ids": list(ids),
+        "statuses": list(statuses),
+        "recheck_s": recheck_after_s,
+        "limit": batch,
+    }
+    return conn.execute(DUE_CHECKS, params).fetchall()
 
 
 def _judge(

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from pipeline.config import SourceConfig
 from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.crawl.http.transports import Transports
-from pipeline.crawl.pacing import slowed
+from pipeline.crawl.pacing import DEFAULT_BUDGET, slowed
 from pipeline.crawl.platforms import Platform
 
 
@@ -40,13 +40,13 @@ def sort_by_robots(
         if not obey:
             out.allowed.append(request)
             continue
-        verdict = transports.robots.check(request.url, request.budget, request.host_key)
+        # An unpaced request spends the cautious default, as the fetcher would send it.
+        budget = request.budget or DEFAULT_BUDGET
+        verdict = transports.robots.check(request.url, budget, request.host_key)
         if verdict.deferred_s is not None:
             out.deferred += 1
         elif not verdict.allowed:
             out.disallowed.append((request, verdict.reason or "disallowed by robots.txt"))
         else:
-            out.allowed.append(
-                replace(request, budget=slowed(request.budget, verdict.crawl_delay_s))
-            )
+            out.allowed.append(replace(request, budget=slowed(budget, verdict.crawl_delay_s)))
     return out

@@ -161,7 +161,7 @@ class Recorder:
                 scan_store.RELEASE_BOARD, {**values, "owner": self.owner}
             ).fetchone()
             released = done is not None
-            if released:
+            if done is not None:
                 self.stats.suspect_boards += bool(done["suspect_since"])
                 scan_id = self._insert_scan(board, read, outcome)
                 scan_store.insert_attempts(self.conn, self.run_id, attempts)

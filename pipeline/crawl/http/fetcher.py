@@ -186,12 +186,12 @@ class Fetcher:
         )
         pool = transport._pool
         self.guard = GuardedBackend(
-            pool._network_backend,  # type: ignore[attr-defined]
+            pool._network_backend,
             allow_private=self.settings.allow_private_networks,
             allowed_networks=self.settings.allowed_networks,
             egress_allowlist=self.settings.egress_hosts,
         )
-        pool._network_backend = self.guard  # type: ignore[attr-defined]
+        pool._network_backend = self.guard
         return httpx.AsyncClient(
             transport=transport,
             timeout=httpx.Timeout(self.settings.http_timeout_s),

@@ -189,4 +189,4 @@ async def _resolve(host: str, port: int) -> list[str]:
     infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     # Every address the name resolves to must be public: one private answer is enough
     # to refuse, since we cannot know which one a retry would get.
-    return list(dict.fromkeys(info[4][0] for info in infos))
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))

@@ -12,7 +12,7 @@ from pipeline.crawl.http.fetcher import Fetcher, FetchRequest, FetchResult, Resu
 from pipeline.crawl.pacing import Pacer
 from pipeline.crawl.platforms import host_of
 from pipeline.crawl.robots import RobotsCache
-from pipeline.db.connect import Database
+from pipeline.db.connect import Database, DictConnection
 from pipeline.settings import Settings
 
 
@@ -46,13 +46,24 @@ def attempt_rows(
 ) -> list[dict[str, Any]]:
     """Every request behind one result: its redirect hops, itself, and the requests a
     rendered page made on its own."""
-    ids = {"board_id": board_id, "posting_id": posting_id}
     hops = [
-        attempt_row(run_id, result, "redirect", url=hop.url, status=hop.status, **ids)
+        attempt_row(
+            run_id,
+            result,
+            "redirect",
+            url=hop.url,
+            status=hop.status,
+            board_id=board_id,
+            posting_id=posting_id,
+        )
         for hop in result.hops
     ]
-    related = [attempt_row(run_id, sub, "subresource", **ids) for sub in result.related]
-    return [*hops, attempt_row(run_id, result, outcome, raw=raw, **ids), *related]
+    related = [
+        attempt_row(run_id, sub, "subresource", board_id=board_id, posting_id=posting_id)
+        for sub in result.related
+    ]
+    itself = attempt_row(run_id, result, outcome, raw=raw, board_id=board_id, posting_id=posting_id)
+    return [*hops, itself, *related]
 
 
 def attempt_row(
@@ -97,7 +108,7 @@ class Transports:
         self.robots = RobotsCache(
             app.db, app.settings.effective_user_agent, fetch=self.http.fetch, record=self.record
         )
-        self._conn = None
+        self._conn: DictConnection | None = None
 
     @property
     def browser(self) -> BrowserFetcher:

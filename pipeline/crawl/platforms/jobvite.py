@@ -20,7 +20,7 @@ DEFAULT_HOST = "https://app.jobvite.com"
 class Jobvite(HostPerBoard):
     name = "jobvite"
 
-    def listing_url(self, api_base: str | None, token: str) -> str:  # type: ignore[override]
+    def listing_url(self, api_base: str | None, token: str) -> str:
         eid = quote(token, safe="")
         origin = f"{api_base}/{eid}" if api_base else DEFAULT_HOST
         return f"{origin}/CompanyJobs/Xml.aspx?c={eid}"

@@ -57,7 +57,7 @@ class Oracle(HostPerBoard, DetailFromPosting):
     conditional = False
     max_pages = 200  # 40,000 requisitions; more is reported as truncated
 
-    def listing_url(self, api_base: str | None, token: str) -> str:  # type: ignore[override]
+    def listing_url(self, api_base: str | None, token: str) -> str:
         host, site = parse_token(token)
         origin = f"{api_base}/{host}" if api_base else f"https://{host}"
         return listing_url(origin, site)

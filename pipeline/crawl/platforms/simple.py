@@ -46,7 +46,7 @@ class SubdomainPlatform(HostPerBoard):
     host_template = ""
     path = ""
 
-    def listing_url(self, api_base: str | None, token: str) -> str:  # type: ignore[override]
+    def listing_url(self, api_base: str | None, token: str) -> str:
         if api_base:
             return f"{api_base}/{quote(token, safe='.')}{self.path}"
         host = token if "." in token else self.host_template.format(token=token)

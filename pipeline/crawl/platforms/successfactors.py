@@ -31,7 +31,7 @@ class SuccessFactors(HostPerBoard):
     name = "successfactors"
     robots = "obey"  # the feed is served by the career site itself, not an API host
 
-    def listing_url(self, api_base: str | None, token: str) -> str:  # type: ignore[override]
+    def listing_url(self, api_base: str | None, token: str) -> str:
         host, company = parse_token(token)
         origin = f"{api_base}/{host}" if api_base else f"https://{host}"
         return (

@@ -128,7 +128,7 @@ class Workday(HostPerBoard):
         match = re.search(r"\.(wd\d+)\.myworkdayjobs\.com", url)
         return f"{match.group(1)}.myworkdayjobs.com" if match else super().pacing_key(url)
 
-    def listing_url(self, api_base: str | None, token: str) -> str:  # type: ignore[override]
+    def listing_url(self, api_base: str | None, token: str) -> str:
         tenant, dc, site = parse_token(token)
         base = (
             f"{api_base}/{tenant}.{dc}" if api_base else f"https://{tenant}.{dc}.myworkdayjobs.com"

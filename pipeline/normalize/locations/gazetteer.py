@@ -31,7 +31,7 @@ import threading
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pipeline.settings import load_settings
 
@@ -187,7 +187,10 @@ class _Builder:
         for code in sorted(codes):
             gc = gc_countries.get(code, {})
             pc = pycountry_mod.countries.get(alpha_2=code)
-            name = gc.get("name") or getattr(pc, "common_name", None) or getattr(pc, "name", code)
+            # Every source here names a country with a str (the code, failing all else).
+            name = str(
+                gc.get("name") or getattr(pc, "common_name", None) or getattr(pc, "name", code)
+            )
             self.country_at[code] = len(self.countries)
             self.countries.append(
                 Country(code, name, int(gc.get("population") or 0), gc.get("geonameid")),
@@ -382,14 +385,14 @@ class _Builder:
         for ident, city in enumerate(self.cities):
             first_by_name.setdefault((city.country, fold(city.name)), ident)
         for key, cc, _admin1, city_name in curated.CITY_ALIASES:
-            ident = first_by_name.get((cc, fold(city_name)))
-            if ident is None:
+            target = first_by_name.get((cc, fold(city_name)))
+            if target is None:
                 log.debug("city alias %r: no %s in %s", key, city_name, cc)
                 continue
             if key.isupper():
-                self.add_code(key, KIND_CITY, ident)
+                self.add_code(key, KIND_CITY, target)
             else:
-                self.add_name(key, KIND_CITY, ident, strong=True)
+                self.add_name(key, KIND_CITY, target, strong=True)
 
     def weigh_regions(self) -> None:
         people: Counter[tuple[str, str]] = Counter()
@@ -625,7 +628,7 @@ def _entries(plain: dict[str, tuple], noise_of: dict[str, Noise]) -> dict[str, E
 # tables, then the lexicon in batches.
 
 
-def _records(index: Index) -> Iterator[object]:
+def _records(index: Index) -> Iterator[Any]:
     names = list(index.lexicon)
     yield index.key
     yield (
@@ -641,7 +644,7 @@ def _records(index: Index) -> Iterator[object]:
         yield {k: _plain_entry(index.lexicon[k]) for k in names[start : start + _BATCH]}
 
 
-def _read_records(data: bytes) -> Iterator[object]:
+def _read_records(data: bytes) -> Iterator[Any]:
     view = memoryview(data)
     position = 0
     while position < len(view):

@@ -397,12 +397,12 @@ def lone_readings(refs: tuple[int, ...], index: Index) -> list[Reading]:
             seen[place] = reading
             out.append(reading)
         elif kind == KIND_REGION:
-            region = regions[ident]
-            if region.admin1 is None:
-                unlinked.setdefault(region.country, ident)
-                anywhere.append(region.country)
+            area = regions[ident]
+            if area.admin1 is None:
+                unlinked.setdefault(area.country, ident)
+                anywhere.append(area.country)
             else:
-                area_regions.setdefault((region.country, region.admin1), ident)
+                area_regions.setdefault((area.country, area.admin1), ident)
         elif kind == KIND_COUNTRY:
             anywhere.append(index.countries[ident].code)
         else:
@@ -428,12 +428,12 @@ def _add_areas(
     for code in dict.fromkeys(anywhere):
         if code not in covered:
             covered.add(code)
-            region = unlinked.get(code)
+            spare = unlinked.get(code)
             country = index.country_by_code.get(code)
-            weight = regions[region].weight if region is not None else 0
+            weight = regions[spare].weight if spare is not None else 0
             if country is not None:
                 weight = max(weight, country.population)
-            out.append(Reading(code, None, None, region, weight))
+            out.append(Reading(code, None, None, spare, weight))
 
 
 def _readings_in(code: str, opts: list[_Options], index: Index) -> list[Reading]:
@@ -497,8 +497,8 @@ def _reading_at(code: str, admin1: str, opts: list[_Options], index: Index) -> R
         return Reading(code, admin1, None, region, weight)
     if _two_towns(chosen, admin1, code, opts, index):
         return None
-    city = index.cities[chosen >> 3]
-    return Reading(code, admin1, chosen >> 3, region, city.population, bool(chosen & WEAK_BIT))
+    town = index.cities[chosen >> 3]
+    return Reading(code, admin1, chosen >> 3, region, town.population, bool(chosen & WEAK_BIT))
 
 
 def _minor_alias(city_ref: int, region: int, index: Index) -> bool:
@@ -610,6 +610,7 @@ def _is_group_span(span: Span) -> bool:
 def _has_city(draft: _OfficeDraft, index: Index) -> bool:
     if len(draft.places) == 1:
         return _lone(draft.places[0], index).has_city
+    assert draft.readings is not None  # set when the second span joined
     return any(r.city is not None for r in draft.readings)
 
 
@@ -701,6 +702,7 @@ def to_office(reading: Reading, ambiguous: bool, index: Index) -> Office:
         region_name = index.admin1_names.get((reading.country, reading.admin1))
     if region_name is None and reading.region is not None:
         region_name = index.regions[reading.region].name
+    gid: int | None
     if city is not None:
         gid = city.geonameid
     elif reading.region is not None and index.regions[reading.region].geonameid:
@@ -818,6 +820,7 @@ def _place(draft: _OfficeDraft, index: Index, site_parts: frozenset[int] | set[i
     grounded = _grounded(draft, index)
     unresolved = [] if grounded else list(draft.attached)
     if len(draft.places) > 1:
+        assert draft.readings is not None  # set when the second span joined
         counted = draft.readings
         best = max(counted, key=lambda r: r.weight)
         ambiguous = len({(r.country, r.admin1, r.city) for r in counted}) > 1
