@@ -4,7 +4,7 @@ Everything else a platform needs is keyed by these names: the crawler adapter
 (`pipeline.crawl.platforms.PLATFORMS`, which refuses to load when its names differ
 from these), the parser (`parsers.REGISTRY`), the sandbox format, golden cases and
 docs. `tests/architecture/test_platform_kit.py` names any piece a platform is missing;
-docs/platforms.md lists the steps to add one.
+docs/adding-a-platform.md lists the steps to add one.
 
 Plain data without imports, so that `pipeline.config` (which DAG files import at parse
 time) can validate `platform:` keys without loading the crawler.

@@ -167,9 +167,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def real_fixtures_dir() -> Path:
-    return Path(
-        os.environ.get("JOBHARBOR_REAL_FIXTURES", REPO_ROOT.parent / "shared" / "fixtures" / "real")
-    )
+    return Settings().effective_real_fixtures
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.normalize.locations import gazetteer
+from pipeline.settings import REPO_ROOT, load_settings
 
 
 def test_cache_lives_under_the_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -18,8 +19,8 @@ def test_cache_lives_under_the_data_dir(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_default_data_dir_is_the_repo_dot_data(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("JOBHARBOR_DATA_DIR", raising=False)
-    assert gazetteer.data_dir() == gazetteer.repo_root() / ".data"
-    assert (gazetteer.repo_root() / "pyproject.toml").exists()
+    assert load_settings().data_dir == REPO_ROOT / ".data"
+    assert (REPO_ROOT / "pyproject.toml").exists()
 
 
 def test_key_follows_the_data_packages(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -562,14 +562,6 @@ def build_index(key: str = "") -> Index:
 # --------------------------------------------------------------------------- cache
 
 
-def repo_root() -> Path:
-    return Path(__file__).resolve().parents[3]
-
-
-def data_dir() -> Path:
-    return load_settings().data_dir
-
-
 def cache_dir() -> Path:
     """Where derived, rebuildable artifacts live: JOBHARBOR_CACHE_DIR, else <data dir>/cache.
     Separate from the data dir so throwaway data dirs (tests, one-off runs) can share
