@@ -5,9 +5,11 @@ process outlives the run."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import shutil
+import subprocess
 import time
 
 import psutil
@@ -40,20 +42,35 @@ def _chromium_processes() -> set[int]:
     return found
 
 
-def _leaked_since(before: set[int]) -> set[int]:
-    """Chromium processes started since `before` that are still running and are ours:
-    our descendants, or orphans (re-parented to init, as a leak is). One that another
-    live process (a parallel test worker) started and still owns is not ours."""
-    leaked = set()
-    for pid in _chromium_processes() - before:
+def _leaked_since(before: set[int], grace_s: float = 10.0) -> set[int]:
+    """Chromium processes started since `before` that are still running after a grace
+    period and are ours: our descendants, or orphans (re-parented to init, as a leak is).
+    One that another live process (a parallel test worker) started and still owns is not
+    ours. The grace period is why: a browser that is closing (ours, or a parallel
+    worker's) leaves its helpers orphaned for a moment before they exit, and a process
+    that exits within the time the fetcher itself allows (`_reap`) is no leak."""
+    deadline = time.monotonic() + grace_s
+    while True:
+        leaked = _ours_still_running(_chromium_processes() - before)
+        if not leaked or time.monotonic() >= deadline:
+            return leaked
+        time.sleep(0.2)
+
+
+def _ours_still_running(candidates: set[int]) -> set[int]:
+    ours = set()
+    for pid in candidates:
         try:
-            ancestors = {p.pid for p in psutil.Process(pid).parents()}
+            proc = psutil.Process(pid)
+            if proc.status() == psutil.STATUS_ZOMBIE:
+                continue  # exited, waiting to be reaped: not left running
+            ancestors = {p.pid for p in proc.parents()}
         except psutil.NoSuchProcess:
             continue  # gone while we looked: not left running
         owners = ancestors - {1}
         if os.getpid() in ancestors or not owners or _only_init_like(owners):
-            leaked.add(pid)
-    return leaked
+            ours.add(pid)
+    return ours
 
 
 def _only_init_like(owners: set[int]) -> bool:
@@ -189,3 +206,27 @@ def test_browser_processes_are_gone_after_runs_that_failed(make_app, sandbox) ->
     discover(app, "jsite")
     discover(app, "gh")
     assert _leaked_since(before) == set()
+
+
+def test_the_leak_check_finds_a_chromium_left_running_by_us(tmp_path) -> None:
+    # The check above must be able to fail: a Chromium orphaned on purpose (started by
+    # a shell that exits at once, as a browser whose parent died would be) is found.
+    before = _chromium_processes()
+    launcher = subprocess.run(
+        [
+            "sh",
+            "-c",
+            f'"{CHROMIUM}" --headless --no-sandbox --user-data-dir="{tmp_path}" '
+            "about:blank >/dev/null 2>&1 & echo $!",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    orphan = int(launcher.stdout.strip())
+    try:
+        assert orphan in _leaked_since(before, grace_s=1.0)
+    finally:
+        with contextlib.suppress(psutil.Error):
+            for proc in [psutil.Process(orphan), *psutil.Process(orphan).children(recursive=True)]:
+                proc.kill()
