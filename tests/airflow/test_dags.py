@@ -5,74 +5,28 @@ into other tests."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from pipeline.config import load_sources
-from pipeline.db.connect import advisory_lock, sqlalchemy_url
+from pipeline.db.connect import advisory_lock
 from pipeline.settings import REPO_ROOT
+from tests.airflow.harness import (
+    AirflowCli,
+    airflow_cli,
+    airflow_db,
+    airflow_env,
+    airflow_template,
+    dagbag,
+    jobharbor_env,
+    run,
+    run_states,
+)
 
 pytestmark = pytest.mark.airflow
-BIN = Path(sys.executable).parent
-
-
-def airflow_env(tmp_path: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AIRFLOW", "JOBHARBOR_"))}
-    env.update(
-        AIRFLOW_HOME=str(tmp_path / "airflow"),
-        AIRFLOW__CORE__DAGS_FOLDER=str(REPO_ROOT / "dags"),
-        AIRFLOW__CORE__LOAD_EXAMPLES="False",
-        AIRFLOW__LOGGING__LOGGING_LEVEL="WARNING",
-        JOBHARBOR_SOURCES=str(REPO_ROOT / "sandbox" / "sources.yaml"),
-        # Share the built location index instead of rebuilding it in a temp data dir.
-        JOBHARBOR_CACHE_DIR=str(REPO_ROOT / ".data" / "cache"),
-        PATH=f"{BIN}:{env.get('PATH', '')}",
-        PYTHONPATH=str(REPO_ROOT),
-    )
-    env.update(extra or {})
-    return env
-
-
-def run(
-    args: list[str], env: dict[str, str], timeout: int = 300
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        args, env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO_ROOT
-    )
-
-
-DAGBAG_PROBE = """
-import json
-from airflow.dag_processing.dagbag import DagBag
-bag = DagBag(dag_folder=__import__("os").environ["AIRFLOW__CORE__DAGS_FOLDER"])
-print(json.dumps({
-    "errors": {k: str(v) for k, v in bag.import_errors.items()},
-    "dags": {
-        dag_id: {
-            "paused": dag.is_paused_upon_creation,
-            "schedule": str(dag.schedule),
-            "tasks": {
-                t.task_id: {"pool": t.pool, "slots": t.pool_slots, "rule": getattr(t.trigger_rule, "value", str(t.trigger_rule)),
-                            "down": sorted(t.downstream_task_ids)}
-                for t in dag.tasks
-            },
-        }
-        for dag_id, dag in bag.dags.items()
-    },
-}))
-"""
-
-
-def dagbag(env: dict[str, str]) -> dict:
-    result = run([sys.executable, "-c", DAGBAG_PROBE], env)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+__all__ = ["airflow_db", "airflow_template"]  # the fixtures, imported for this module's tests
 
 
 def test_dagbag_loads_every_source_with_the_declared_graph(tmp_path: Path) -> None:
@@ -139,46 +93,18 @@ def test_a_broken_sources_yaml_is_an_import_error_naming_the_key(tmp_path: Path)
         )
 
 
-def run_states(env: dict[str, str], dag_id: str) -> list[str]:
-    listed = run(["airflow", "dags", "list-runs", dag_id, "-o", "json"], env)
-    assert listed.returncode == 0, listed.stderr[-2000:]
-    payload = next(line for line in reversed(listed.stdout.splitlines()) if line.startswith("["))
-    return [r["state"] for r in json.loads(payload)]
-
-
 @pytest.fixture
-def airflow_db(pg_server) -> str:
-    name = f"jh_airflow_{uuid.uuid4().hex[:8]}"
-    url = pg_server.create(name)
-    yield sqlalchemy_url(url)
-    pg_server.drop(name)
+def cli(tmp_path: Path, databases, sandbox, airflow_db: str) -> Iterator[AirflowCli]:
+    with airflow_cli(jobharbor_env(tmp_path, databases, sandbox, airflow_db)) as running:
+        yield running
 
 
-def test_source_dag_and_sync_dag_run_for_real(
-    tmp_path: Path, databases, sandbox, airflow_db: str
-) -> None:
-    env = airflow_env(
-        tmp_path,
-        {
-            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": airflow_db,
-            "JOBHARBOR_DATABASE_URL": databases.db.url,
-            "JOBHARBOR_SERVING_DATABASE_URL": databases.serving.url,
-            "JOBHARBOR_RAW_STORE_URL": (tmp_path / "raw").as_uri(),
-            "JOBHARBOR_DATA_DIR": str(tmp_path / "data"),
-            "JOBHARBOR_SANDBOX_URL": sandbox.url,
-            "JOBHARBOR_ALLOW_PRIVATE_NETWORKS": "true",
-        },
-    )
-    for args in (
-        ["airflow", "db", "migrate"],
-        ["airflow", "pools", "set", "jobharbor", "3", "test pool"],
-    ):
-        result = run(args, env)
-        assert result.returncode == 0, result.stderr[-3000:]
-
-    ingest = run(["airflow", "dags", "test", "jobharbor_greenhouse"], env)
+def test_source_dag_and_sync_dag_run_for_real(cli: AirflowCli, databases, sandbox) -> None:
+    # The source DAG through the `airflow` command itself, once: the rest of the real
+    # Airflow tests run the same commands in one long-lived process (harness.AirflowCli).
+    ingest = run(["airflow", "dags", "test", "jobharbor_greenhouse"], cli.env)
     assert ingest.returncode == 0, (ingest.stdout + ingest.stderr)[-4000:]
-    assert run_states(env, "jobharbor_greenhouse") == ["success"]
+    assert run_states(cli, "jobharbor_greenhouse") == ["success"]
 
     expected = sum(
         len(sandbox.state.board("greenhouse", t).jobs)
@@ -197,16 +123,16 @@ def test_source_dag_and_sync_dag_run_for_real(
     ]
     assert current == expected
 
-    publish = run(["airflow", "dags", "test", "jobharbor_serving_sync"], env)
+    publish = cli("dags", "test", "jobharbor_serving_sync")
     assert publish.returncode == 0, (publish.stdout + publish.stderr)[-4000:]
-    assert run_states(env, "jobharbor_serving_sync") == ["success"]
+    assert run_states(cli, "jobharbor_serving_sync") == ["success"]
     with databases.serving.connect() as conn:
         rows = conn.execute("SELECT source, count(*) AS n FROM serving.jobs GROUP BY 1").fetchall()
     assert [(r["source"], r["n"]) for r in rows] == [("greenhouse", expected)]
 
     # While another run holds the source's discover lock, the task skips and says why.
     with advisory_lock(databases.db, "discover", "greenhouse"):
-        held = run(["airflow", "tasks", "test", "jobharbor_greenhouse", "discover"], env)
+        held = cli("tasks", "test", "jobharbor_greenhouse", "discover")
     output = held.stdout + held.stderr
     assert (
         "skipped: another discover run of greenhouse holds jobharbor:discover:greenhouse" in output

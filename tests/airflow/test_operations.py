@@ -16,10 +16,20 @@ import pytest
 from pipeline.airflow.setup import POOL, POOL_SLOTS
 from pipeline.backfill.manifest import MAX_LIMIT
 from pipeline.db import migrate
-from tests.airflow.test_dags import airflow_db, airflow_env, dagbag, run, run_states
+from tests.airflow.harness import (
+    AirflowCli,
+    airflow_db,
+    airflow_env,
+    airflow_template,
+    dagbag,
+    jobharbor_env,
+    last_json_line,
+    run,
+    run_states,
+)
 
 pytestmark = [pytest.mark.airflow, pytest.mark.timeout(900)]
-__all__ = ["airflow_db"]
+__all__ = ["airflow_db", "airflow_template"]
 
 PARAMS_PROBE = """
 import json, os
@@ -62,44 +72,32 @@ def test_every_task_fits_the_pool_and_backfills_have_their_graph(tmp_path: Path)
 def test_setup_makes_the_pool_and_a_failed_discover_leaves_the_run_failed(
     tmp_path: Path, databases, sandbox, airflow_db: str
 ) -> None:
-    env = airflow_env(
-        tmp_path,
-        {
-            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": airflow_db,
-            "JOBHARBOR_DATABASE_URL": databases.db.url,
-            "JOBHARBOR_SERVING_DATABASE_URL": databases.serving.url,
-            "JOBHARBOR_RAW_STORE_URL": (tmp_path / "raw").as_uri(),
-            "JOBHARBOR_DATA_DIR": str(tmp_path / "data"),
-            "JOBHARBOR_SANDBOX_URL": sandbox.url,
-            "JOBHARBOR_ALLOW_PRIVATE_NETWORKS": "true",
-        },
-    )
-    assert run(["airflow", "db", "migrate"], env).returncode == 0
+    env = jobharbor_env(tmp_path, databases, sandbox, airflow_db)
     for _ in range(2):  # idempotent
         setup = run([sys.executable, "-m", "pipeline", "airflow", "setup"], env)
         assert setup.returncode == 0, setup.stderr[-3000:]
-    pools = run(["airflow", "pools", "get", POOL, "-o", "json"], env)
-    assert json.loads(pools.stdout.strip().splitlines()[-1])[0]["slots"] == str(POOL_SLOTS)
-
-    # The schema falls behind the code (a deploy without `jobharbor db up`).
-    with databases.db.connect() as conn:
-        conn.execute("UPDATE alembic_version SET version_num = '0002'")
-        conn.commit()
-    result = run(["airflow", "dags", "test", "jobharbor_lever"], env)
-    output = result.stdout + result.stderr
-    head = migrate.head_revision()
-    assert f"is at revision 0002; this code needs {head}: run `jobharbor db up`" in output
-    assert run_states(env, "jobharbor_lever") == ["failed"]
-    # Straight from Airflow's metadata: state and attempts of every task of the run.
-    with psycopg.connect(airflow_db.replace("postgresql+psycopg://", "postgresql://")) as conn:
-        rows = conn.execute(
-            "SELECT task_id, state, try_number FROM task_instance WHERE dag_id = 'jobharbor_lever'"
-        ).fetchall()
-    states = {task_id: (state, tries) for task_id, state, tries in rows}
-    assert states == {
-        "discover": ("failed", 1),  # fatal: failed at once, no retry
-        "fetch": ("success", 1),
-        "parse": ("success", 1),
-        "check": ("success", 1),
-        "watcher": ("failed", 1),
-    }
+    with AirflowCli(env) as cli:
+        pools = cli("pools", "get", POOL, "-o", "json")
+        assert json.loads(last_json_line(pools.stdout))[0]["slots"] == str(POOL_SLOTS)
+        # The schema falls behind the code (a deploy without `jobharbor db up`).
+        with databases.db.connect() as conn:
+            conn.execute("UPDATE alembic_version SET version_num = '0002'")
+            conn.commit()
+        result = cli("dags", "test", "jobharbor_lever")
+        output = result.stdout + result.stderr
+        head = migrate.head_revision()
+        assert f"is at revision 0002; this code needs {head}: run `jobharbor db up`" in output
+        assert run_states(cli, "jobharbor_lever") == ["failed"]
+        # Straight from Airflow's metadata: state and attempts of every task of the run.
+        with psycopg.connect(airflow_db.replace("postgresql+psycopg://", "postgresql://")) as conn:
+            rows = conn.execute(
+                "SELECT task_id, state, try_number FROM task_instance WHERE dag_id = 'jobharbor_lever'"
+            ).fetchall()
+        states = {task_id: (state, tries) for task_id, state, tries in rows}
+        assert states == {
+            "discover": ("failed", 1),  # fatal: failed at once, no retry
+            "fetch": ("success", 1),
+            "parse": ("success", 1),
+            "check": ("success", 1),
+            "watcher": ("failed", 1),
+        }

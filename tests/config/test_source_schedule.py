@@ -47,7 +47,7 @@ def test_bad_schedules_name_the_line_and_key(tmp_path: Path, schedule: str, prob
 
 @pytest.mark.airflow
 def test_a_scheduled_source_dag_is_scheduled_and_paused(tmp_path: Path) -> None:
-    from tests.airflow.test_dags import airflow_env, dagbag
+    from tests.airflow.harness import airflow_env, dagbag
 
     path = tmp_path / "sources.yaml"
     path.write_text(
