@@ -1,5 +1,5 @@
 """What a serving database is, read from its catalog, to compare two builds: functions,
-tables and their columns, indexes, triggers, policies, privileges (owner-independent:
+tables and their columns, types, indexes, triggers, policies, privileges (owner-independent:
 the owner is `OWNER`, PUBLIC is `PUBLIC`), row level security, the web role's settings,
 and how many rows each table holds. Also the serving schema as it was before the files
 under serving_sync/sql/ (legacy/serving_v13.sql.gz, see legacy/README.md)."""
@@ -66,6 +66,19 @@ _RELATIONS = f"""
     WHERE c.relnamespace = 'serving'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
 """
 
+# Types of their own (a table's row type is the table's, above): attributes and privileges.
+_TYPES = f"""
+    SELECT t.typname AS key, t.typtype AS kind,
+           ({_acl("t.typowner", "t.typacl", "'T'")}) AS acl,
+           ARRAY(SELECT a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+                 FROM pg_attribute a
+                 WHERE a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
+                 ORDER BY a.attnum) AS attributes
+    FROM pg_type t LEFT JOIN pg_class c ON c.oid = t.typrelid
+    WHERE t.typnamespace = 'serving'::regnamespace AND t.typtype IN ('c', 'd', 'e', 'r')
+      AND (c.oid IS NULL OR c.relkind = 'c')
+"""
+
 _SCHEMAS = f"""
     SELECT n.nspname AS key,
            ({_acl("n.nspowner", "n.nspacl", "'n'")}) AS acl
@@ -104,6 +117,7 @@ def snapshot(url: str, *, bodies_without_comments: bool = False) -> dict[str, di
         found = {
             "functions": _keyed(conn, _FUNCTIONS),
             "relations": _keyed(conn, _RELATIONS),
+            "types": _keyed(conn, _TYPES),
             "indexes": _keyed(
                 conn,
                 "SELECT indexname AS key, indexdef FROM pg_indexes WHERE schemaname = 'serving'",

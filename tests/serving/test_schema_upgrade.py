@@ -18,6 +18,9 @@ from serving_sync import schema
 from serving_sync.definitions import MIGRATIONS_DIR, OBJECTS_DIR, SchemaError
 
 MARK = "-- a comment that changes the checksum"
+# The migrations this code has, and the version of one a test adds after them.
+RELEASED = tuple(m.version for m in schema.migrations())
+NEXT = RELEASED[-1] + 1
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def _checksums(db: Database) -> dict[str, str]:
 
 def test_a_second_upgrade_applies_nothing(empty_database, tree) -> None:
     first = tree.apply(empty_database)
-    assert first.versions == (13,)
+    assert first.versions == RELEASED
     assert len(first.objects) == len(schema.objects(tree.sql))
     before = (_versions_of_the_functions(empty_database), _checksums(empty_database))
     assert tree.apply(empty_database) == schema.UpgradeReport((), ())
@@ -143,7 +146,7 @@ def test_a_file_that_fails_leaves_every_definition_as_it_was(empty_database, tre
     tree.apply(empty_database)
     before = _checksums(empty_database)
     tree.edit("functions/prefix_words.sql", "    SELECT CASE", f"    {MARK}\n    SELECT CASE")
-    tree.migration("0014_extra.sql", "CREATE TABLE serving.extra (id integer);\n")
+    tree.migration(f"{NEXT:04d}_extra.sql", "CREATE TABLE serving.extra (id integer);\n")
     tree.write(
         "functions/zz_broken.sql",
         "CREATE OR REPLACE FUNCTION serving.zz_broken() RETURNS integer\n"
@@ -156,7 +159,7 @@ def test_a_file_that_fails_leaves_every_definition_as_it_was(empty_database, tre
     )
     assert _checksums(empty_database) == before
     assert _one(empty_database, "SELECT to_regclass('serving.extra')") is None
-    assert schema.applied_versions(empty_database) == [13]
+    assert schema.applied_versions(empty_database) == list(RELEASED)
 
 
 def test_a_cycle_stops_the_upgrade_before_it_touches_the_database(empty_database, tree) -> None:
@@ -181,9 +184,11 @@ def test_a_database_older_than_the_baseline_is_refused(empty_database, tree) -> 
 def test_a_database_migrated_by_newer_code_is_refused(empty_database, tree) -> None:
     tree.apply(empty_database)
     with empty_database.connect() as conn:
-        conn.execute("INSERT INTO serving.schema_versions (version, name) VALUES (14, 'newer')")
+        conn.execute(
+            "INSERT INTO serving.schema_versions (version, name) VALUES (%s, 'newer')", (NEXT,)
+        )
     tree.edit("functions/prefix_words.sql", "    SELECT CASE", f"    {MARK}\n    SELECT CASE")
-    with pytest.raises(SchemaError, match=r"versions \[14\] this code does not know"):
+    with pytest.raises(SchemaError, match=rf"versions \[{NEXT}\] this code does not know"):
         tree.apply(empty_database)
     assert MARK not in _one(
         empty_database, "SELECT prosrc FROM pg_proc WHERE oid = 'serving.prefix_words'::regproc"
@@ -225,7 +230,7 @@ def test_concurrent_upgrades_take_turns(empty_database, tree) -> None:
         for thread in threads:
             thread.join(timeout=60)
     assert errors == []
-    assert sorted(r.versions for r in reports) == [(), (13,)]
+    assert sorted(r.versions for r in reports) == [(), RELEASED]
     assert sorted(len(r.objects) for r in reports) == [0, len(schema.objects(tree.sql))]
 
 
@@ -260,12 +265,12 @@ def test_after_a_migration_every_file_is_applied_again(empty_database, tree) -> 
     and creating their table would): they are back in the same step."""
     tree.apply(empty_database)
     tree.migration(
-        "0014_drop_what_files_define.sql",
+        f"{NEXT:04d}_drop_what_files_define.sql",
         "DROP TRIGGER jobs_search_tsv ON serving.jobs;\n"
         "DROP POLICY jobs_web_read ON serving.jobs;\n",
     )
     report = tree.apply(empty_database)
-    assert report.versions == (14,)
+    assert report.versions == (NEXT,)
     assert len(report.objects) == len(schema.objects(tree.sql))
     assert (
         _one(empty_database, "SELECT count(*) FROM pg_trigger WHERE tgname = 'jobs_search_tsv'")
@@ -282,7 +287,9 @@ def test_a_deleted_file_is_forgotten_and_its_object_dropped_by_a_migration(
 ) -> None:
     tree.apply(empty_database)
     (tree.sql / "functions" / "search_jobs.sql").unlink()
-    tree.migration("0014_no_search_jobs.sql", "DROP FUNCTION serving.search_jobs(text, integer);\n")
+    tree.migration(
+        f"{NEXT:04d}_no_search_jobs.sql", "DROP FUNCTION serving.search_jobs(text, integer);\n"
+    )
     tree.apply(empty_database)
     assert "functions/search_jobs.sql" not in _checksums(empty_database)
     assert _one(empty_database, "SELECT to_regproc('serving.search_jobs')") is None
