@@ -416,11 +416,15 @@ def decode_cursor(text: str) -> Cursor:
 
 # ---------------------------------------------------------------- queries
 
-_FILTER_SQL = (
-    "%s, %s, %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int, %s::boolean, %s::numeric, %s::text"
+# The filters as one serving.web_filter value (its fields in this order), from the
+# arguments filter_args() gives after the text query and its prefix flag.
+FILTERS_SQL = (
+    "ROW(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int, %s::boolean, %s::numeric, %s::text"
     # skill, skill_match, skill_scope, experience ranges, experience unknown, seniority, work_mode
     ", %s::text[], %s::text, %s::text, %s::int4range[], %s::boolean, %s::text[], %s::text[]"
+    ")::serving.web_filter"
 )
+_FILTER_SQL = f"%s, %s, {FILTERS_SQL}"
 SEARCH_SQL = f"SELECT * FROM serving.web_search({_FILTER_SQL}, %s, %s::timestamptz, %s::real, %s::bigint, %s, %s)"
 FACET_SQL = f"SELECT * FROM serving.web_facet(%s, {_FILTER_SQL}, %s)"
 FACETS_ALL_SQL = f"SELECT * FROM serving.web_facets_all({_FILTER_SQL}, %s)"
@@ -430,7 +434,8 @@ BITS_GROUPS = frozenset({*GROUPS, "month", *ENRICH_STATS_GROUPS})
 
 
 def filter_args(filters: Filters) -> tuple[Any, ...]:
-    """The positional arguments every web_* function takes after its own."""
+    """The arguments of the text query and the filters every web_* function takes after
+    its own: the query, its prefix flag, then the fields of FILTERS_SQL."""
     arrays = tuple(list(filters.values(g)) or None for g in GROUPS)
     return (
         filters.q or None,

@@ -85,12 +85,11 @@ def _scans_by_one_search(serving, conn: psycopg.Connection, filters: Filters) ->
 
 def _walk_size(serving, filters: Filters, page_rows: int, cap: int = 150000) -> int:
     """serving.list_walk_size for this request, as web_search computes it."""
-    args = search.filter_args(filters)
     with psycopg.connect(serving.url) as conn:
         return conn.execute(
-            """SELECT serving.list_walk_size(%s, %s, serving.web_match(
-                   serving.web_tsquery(%s, %s), %s, %s, %s, %s, %s, %s, %s, %s, %s))""",
-            (cap, page_rows, args[0], args[1], *args[2:10], args[11]),
+            "SELECT serving.list_walk_size(%s, %s, serving.web_match("
+            f"serving.web_tsquery(%s, %s), {search.FILTERS_SQL}))",
+            (cap, page_rows, *search.filter_args(filters)),
         ).fetchone()[0]
 
 
@@ -177,8 +176,8 @@ def test_a_prefix_too_wide_to_write_as_words_takes_the_split(many, serving) -> N
         tsq = conn.execute("SELECT serving.web_tsquery(%s, true)::text", (WIDE_PREFIX,))
         assert tsq.fetchone()[0] == f"'{WIDE_PREFIX}':*"
         rest = conn.execute(
-            "SELECT (serving.estimated_rows(serving.web_match(NULL, %s, NULL, NULL, NULL, NULL,"
-            " NULL, NULL, NULL, NULL))).matching",
-            (["DE"],),
+            "SELECT (serving.estimated_rows(serving.web_match("
+            f"NULL, {search.FILTERS_SQL}))).matching",
+            search.filter_args(Filters(country=("DE",)))[2:],
         ).fetchone()[0]
     assert rest <= 2000

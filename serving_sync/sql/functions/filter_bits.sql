@@ -10,6 +10,7 @@ DECLARE
     found varbit;
     missing text[];
     ids bigint[];
+    one_group serving.web_filter;  -- this group's filter, no other
 BEGIN
     IF facet = 'company' THEN
         SELECT rpad(coalesce(string_agg(repeat('0', c.lo - c.prev_end) || repeat('1', c.size), ''
@@ -36,22 +37,23 @@ BEGIN
     END IF;
     -- Their rows by web_where itself, with only this group's filter: the same condition
     -- the counting queries use. (Experience and enrichment keep every value.)
+    one_group.skill_match := 'any';
+    one_group.skill_scope := CASE WHEN facet = 'skill_all' THEN 'all' ELSE 'required' END;
+    CASE facet
+        WHEN 'country' THEN one_group.country := missing;
+        WHEN 'region' THEN one_group.region := missing;
+        WHEN 'city' THEN one_group.city := missing;
+        WHEN 'remote' THEN one_group.remote := missing;
+        WHEN 'job_type' THEN one_group.job_type := missing;
+        WHEN 'employment_type' THEN one_group.employment_type := missing;
+        WHEN 'source' THEN one_group.source := missing;
+        WHEN 'skill', 'skill_all' THEN one_group.skill := missing;
+        WHEN 'seniority' THEN one_group.seniority := missing;
+        WHEN 'work_mode' THEN one_group.work_mode := missing;
+    END CASE;
     EXECUTE 'SELECT ARRAY(SELECT j.id FROM serving.jobs j ' || serving.web_where() || ')'
     INTO ids
-    USING NULL::tsquery,
-          CASE WHEN facet = 'country' THEN missing END,
-          CASE WHEN facet = 'region' THEN missing END,
-          CASE WHEN facet = 'city' THEN missing END,
-          CASE WHEN facet = 'remote' THEN missing END,
-          CASE WHEN facet = 'job_type' THEN missing END,
-          CASE WHEN facet = 'employment_type' THEN missing END,
-          CASE WHEN facet = 'source' THEN missing END,
-          NULL::text[], NULL::integer, NULL::boolean, NULL::numeric, NULL::text,
-          CASE WHEN facet IN ('skill', 'skill_all') THEN missing END,
-          'any'::text, CASE WHEN facet = 'skill_all' THEN 'all' ELSE 'required' END,
-          NULL::int4range[], NULL::boolean,
-          CASE WHEN facet = 'seniority' THEN missing END,
-          CASE WHEN facet = 'work_mode' THEN missing END;
+    USING NULL::tsquery, one_group;
     RETURN found | serving.bits_of_ids(ids, n);
 END
 $$;

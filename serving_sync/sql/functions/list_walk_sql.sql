@@ -2,8 +2,8 @@
 -- if given), with the list index's columns only (the enrichment columns web_where() names
 -- are NULL here: the walk runs without those filters), then web_where() with no text
 -- query, then the text of each survivor.
--- Parameters as web_where()'s, $21/$23 the cursor, $25 the page, $26 the walk, $27 the
--- text query; $26 NULL walks the whole window. One array of ids, newest first.
+-- Parameters as web_where()'s, $3/$5 the cursor, $7 the page, $8 the walk, $9 the text
+-- query; $8 NULL walks the whole window. One array of ids, newest first.
 CREATE OR REPLACE FUNCTION serving.list_walk_sql() RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN 'SELECT array_agg(w.id ORDER BY w.sort_at DESC, w.id DESC) FROM (
@@ -16,11 +16,12 @@ RETURN 'SELECT array_agg(w.id ORDER BY w.sort_at DESC, w.id DESC) FROM (
                NULL::text[] AS skills_all, NULL::integer AS experience_min,
                NULL::integer AS experience_max, NULL::text AS seniority, NULL::text AS work_mode
         FROM serving.jobs j
-        WHERE ($23 IS NULL OR (coalesce(j.posted_at, j.first_seen_at), j.id) < ($21, $23))
-          AND ($10 IS NULL
-               OR coalesce(j.posted_at, j.first_seen_at) >= now() - make_interval(days => $10))
+        WHERE ($5 IS NULL OR (coalesce(j.posted_at, j.first_seen_at), j.id) < ($3, $5))
+          AND (($2).posted_within_days IS NULL
+               OR coalesce(j.posted_at, j.first_seen_at)
+                  >= now() - make_interval(days => ($2).posted_within_days))
         ORDER BY coalesce(j.posted_at, j.first_seen_at) DESC, j.id DESC
-        LIMIT $26) j ' || serving.web_where() || '
-      AND (SELECT t.search_tsv @@ $27 FROM serving.jobs t WHERE t.id = j.id)
+        LIMIT $8) j ' || serving.web_where() || '
+      AND (SELECT t.search_tsv @@ $9 FROM serving.jobs t WHERE t.id = j.id)
     ORDER BY j.sort_at DESC, j.id DESC
-    LIMIT $25) w';
+    LIMIT $7) w';

@@ -11,19 +11,19 @@ CREATE OR REPLACE FUNCTION serving.refresh_facet_totals() RETURNS void
 LANGUAGE plpgsql
 SET search_path = serving, pg_catalog
 AS $$
+DECLARE
+    unfiltered serving.web_filter;  -- no filter (skills matched as the web app's default)
 BEGIN
+    unfiltered.skill_match := 'any';
+    unfiltered.skill_scope := 'required';
     DELETE FROM serving.facet_totals;  -- empty: the functions below count live
     -- The 'one' rows first: once 'all' rows exist, web_facet reads the table.
     INSERT INTO serving.facet_totals (kind, facet, value, count)
     SELECT 'one', g.facet, f.value, f.count
     FROM unnest(ARRAY['skill', 'experience', 'seniority', 'work_mode', 'enrichment']) AS g(facet)
-    CROSS JOIN LATERAL serving.web_facet(g.facet, NULL, false, NULL, NULL, NULL, NULL, NULL,
-                                         NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'any',
-                                         'required', NULL, NULL, NULL, NULL, NULL) AS f;
+    CROSS JOIN LATERAL serving.web_facet(g.facet, NULL, false, unfiltered) AS f;
     INSERT INTO serving.facet_totals (kind, facet, value, count)
     SELECT 'all', f.facet, f.value, f.count
-    FROM serving.web_facets_all(NULL, false, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                NULL, NULL, NULL, NULL, NULL, 'any', 'required', NULL, NULL,
-                                NULL, NULL, NULL) AS f;
+    FROM serving.web_facets_all(NULL, false, unfiltered) AS f;
 END
 $$;

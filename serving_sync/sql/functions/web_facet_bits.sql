@@ -42,13 +42,7 @@
 -- the bitmaps cannot answer the request (not current, a filter they do not hold, a
 -- text they cannot read); a group missing from the answer is to be counted by web_facet.
 CREATE OR REPLACE FUNCTION serving.web_facet_bits(
-    q text, q_prefix boolean,
-    p_country text[], p_region text[], p_city text[], p_remote text[], p_job_type text[],
-    p_employment_type text[], p_source text[], p_company text[],
-    p_posted_within_days integer, p_has_salary boolean, p_salary_min numeric, p_salary_currency text,
-    p_skill text[], p_skill_match text, p_skill_scope text, p_experience int4range[],
-    p_experience_unknown boolean, p_seniority text[], p_work_mode text[],
-    groups text[], top_n integer DEFAULT NULL
+    q text, q_prefix boolean, filters serving.web_filter, groups text[], top_n integer DEFAULT NULL
 ) RETURNS TABLE (facet text, value text, count bigint)
 LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = serving, pg_catalog
@@ -64,7 +58,7 @@ DECLARE
     names constant text[] := ARRAY['country', 'region', 'city', 'remote', 'job_type',
                                    'employment_type', 'source', 'company', 'skill',
                                    'experience', 'seniority', 'work_mode'];
-    skill_facet constant text := CASE WHEN p_skill_scope = 'all' THEN 'skill_all' ELSE 'skill' END;
+    skill_facet constant text := CASE WHEN filters.skill_scope = 'all' THEN 'skill_all' ELSE 'skill' END;
     bands text[];
     masks varbit[] := array_fill(NULL::varbit, ARRAY[12]);
     every_filter varbit;
@@ -74,16 +68,16 @@ DECLARE
     i integer;
 BEGIN
     SELECT * INTO built FROM serving.facet_bits_build;
-    IF NOT serving.facet_bits_current() OR built.slots = 0 OR p_salary_min IS NOT NULL THEN
+    IF NOT serving.facet_bits_current() OR built.slots = 0 OR filters.salary_min IS NOT NULL THEN
         RETURN;
     END IF;
-    IF p_experience IS NOT NULL THEN  -- the years asked must be bands to read as bitmaps
+    IF filters.experience IS NOT NULL THEN  -- the years asked must be bands to read as bitmaps
         bands := ARRAY(SELECT b.v FROM (VALUES ('0-1', int4range(0, 1, '[]')),
                                                ('2-4', int4range(2, 4, '[]')),
                                                ('5-9', int4range(5, 9, '[]')),
                                                ('10+', int4range(10, 40, '[]'))) AS b(v, r)
-                       WHERE b.r = ANY (p_experience));
-        IF cardinality(bands) <> cardinality(p_experience) THEN
+                       WHERE b.r = ANY (filters.experience));
+        IF cardinality(bands) <> cardinality(filters.experience) THEN
             RETURN;
         END IF;
     END IF;
@@ -99,39 +93,39 @@ BEGIN
             RETURN;
         END IF;
     END IF;
-    IF p_posted_within_days IS NOT NULL THEN
-        common := common & serving.posted_within_bits(p_posted_within_days, n);
+    IF filters.posted_within_days IS NOT NULL THEN
+        common := common & serving.posted_within_bits(filters.posted_within_days, n);
     END IF;
-    IF p_has_salary IS NOT NULL THEN
-        common := common & serving.filter_bits('salary', ARRAY[CASE WHEN p_has_salary THEN 't' ELSE 'f' END], n);
+    IF filters.has_salary IS NOT NULL THEN
+        common := common & serving.filter_bits('salary', ARRAY[CASE WHEN filters.has_salary THEN 't' ELSE 'f' END], n);
     END IF;
-    masks[1] := CASE WHEN p_country IS NOT NULL THEN serving.filter_bits('country', p_country, n) END;
-    masks[2] := CASE WHEN p_region IS NOT NULL THEN serving.filter_bits('region', p_region, n) END;
-    masks[3] := CASE WHEN p_city IS NOT NULL THEN serving.filter_bits('city', p_city, n) END;
-    masks[4] := CASE WHEN p_remote IS NOT NULL THEN serving.filter_bits('remote', p_remote, n) END;
-    masks[5] := CASE WHEN p_job_type IS NOT NULL THEN serving.filter_bits('job_type', p_job_type, n) END;
-    masks[6] := CASE WHEN p_employment_type IS NOT NULL
-                     THEN serving.filter_bits('employment_type', p_employment_type, n) END;
-    masks[7] := CASE WHEN p_source IS NOT NULL THEN serving.filter_bits('source', p_source, n) END;
-    masks[8] := CASE WHEN p_company IS NOT NULL THEN serving.filter_bits('company', p_company, n) END;
-    IF p_skill IS NOT NULL THEN
+    masks[1] := CASE WHEN filters.country IS NOT NULL THEN serving.filter_bits('country', filters.country, n) END;
+    masks[2] := CASE WHEN filters.region IS NOT NULL THEN serving.filter_bits('region', filters.region, n) END;
+    masks[3] := CASE WHEN filters.city IS NOT NULL THEN serving.filter_bits('city', filters.city, n) END;
+    masks[4] := CASE WHEN filters.remote IS NOT NULL THEN serving.filter_bits('remote', filters.remote, n) END;
+    masks[5] := CASE WHEN filters.job_type IS NOT NULL THEN serving.filter_bits('job_type', filters.job_type, n) END;
+    masks[6] := CASE WHEN filters.employment_type IS NOT NULL
+                     THEN serving.filter_bits('employment_type', filters.employment_type, n) END;
+    masks[7] := CASE WHEN filters.source IS NOT NULL THEN serving.filter_bits('source', filters.source, n) END;
+    masks[8] := CASE WHEN filters.company IS NOT NULL THEN serving.filter_bits('company', filters.company, n) END;
+    IF filters.skill IS NOT NULL THEN
         -- A skill key is never 'unknown' (that bitmap is "not extracted"): the filter, as
         -- web_where's, matches the keys themselves.
-        IF p_skill_match = 'all' THEN
+        IF filters.skill_match = 'all' THEN
             masks[9] := everything;
-            FOREACH v IN ARRAY p_skill LOOP
+            FOREACH v IN ARRAY filters.skill LOOP
                 masks[9] := masks[9] & serving.filter_bits(skill_facet, ARRAY[v], n, false);
             END LOOP;
         ELSE
-            masks[9] := serving.filter_bits(skill_facet, p_skill, n, false);
+            masks[9] := serving.filter_bits(skill_facet, filters.skill, n, false);
         END IF;
     END IF;
-    IF p_experience IS NOT NULL OR p_experience_unknown THEN
+    IF filters.experience IS NOT NULL OR filters.experience_unknown THEN
         masks[10] := serving.filter_bits('experience', coalesce(bands, '{}')
-            || CASE WHEN p_experience_unknown THEN ARRAY['unknown'] ELSE '{}'::text[] END, n);
+            || CASE WHEN filters.experience_unknown THEN ARRAY['unknown'] ELSE '{}'::text[] END, n);
     END IF;
-    masks[11] := CASE WHEN p_seniority IS NOT NULL THEN serving.filter_bits('seniority', p_seniority, n) END;
-    masks[12] := CASE WHEN p_work_mode IS NOT NULL THEN serving.filter_bits('work_mode', p_work_mode, n) END;
+    masks[11] := CASE WHEN filters.seniority IS NOT NULL THEN serving.filter_bits('seniority', filters.seniority, n) END;
+    masks[12] := CASE WHEN filters.work_mode IS NOT NULL THEN serving.filter_bits('work_mode', filters.work_mode, n) END;
     -- Every filter: the total, and the groups without a filter of their own.
     every_filter := common;
     FOR i IN 1..12 LOOP

@@ -11,13 +11,7 @@
 -- GROUPING(...) bits below, most significant first: countries, remote, job type,
 -- employment type, source, company, month; 1 = not in this grouping set.
 CREATE OR REPLACE FUNCTION serving.web_facets_all(
-    q text, q_prefix boolean,
-    p_country text[], p_region text[], p_city text[], p_remote text[], p_job_type text[],
-    p_employment_type text[], p_source text[], p_company text[],
-    p_posted_within_days integer, p_has_salary boolean, p_salary_min numeric, p_salary_currency text,
-    p_skill text[], p_skill_match text, p_skill_scope text, p_experience int4range[],
-    p_experience_unknown boolean, p_seniority text[], p_work_mode text[],
-    top_n integer DEFAULT NULL
+    q text, q_prefix boolean, filters serving.web_filter, top_n integer DEFAULT NULL
 ) RETURNS TABLE (facet text, value text, count bigint)
 LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = serving, pg_catalog
@@ -31,20 +25,12 @@ SET enable_seqscan = off
 AS $$
 DECLARE
     tsq tsquery := serving.web_tsquery(q, q_prefix);
+    joined record;
 BEGIN
-    IF tsq IS NOT NULL THEN  -- the lexeme filters join the text: one GIN scan (see filter_lexeme)
-        tsq := serving.web_match(tsq, p_country, p_region, p_city, p_remote, p_job_type,
-                                 p_employment_type, p_source, p_company, p_has_salary);
-        p_country := NULL; p_region := NULL; p_city := NULL; p_remote := NULL;
-        p_job_type := NULL; p_employment_type := NULL; p_source := NULL; p_company := NULL;
-        p_has_salary := NULL;
-    END IF;
-    IF tsq IS NULL AND p_country IS NULL AND p_region IS NULL AND p_city IS NULL
-       AND p_remote IS NULL AND p_job_type IS NULL AND p_employment_type IS NULL
-       AND p_source IS NULL AND p_company IS NULL AND p_has_salary IS NULL
-       AND p_posted_within_days IS NULL AND p_salary_min IS NULL AND p_skill IS NULL
-       AND p_experience IS NULL AND p_experience_unknown IS NULL AND p_seniority IS NULL
-       AND p_work_mode IS NULL
+    joined := serving.web_join_lexemes(tsq, filters);  -- one GIN scan (see filter_lexeme)
+    tsq := joined.tsq;
+    filters := joined.filters;
+    IF tsq IS NULL AND serving.web_unfiltered(filters)
        AND EXISTS (SELECT 1 FROM serving.facet_totals t WHERE t.kind = 'all') THEN
         RETURN QUERY
             SELECT c.facet, c.value, c.count FROM (
@@ -106,10 +92,7 @@ BEGIN
              WHERE g.v IS NOT NULL OR g.facet = ''total''  -- padding of the shorter arrays
          )
          SELECT p.facet, p.v, p.n FROM placed p
-         WHERE $21 IS NULL OR p.place <= $21 OR p.v = ''unknown'' OR p.facet = ''total'''
-    USING tsq, p_country, p_region, p_city, p_remote, p_job_type, p_employment_type,
-          p_source, p_company, p_posted_within_days, p_has_salary, p_salary_min,
-          p_salary_currency, p_skill, p_skill_match, p_skill_scope, p_experience,
-          p_experience_unknown, p_seniority, p_work_mode, top_n;
+         WHERE $3 IS NULL OR p.place <= $3 OR p.v = ''unknown'' OR p.facet = ''total'''
+    USING tsq, filters, top_n;
 END
 $$;

@@ -1,7 +1,7 @@
 -- One page of results, one row more than asked (the caller's "is there a next page").
 -- newest: keyset on (sort_at, id). relevance: ts_rank over the newest `candidates`
 -- matches only (ranking every match of a common word is what makes naive search slow),
--- keyset on (rank, id), ranked by the query as typed ($29, see typed_tsquery). The
+-- keyset on (rank, id), ranked by the query as typed ($11, see typed_tsquery). The
 -- candidate cap is bounded here too (1..5000), not only by the caller.
 --
 -- A word plus filters, newest first, from a short walk of the list index. One GIN scan
@@ -43,12 +43,7 @@
 -- there). Checking detoasts each row's tsvector, cheap from memory but about 1 ms a row
 -- from a cold disk, hence the low bound.
 CREATE OR REPLACE FUNCTION serving.web_search(
-    q text, q_prefix boolean,
-    p_country text[], p_region text[], p_city text[], p_remote text[], p_job_type text[],
-    p_employment_type text[], p_source text[], p_company text[],
-    p_posted_within_days integer, p_has_salary boolean, p_salary_min numeric, p_salary_currency text,
-    p_skill text[], p_skill_match text, p_skill_scope text, p_experience int4range[],
-    p_experience_unknown boolean, p_seniority text[], p_work_mode text[],
+    q text, q_prefix boolean, filters serving.web_filter,
     sort text, after_at timestamptz, after_rank real, after_id bigint,
     page_rows integer, candidates integer DEFAULT 1000
 ) RETURNS TABLE (
@@ -78,6 +73,7 @@ DECLARE
     recheck tsquery;  -- the text, checked on each row of a split query
     rows_sql text := 'serving.jobs j';
     estimate record;
+    joined record;
     cols constant text := 'j.id, j.title, j.company, j.location_text, j.countries, j.cities,
         j.remote, j.job_type, j.employment_type, j.posted_at, j.posted_precision,
         j.first_seen_at, coalesce(j.posted_at, j.first_seen_at), j.salary_min, j.salary_max,
@@ -90,27 +86,19 @@ BEGIN
     END IF;
     candidates := least(greatest(coalesce(candidates, 1000), 1), 5000);
     IF coalesce(sort, 'newest') = 'relevance' OR text_q IS NULL OR walk = 0
-       OR num_nonnulls(p_country, p_region, p_city, p_remote, p_job_type, p_employment_type,
-                        p_source, p_company, p_posted_within_days, p_has_salary,
-                        p_salary_min) = 0
-       OR num_nonnulls(p_skill, p_experience, p_experience_unknown, p_seniority,
-                       p_work_mode) > 0 THEN
+       OR serving.web_unfiltered(filters)  -- the walk is for the filters of the parse only
+       OR num_nonnulls(filters.skill, filters.experience, filters.experience_unknown,
+                       filters.seniority, filters.work_mode) > 0 THEN
         walk := 0;
-    ELSIF p_posted_within_days IS NOT NULL
-          AND serving.window_rows(p_posted_within_days) <= walk THEN
+    ELSIF filters.posted_within_days IS NOT NULL
+          AND serving.window_rows(filters.posted_within_days) <= walk THEN
         whole_window := true;  -- every entry of the window: exact, however short (see above)
     ELSE
-        walk := serving.list_walk_size(walk, page_rows, serving.web_match(
-            text_q, p_country, p_region, p_city, p_remote, p_job_type, p_employment_type,
-            p_source, p_company, p_has_salary));
+        walk := serving.list_walk_size(walk, page_rows, serving.web_match(text_q, filters));
     END IF;
     IF walk > 0 THEN
         EXECUTE serving.list_walk_sql() INTO walked
-        USING NULL::tsquery, p_country, p_region, p_city, p_remote, p_job_type,
-              p_employment_type, p_source, p_company, p_posted_within_days, p_has_salary,
-              p_salary_min, p_salary_currency, p_skill, p_skill_match, p_skill_scope,
-              p_experience, p_experience_unknown, p_seniority, p_work_mode,
-              after_at, after_rank, after_id, candidates, page_rows,
+        USING NULL::tsquery, filters, after_at, after_rank, after_id, candidates, page_rows,
               CASE WHEN whole_window THEN NULL ELSE walk END, text_q;
         IF whole_window OR cardinality(walked) = page_rows THEN  -- exact (see above)
             RETURN QUERY EXECUTE
@@ -121,45 +109,37 @@ BEGIN
             RETURN;
         END IF;
     END IF;
-    IF tsq IS NOT NULL THEN  -- the lexeme filters join the text: one GIN scan (see filter_lexeme)
-        tsq := serving.web_match(tsq, p_country, p_region, p_city, p_remote, p_job_type,
-                                 p_employment_type, p_source, p_company, p_has_salary);
-        IF position(':*' IN text_q::text) > 0 THEN  -- the prefix split (see above)
-            exact := serving.web_match(
-                nullif(coalesce(serving.prefix_rest(text_q), ''), '')::tsquery, p_country,
-                p_region, p_city, p_remote, p_job_type, p_employment_type, p_source,
-                p_company, p_has_salary);
-            IF exact IS NOT NULL THEN
-                estimate := serving.estimated_rows(exact);
-                IF estimate.matching <= 2000 THEN
-                    -- A subquery the planner cannot flatten: it must take the rest's
-                    -- bitmap. Left to itself it walked the newest-first index checking
-                    -- the text on each row (it prices a detoast at nothing): 9.5 s.
-                    tsq := NULL;
-                    recheck := text_q;
-                    rows_sql := '(SELECT h.* FROM serving.jobs h WHERE h.search_tsv @@ $28
-                                  AND ts_match_vq(h.search_tsv, $27) OFFSET 0) j';
-                END IF;
+    IF position(':*' IN text_q::text) > 0 THEN  -- the prefix split (see above)
+        exact := serving.web_match(
+            nullif(coalesce(serving.prefix_rest(text_q), ''), '')::tsquery, filters);
+        IF exact IS NOT NULL THEN
+            estimate := serving.estimated_rows(exact);
+            IF estimate.matching <= 2000 THEN
+                -- A subquery the planner cannot flatten: it must take the rest's
+                -- bitmap. Left to itself it walked the newest-first index checking
+                -- the text on each row (it prices a detoast at nothing): 9.5 s.
+                recheck := text_q;
+                rows_sql := '(SELECT h.* FROM serving.jobs h WHERE h.search_tsv @@ $10
+                              AND ts_match_vq(h.search_tsv, $9) OFFSET 0) j';
             END IF;
         END IF;
-        p_country := NULL; p_region := NULL; p_city := NULL; p_remote := NULL;
-        p_job_type := NULL; p_employment_type := NULL; p_source := NULL; p_company := NULL;
-        p_has_salary := NULL;
+    END IF;
+    joined := serving.web_join_lexemes(tsq, filters);  -- one GIN scan (see filter_lexeme)
+    tsq := joined.tsq;
+    filters := joined.filters;
+    IF recheck IS NOT NULL THEN
+        tsq := NULL;  -- split: the rest's scan ($10) and the check on each row ($9) match
     END IF;
     IF sort = 'relevance' AND text_q IS NOT NULL THEN
         RETURN QUERY EXECUTE
-            'WITH candidates AS (SELECT ' || cols || ', ts_rank(j.search_tsv, $29) AS rank
+            'WITH candidates AS (SELECT ' || cols || ', ts_rank(j.search_tsv, $11) AS rank
                  FROM ' || rows_sql || serving.web_where() ||
-            ' ORDER BY coalesce(j.posted_at, j.first_seen_at) DESC, j.id DESC LIMIT $24)
+            ' ORDER BY coalesce(j.posted_at, j.first_seen_at) DESC, j.id DESC LIMIT $6)
              SELECT * FROM candidates c
-             WHERE $23 IS NULL OR (c.rank, c.id) < ($22, $23)
-             ORDER BY c.rank DESC, c.id DESC LIMIT $25'
-        USING tsq, p_country, p_region, p_city, p_remote, p_job_type, p_employment_type,
-              p_source, p_company, p_posted_within_days, p_has_salary, p_salary_min,
-              p_salary_currency, p_skill, p_skill_match, p_skill_scope, p_experience,
-              p_experience_unknown, p_seniority, p_work_mode,
-              after_at, after_rank, after_id, candidates, page_rows, text_q, recheck, exact,
-              rank_q;
+             WHERE $5 IS NULL OR (c.rank, c.id) < ($4, $5)
+             ORDER BY c.rank DESC, c.id DESC LIMIT $7'
+        USING tsq, filters, after_at, after_rank, after_id, candidates, page_rows, text_q,
+              recheck, exact, rank_q;
     ELSE
         -- The page's ids first, from the list index alone (filters on its included
         -- columns), then their rows: a rare filter combination walks narrow index
@@ -168,15 +148,12 @@ BEGIN
             'WITH page AS (
                  SELECT j.id, coalesce(j.posted_at, j.first_seen_at) AS sort_at
                  FROM ' || rows_sql || serving.web_where() ||
-            '    AND ($23 IS NULL OR (coalesce(j.posted_at, j.first_seen_at), j.id) < ($21, $23))
-                 ORDER BY coalesce(j.posted_at, j.first_seen_at) DESC, j.id DESC LIMIT $25)
+            '    AND ($5 IS NULL OR (coalesce(j.posted_at, j.first_seen_at), j.id) < ($3, $5))
+                 ORDER BY coalesce(j.posted_at, j.first_seen_at) DESC, j.id DESC LIMIT $7)
              SELECT ' || cols || ', NULL::real FROM page p JOIN serving.jobs j ON j.id = p.id
              ORDER BY p.sort_at DESC, p.id DESC'
-        USING tsq, p_country, p_region, p_city, p_remote, p_job_type, p_employment_type,
-              p_source, p_company, p_posted_within_days, p_has_salary, p_salary_min,
-              p_salary_currency, p_skill, p_skill_match, p_skill_scope, p_experience,
-              p_experience_unknown, p_seniority, p_work_mode,
-              after_at, after_rank, after_id, candidates, page_rows, text_q, recheck, exact;
+        USING tsq, filters, after_at, after_rank, after_id, candidates, page_rows, text_q,
+              recheck, exact;
     END IF;
 END
 $$;

@@ -1,38 +1,46 @@
 -- The shared filter of the web queries: OR within a group, AND across groups, 'unknown'
 -- selectable. Every web query is one fixed SQL text run by EXECUTE ... USING: values are
 -- always parameters, never spliced in, and EXECUTE plans each call with the actual
--- values, so the "$n IS NULL OR ..." branches of unused filters fold away and each call
--- gets the plan of exactly the filters it uses.
--- $1 tsquery, $2 country, $3 region, $4 city, $5 remote, $6 job_type, $7 employment_type,
--- $8 source, $9 company, $10 posted_within_days, $11 has_salary, $12 salary_min,
--- $13 salary_currency, $14 skill keys, $15 skill_match (any | all), $16 skill_scope
--- (required | all), $17 experience ranges (int4range[]), $18 experience unknown
--- (true or NULL), $19 seniority, $20 work_mode. A constant: callers append it to constant
--- text only.
+-- values (a field of the filters parameter is a constant there too), so the
+-- "... IS NULL OR ..." branches of unused filters fold away and each call gets the plan
+-- of exactly the filters it uses.
+-- $1 the text query (tsquery), $2 the filters (serving.web_filter). A constant: callers
+-- append it to constant text only.
 CREATE OR REPLACE FUNCTION serving.web_where() RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN $w$
  WHERE ($1 IS NULL OR j.search_tsv @@ $1)
-   AND ($2 IS NULL OR j.countries && $2 OR ('unknown' = ANY ($2) AND j.countries = '{}'))
-   AND ($3 IS NULL OR j.regions && $3 OR ('unknown' = ANY ($3) AND j.regions = '{}'))
-   AND ($4 IS NULL OR j.cities && $4 OR ('unknown' = ANY ($4) AND j.cities = '{}'))
-   AND ($5 IS NULL OR j.remote = ANY ($5))
-   AND ($6 IS NULL OR coalesce(j.job_type, 'unknown') = ANY ($6))
-   AND ($7 IS NULL OR coalesce(j.employment_type, 'unknown') = ANY ($7))
-   AND ($8 IS NULL OR j.source = ANY ($8))
-   AND ($9 IS NULL OR coalesce(j.company, 'unknown') = ANY ($9))
-   AND ($10 IS NULL OR coalesce(j.posted_at, j.first_seen_at) >= now() - make_interval(days => $10))
-   AND ($11 IS NULL OR (j.salary_min IS NOT NULL OR j.salary_max IS NOT NULL) = $11)
-   AND ($12 IS NULL OR (j.salary_currency = $13 AND coalesce(j.salary_max, j.salary_min) >= $12
-                        AND (j.salary_min IS NOT NULL OR j.salary_max IS NOT NULL)))
-   AND ($14 IS NULL
-        OR ($16 = 'required' AND $15 = 'any' AND j.skills_required && $14)
-        OR ($16 = 'required' AND $15 = 'all' AND j.skills_required @> $14)
-        OR ($16 = 'all' AND $15 = 'any' AND j.skills_all && $14)
-        OR ($16 = 'all' AND $15 = 'all' AND j.skills_all @> $14))
-   AND (($17 IS NULL AND $18 IS NULL)
-        OR serving.experience_range(j.experience_min, j.experience_max) && ANY ($17)
-        OR ($18 AND j.experience_min IS NULL AND j.experience_max IS NULL))
-   AND ($19 IS NULL OR coalesce(j.seniority, 'unknown') = ANY ($19))
-   AND ($20 IS NULL OR coalesce(j.work_mode, 'unknown') = ANY ($20))
+   AND (($2).country IS NULL OR j.countries && ($2).country
+        OR ('unknown' = ANY (($2).country) AND j.countries = '{}'))
+   AND (($2).region IS NULL OR j.regions && ($2).region
+        OR ('unknown' = ANY (($2).region) AND j.regions = '{}'))
+   AND (($2).city IS NULL OR j.cities && ($2).city
+        OR ('unknown' = ANY (($2).city) AND j.cities = '{}'))
+   AND (($2).remote IS NULL OR j.remote = ANY (($2).remote))
+   AND (($2).job_type IS NULL OR coalesce(j.job_type, 'unknown') = ANY (($2).job_type))
+   AND (($2).employment_type IS NULL
+        OR coalesce(j.employment_type, 'unknown') = ANY (($2).employment_type))
+   AND (($2).source IS NULL OR j.source = ANY (($2).source))
+   AND (($2).company IS NULL OR coalesce(j.company, 'unknown') = ANY (($2).company))
+   AND (($2).posted_within_days IS NULL
+        OR coalesce(j.posted_at, j.first_seen_at)
+           >= now() - make_interval(days => ($2).posted_within_days))
+   AND (($2).has_salary IS NULL
+        OR (j.salary_min IS NOT NULL OR j.salary_max IS NOT NULL) = ($2).has_salary)
+   AND (($2).salary_min IS NULL
+        OR (j.salary_currency = ($2).salary_currency
+            AND coalesce(j.salary_max, j.salary_min) >= ($2).salary_min
+            AND (j.salary_min IS NOT NULL OR j.salary_max IS NOT NULL)))
+   AND (($2).skill IS NULL
+        OR (($2).skill_scope = 'required' AND ($2).skill_match = 'any'
+            AND j.skills_required && ($2).skill)
+        OR (($2).skill_scope = 'required' AND ($2).skill_match = 'all'
+            AND j.skills_required @> ($2).skill)
+        OR (($2).skill_scope = 'all' AND ($2).skill_match = 'any' AND j.skills_all && ($2).skill)
+        OR (($2).skill_scope = 'all' AND ($2).skill_match = 'all' AND j.skills_all @> ($2).skill))
+   AND ((($2).experience IS NULL AND ($2).experience_unknown IS NULL)
+        OR serving.experience_range(j.experience_min, j.experience_max) && ANY (($2).experience)
+        OR (($2).experience_unknown AND j.experience_min IS NULL AND j.experience_max IS NULL))
+   AND (($2).seniority IS NULL OR coalesce(j.seniority, 'unknown') = ANY (($2).seniority))
+   AND (($2).work_mode IS NULL OR coalesce(j.work_mode, 'unknown') = ANY (($2).work_mode))
 $w$;
