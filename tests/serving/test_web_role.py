@@ -164,6 +164,34 @@ def test_the_web_role_cannot_call_anything_that_writes(seeded, web_conn, stateme
 @pytest.mark.parametrize(
     "statement",
     [
+        "SELECT serving.web_where()",
+        "SELECT serving.web_match(NULL, NULL)",
+        "SELECT serving.web_join_lexemes(NULL, NULL)",
+        "SELECT serving.web_unfiltered(NULL)",
+        "SELECT serving.web_tsquery('engin', true)",  # would list the lexicon
+    ],
+)
+def test_the_web_role_cannot_call_the_helpers_of_the_search_functions(
+    seeded, web_conn, statement
+) -> None:
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        web_conn.execute(statement)
+
+
+def test_the_filters_type_is_no_ones_to_build_on_but_a_call_may_cast_to_it(
+    seeded, web_conn
+) -> None:
+    usage = "SELECT has_type_privilege(%s, 'serving.web_filter', 'USAGE')"
+    assert web_conn.execute(usage, ("jobharbor_web",)).fetchone() == {"has_type_privilege": False}
+    web_conn.execute("SET default_transaction_read_only = off")  # the privilege is what stops it
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        web_conn.execute("CREATE TEMPORARY TABLE mine (f serving.web_filter)")
+    assert len(search.search(web_conn, SearchRequest(limit=3)).items) == 3
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
         "SELECT rolpassword FROM pg_authid",
         "SELECT passwd FROM pg_shadow",
         "SELECT pg_read_file('/etc/passwd')",

@@ -7,3 +7,6 @@ REVOKE CREATE ON SCHEMA serving FROM PUBLIC;
 REVOKE ALL ON ALL TABLES IN SCHEMA serving FROM PUBLIC;
 REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA serving FROM PUBLIC;
 ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+-- Nor the type of the web functions' filters (a privilege to make objects of it; a call
+-- that casts to it needs none).
+REVOKE USAGE ON TYPE serving.web_filter FROM PUBLIC;
