@@ -12,6 +12,7 @@ import pycountry
 
 from pipeline.enrich.catalog import load_catalog
 from serving_sync import search
+from serving_sync.evidence import NormalizedField, place, served_fields
 from serving_sync.search import DEFAULT_LIMIT, UNKNOWN, Filters, SearchRequest
 
 GROUP_LABELS = {
@@ -85,27 +86,71 @@ def param_name(group: str) -> str:
 
 
 def enrichment_body(job: dict[str, Any]) -> dict[str, Any]:
-    """Every extracted value as {"value", "evidence", "start", "end"} (null: not stated),
-    skills as lists of those with their `key`; a posting without a result says
-    `extracted: false` and has no values at all (not "no requirements")."""
+    """Every extracted value as {"value", "field", "start", "end", "evidence", "context"}
+    (null: not stated), skills as lists of those with their `key`. `job[field][start:end]`
+    is the excerpt, as served (serving_sync.evidence); `context` is its sentence. A
+    posting without a result says `extracted: false` and has no values at all (not "no
+    requirements")."""
     stored = job.get("enrichment")
     if stored is None:
         empty: dict[str, Any] = dict.fromkeys((*ENRICHED_FIELDS, *search.SKILL_FIELDS))
         return {"extracted": False, "enriched_at": None, **empty}
+    fields = served_fields(job)
     body: dict[str, Any] = {"extracted": True, "enriched_at": job.get("enriched_at")}
     for name in ENRICHED_FIELDS:
-        body[name] = _evidence(stored.get(name))
+        body[name] = _evidence(fields, stored.get(name))
     for name in search.SKILL_FIELDS:
         body[name] = [
-            {"key": item.get("key"), **(_evidence(item) or {})} for item in stored.get(name) or []
+            {"key": item.get("key"), **(_evidence(fields, item) or {})}
+            for item in stored.get(name) or []
         ]
     return body
 
 
-def _evidence(item: dict[str, Any] | None) -> dict[str, Any] | None:
+def _evidence(
+    fields: tuple[NormalizedField, ...], item: dict[str, Any] | None
+) -> dict[str, Any] | None:
     if not item or item.get("value") is None:
         return None
-    return {k: item.get(k) for k in ("value", "evidence", "start", "end")}
+    return {"value": item.get("value"), **place(fields, item).as_dict()}
+
+
+def marked_description(job: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The description as (text, marked) pieces: each extracted value's span in it is
+    marked, so a reader sees the words a value stands on in their place."""
+    description = job.get("description") or ""
+    found = enrichment_body(job)
+    spans = sorted(
+        (item["start"], item["end"]) for item in _items(found) if item.get("field") == "description"
+    )
+    pieces: list[tuple[str, bool]] = []
+    at = 0
+    for start, end in spans:
+        if start < at:  # overlapping spans: the first one marks the shared words
+            start = at
+        if start >= end:
+            continue
+        pieces += [(description[at:start], False), (description[start:end], True)]
+        at = end
+    pieces.append((description[at:], False))
+    return [piece for piece in pieces if piece[0]]
+
+
+def excerpt_in_context(item: dict[str, Any]) -> tuple[str, str, str]:
+    """(before, excerpt, after): the excerpt inside its sentence, for the page to mark."""
+    excerpt = " ".join((item.get("evidence") or "").split())
+    context = item.get("context") or ""
+    at = context.find(excerpt) if excerpt else -1
+    if at < 0:
+        return "", excerpt, ""
+    return context[:at], excerpt, context[at + len(excerpt) :]
+
+
+def _items(found: dict[str, Any]) -> list[dict[str, Any]]:
+    if not found.get("extracted"):
+        return []
+    single = [found[name] for name in ENRICHED_FIELDS if found.get(name)]
+    return single + [item for name in search.SKILL_FIELDS for item in found.get(name) or []]
 
 
 def job_body(job: dict[str, Any]) -> dict[str, Any]:

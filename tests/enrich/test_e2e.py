@@ -3,10 +3,17 @@ the real SDK and the sandbox's Gemini endpoint) -> enrich.current_values."""
 
 from __future__ import annotations
 
+import pytest
+
 from pipeline.app import App
 from pipeline.commands.enrich_demo import demo_enrichment
+from pipeline.enrich.adversarial import VALUE_MODES
 from pipeline.phases.discover import discover
 from pipeline.phases.parse import parse_source
+from pipeline.phases.sync import sync_serving
+from serving_sync import search
+from serving_sync.evidence import holds
+from web import present
 
 
 def test_parsed_sandbox_postings_are_enriched_once(app: App, gemini) -> None:
@@ -53,3 +60,38 @@ def test_enriched_sandbox_postings_are_published_with_skills_and_filterable(
     assert {item["id"] for item in found.items} == expected
     line = published_skills(app)
     assert line.startswith(f"published skills: {len(jobs)} of {len(jobs)} serving jobs have skills")
+
+
+@pytest.mark.parametrize("mode", ["truthful", "adversarial", "one_invalid"])
+def test_every_value_the_api_serves_is_cut_from_the_field_it_names(
+    app: App, gemini, mode: str
+) -> None:
+    """Whatever the model answers (truthful, each adversarial mode in turn, one invalid
+    value), what survives the checker and is published reads back as job[field][start:end]
+    == evidence, from the job body GET /api/jobs/{id} serves."""
+    assert discover(app, "lever", force=True).status == "succeeded"
+    assert parse_source(app, "lever").status == "succeeded"
+    gemini.answer(mode)
+    demo_enrichment(app)
+    sync_serving(app)
+    values = []
+    with app.serving_db.connect() as conn:
+        ids = [r["id"] for r in conn.execute("SELECT id FROM serving.jobs").fetchall()]
+        for job_id in ids:
+            job = search.job(conn, job_id)
+            body = present.job_body(job)["enrichment"]
+            values += [(job, v) for v in _values(body)]
+    if mode == "adversarial":  # every adversarial mode got at least one posting
+        assert len(ids) >= len(VALUE_MODES)
+    assert values, "no value was published"
+    for job, value in values:
+        assert value["field"] in ("title", "location_text", "description"), value
+        assert holds(job, value), value
+        assert " ".join(value["evidence"].split()) in value["context"], value
+
+
+def _values(body: dict) -> list[dict]:
+    single = [body[name] for name in present.ENRICHED_FIELDS if body.get(name)]
+    return single + [
+        v for name in ("skills_required", "skills_preferred") for v in body.get(name) or []
+    ]

@@ -14,28 +14,56 @@ import httpx
 import psycopg
 import pytest
 
+from pipeline.enrich.evidence import locate
+from pipeline.enrich.text import flat, posting_text
 from serving_sync import search
+from serving_sync.evidence import holds
 from tests.serving.conftest import NOW, RunningWeb, insert_jobs, job_row, start_web
 
 
-def ev(value: Any, evidence: str, start: int) -> dict[str, Any]:
-    return {"value": value, "evidence": evidence, "start": start, "end": start + len(evidence)}
+def description_of(i: int, required, preferred, lo, hi, seniority, work_mode) -> str:
+    """A description stating what the values say, in the words their excerpts quote."""
+    said = [f"Job number {i}."]
+    if seniority:
+        said.append(f"A {seniority.capitalize()} role.")
+    if lo is not None:
+        said.append(f"You need {lo}+ years of experience.")
+    if hi is not None:
+        said.append(f"Ideally {lo}-{hi} years.")
+    if work_mode:
+        said.append(f"This job is {work_mode}.")
+    if required or preferred:
+        said.append(
+            "You will work with " + ", ".join(k.capitalize() for k in (*required, *preferred)) + "."
+        )
+    return " ".join(said)
 
 
 def enriched(i: int, required=(), preferred=(), lo=None, hi=None, seniority=None, work_mode=None):
-    fields = {"experience_min": ev(lo, f"{lo}+ years", 5) if lo is not None else None}
+    base = job_row(i)
+    description = description_of(i, required, preferred, lo, hi, seniority, work_mode)
+    text = flat(posting_text(base["title"], base["location_text"], description))
+
+    def ev(value: Any, evidence: str) -> dict[str, Any]:
+        """A value as enrichment stores it: offsets into its own joined, normalised text."""
+        span = locate(text, evidence)
+        assert span is not None, evidence
+        return {"value": value, "evidence": evidence, "start": span[0], "end": span[1]}
+
+    fields = {"experience_min": ev(lo, f"{lo}+ years") if lo is not None else None}
     if hi is not None:
-        fields["experience_max"] = ev(hi, f"{lo}-{hi} years", 5)
+        fields["experience_max"] = ev(hi, f"{lo}-{hi} years")
     if seniority:
-        fields["seniority"] = ev(seniority, seniority.capitalize(), 0)
+        fields["seniority"] = ev(seniority, seniority.capitalize())
     if work_mode:
-        fields["work_mode"] = ev(work_mode, work_mode, 20)
+        fields["work_mode"] = ev(work_mode, work_mode)
     skills = {
-        name: [{"key": k, **ev(k, k.capitalize(), 40 + n)} for n, k in enumerate(keys)]
+        name: [{"key": k, **ev(k, k.capitalize())} for k in keys]
         for name, keys in (("skills_required", required), ("skills_preferred", preferred))
     }
     return job_row(
         i,
+        description=description,
         experience_min=lo,
         experience_max=hi,
         seniority=seniority,
@@ -183,17 +211,28 @@ def test_api_jobs_filters_by_skill_and_lists_enrichment(web) -> None:
     assert {i["id"] for i in unknown["items"]} == n(4, 5, 6)
 
 
-def test_api_job_returns_every_extracted_value_with_its_evidence(web) -> None:
+def test_api_job_returns_every_extracted_value_cut_from_the_field_it_names(web) -> None:
     body = get(web, f"/api/jobs/{ID[1]}").json()
     found = body["enrichment"]
     assert found["extracted"] is True
-    assert found["seniority"] == {"value": "senior", "evidence": "Senior", "start": 0, "end": 6}
-    assert found["experience_min"] == {"value": 3, "evidence": "3+ years", "start": 5, "end": 13}
+    description = body["description"]
+    years = description.index("3+ years")
+    assert found["experience_min"] == {
+        "value": 3, "field": "description", "start": years, "end": years + 8,
+        "evidence": "3+ years", "context": "You need 3+ years of experience.",
+    }  # fmt: skip
+    # "Senior" is the title's first word: the excerpt's first place in what enrichment read
+    assert found["seniority"] == {
+        "value": "senior", "field": "title", "start": 0, "end": 6, "evidence": "Senior",
+        "context": "Senior Software Engineer",
+    }  # fmt: skip
     assert found["education"] is None  # not stated
-    assert found["skills_required"] == [
-        {"key": "python", "value": "python", "evidence": "Python", "start": 40, "end": 46},
-        {"key": "sql", "value": "sql", "evidence": "Sql", "start": 41, "end": 44},
-    ]
+    assert [(s["key"], s["evidence"], s["field"]) for s in found["skills_required"]] == [
+        ("python", "Python", "description"), ("sql", "Sql", "description"),
+    ]  # fmt: skip
+    for value in (found["experience_min"], found["experience_max"], *found["skills_required"]):
+        assert holds(body, value)
+        assert value["evidence"] in value["context"]
     assert "skills_required" not in body  # only under enrichment, as evidence objects
 
 
@@ -239,10 +278,18 @@ def test_bad_enrichment_filter_values_are_422_naming_the_parameter(web, params, 
         assert response.json()["detail"][0]["loc"][-1] == name
 
 
-def test_the_job_page_shows_each_value_with_its_excerpt(web) -> None:
+def test_the_job_page_shows_each_value_in_its_sentence_and_marks_it_in_the_description(
+    web,
+) -> None:
     page = get(web, f"/jobs/{ID[1]}").text
     assert "Requirements" in page
-    assert '<q class="excerpt" data-start="0" data-end="6">Senior</q>' in page
+    assert (
+        '<q class="excerpt" data-field="title" data-start="0" data-end="6">'
+        "<mark>Senior</mark> Software Engineer</q>"
+    ) in page
+    description = page[page.index('<div class="description">') :]
+    assert "You need <mark>3+ years</mark> of experience." in description
+    assert "work with <mark>Python</mark>, <mark>Sql</mark>, <mark>Docker</mark>." in description
     assert 'data-key="python"' in page
     assert "have not been extracted" in get(web, f"/jobs/{ID[5]}").text
 

@@ -22,5 +22,9 @@ def test_filter_by_a_skill_then_read_the_excerpts(page, tmp_path) -> None:  # no
     assert page.get_by_role("status").inner_text().startswith("1 job")
     page.locator("ol.results h2 a").first.click()
     assert page.url.endswith(f"/jobs/{ID[1]}")
-    assert page.locator("#requirements q.excerpt").first.inner_text() == "3+ years"
+    assert page.locator("#requirements q.excerpt mark").first.inner_text() == "3+ years"
+    assert page.locator("#requirements q.excerpt").first.inner_text() == (
+        "You need 3+ years of experience."
+    )
+    assert "3+ years" in page.locator(".description mark").all_inner_texts()
     shot(page, tmp_path, "skills-2-job")
