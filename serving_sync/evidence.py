@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from pipeline.enrich.text import normalize, normalize_excerpt
@@ -53,13 +53,7 @@ class ServedSpan:
     context: str | None
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "field": self.field,
-            "start": self.start,
-            "end": self.end,
-            "evidence": self.evidence,
-            "context": self.context,
-        }
+        return asdict(self)
 
 
 def normalized_field(name: str, original: str) -> NormalizedField:
