@@ -36,6 +36,7 @@ from pipeline.phases.parse import parse_source
 from pipeline.phases.sync import sync_serving
 from pipeline.rawstore.recovery import recover_and_requeue
 from pipeline.settings import load_settings
+from serving_sync.quality import one_line, read_quality
 
 DESCRIPTION = """\
 jobharbor keeps an honest, current copy of job postings: it polls job boards
@@ -169,6 +170,14 @@ def cmd_status(args: argparse.Namespace) -> int:
         if args.json
         else render_status(report) + "\n" + render_lags(report["freshness"])
     )
+    return 0
+
+
+def cmd_quality(args: argparse.Namespace) -> int:
+    urls = resolve_databases(load_settings())
+    with Database(urls.serving).connect() as conn:
+        report = read_quality(conn)
+    print(json.dumps(report, indent=2, default=str) if args.json else one_line(report))
     return 0
 
 
@@ -465,6 +474,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     status.add_argument("--source", help="only this source")
     status.add_argument("--json", action="store_true", help="machine-readable output")
+    quality = add(
+        "quality",
+        cmd_quality,
+        "what visitors find in the published postings: fields known, vocabularies, "
+        "duplicated places, checkable evidence, salary anomalies",
+    )
+    quality.add_argument("--json", action="store_true", help="the whole report as JSON")
     sync = add(
         "sync", cmd_sync, "publish open postings to the serving schema as one transactional diff"
     )

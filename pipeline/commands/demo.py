@@ -30,6 +30,7 @@ from pipeline.phases.parse import parse_source
 from pipeline.phases.sync import sync_serving
 from pipeline.settings import REPO_ROOT, Settings, load_settings
 from sandbox.daemon import ensure_sandbox
+from serving_sync.quality import one_line, read_quality
 from serving_sync.reconcile import search
 
 SAMPLE_QUERY = "engineer"
@@ -161,5 +162,7 @@ def show_demo(app: App, *, advance: bool = False) -> None:
         print(
             f"  {row['rank']:.3f}  {row['title']} — {row['company']} ({row['location_text']}) [{row['source']}]"
         )
+    with app.serving_db.connect() as conn:
+        print("\n" + one_line(read_quality(conn)) + "  (details: jobharbor quality --json)")
     print(f"\ndone in {time.monotonic() - started:.1f}s")
     print("open the web app: jobharbor web, then http://127.0.0.1:8000 (API docs at /docs)")
