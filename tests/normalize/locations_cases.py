@@ -126,7 +126,7 @@ WORKDAY = [
     ),
     Case("APAC - Singapore - Singapore - Fusionopolis", countries="SG", country="SG"),
     us("AMER - United States - Colorado - Denver - Wewatta", city="Denver", region="Colorado"),
-    Case("AMER - Canada - Quebec - Montreal - 10 Rue Duke", countries="CA", region="Quebec"),
+    Case("AMER - Canada - Quebec - Montreal - 10 Rue Duke", countries="CA", region="Québec"),
     Case("APAC - Japan - Tokyo - Toranomon Hills Mori Tower", countries="JP"),
     us(
         "AMER - United States - California - Offsite/Home",
@@ -214,7 +214,7 @@ GREENHOUSE = [
     Case("East Coast", countries="US", offices=0),
     Case("San Francisco, Amsterdam, London", includes="US NL GB", offices=3),
     Case("San Francisco or Palo Alto, CA", includes="US", offices=2),
-    Case("Paris, Île-de-France, France", countries="FR", city="Paris", region="Ile-de-France"),
+    Case("Paris, Île-de-France, France", countries="FR", city="Paris", region="Île-de-France"),
     Case("Bengaluru, Karnataka", countries="IN", city="Bengaluru", region="Karnataka"),
     Case("Hybrid - New York", countries="US", remote="hybrid", city="New York City"),
     Case("Europe - Remote", includes="DE FR ES IT", excludes="US", remote="yes"),
@@ -267,7 +267,7 @@ LEVER_ASHBY = [
     Case("Munich", countries="DE", city="Munich"),
     Case("Cologne", countries="DE"),
     Case("Ghent", countries="BE"),
-    Case("Montreal, QC", countries="CA", region="Quebec"),
+    Case("Montreal, QC", countries="CA", region="Québec"),
     Case("Charlotte, NC", countries="US", city="Charlotte", region="North Carolina"),
     Case("St. Louis, MO", countries="US", city="St. Louis", region="Missouri"),
     Case(
@@ -593,7 +593,7 @@ WORKDAY_FORMS = [
     us("USA, WA, Redmond", city="Redmond", region="Washington"),
     us("California - San Francisco", city="San Francisco", region="California"),
     us("Texas - Plano", city="Plano", region="Texas"),
-    Case("AMER - Canada - Quebec - Montreal", countries="CA", city="Montréal", region="Quebec"),
+    Case("AMER - Canada - Quebec - Montreal", countries="CA", city="Montréal", region="Québec"),
     Case("AMER - Canada - Ontario - Ottawa", countries="CA", city="Ottawa"),
     Case("EMEA - Germany - Munich", countries="DE", city="Munich"),
     Case("EMEA - France - Paris", countries="FR", city="Paris", ambiguous=False),
@@ -671,12 +671,12 @@ LOCAL_NAMES = [
     Case("Kraków 12, Poland", countries="PL", city="Kraków"),
 ]
 VIETNAMESE_ADDRESSES = [
-    Case("Số 1 Tràng Tiền-Hoàn Kiếm-Hà Nội", countries="VN", region="Ha Noi"),
-    Case("Tầng 5, 22 Láng Hạ-Đống Đa-Hà Nội", countries="VN", region="Ha Noi"),
+    Case("Số 1 Tràng Tiền-Hoàn Kiếm-Hà Nội", countries="VN", region="Hanoi"),
+    Case("Tầng 5, 22 Láng Hạ-Đống Đa-Hà Nội", countries="VN", region="Hanoi"),
     Case("Quận 1-TP.HCM", countries="VN"),
     Case("Phỏng vấn online", countries="", offices=0, note="interview: 'vấn' is no town in Turkey"),
     Case("Remote US (phỏng vấn online)", countries="US", remote="yes"),
-    Case("Phòng 301, Tòa nhà ABC-Cầu Giấy-Hà Nội", countries="VN", region="Ha Noi"),
+    Case("Phòng 301, Tòa nhà ABC-Cầu Giấy-Hà Nội", countries="VN", region="Hanoi"),
     Case("Ưu tiên ứng viên nữ", countries="", offices=0, note="no syllable is a foreign town"),
     Case("Làm việc tại nhà", countries="", offices=0, remote="yes"),
 ]

@@ -7,9 +7,12 @@ pipeline/normalize/locations/evaluate.py and docs/locations.md.
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import pytest
 
-from pipeline.normalize.locations import evaluate, locate
+from pipeline.normalize.locations import evaluate, locate, place_duplicates
+from pipeline.normalize.locations.text import spelling_key
 
 FIXTURES = evaluate.real_fixtures_dir()
 if not (FIXTURES / evaluate.ASHBY_KEY).exists():
@@ -69,3 +72,30 @@ def test_vietnamese_sites_stay_in_vietnam() -> None:
         result = locate(text)
         stray = set(result.countries) - {"VN"} - foreign_ok
         assert not stray, (text, result.countries)
+
+
+def _every_real_string() -> list[str]:
+    sets = evaluate.other_location_sets()
+    return [row.location for row in evaluate.read_ashby_key()] + [
+        text for strings in sets.values() for text in strings
+    ]
+
+
+def test_real_postings_list_each_place_once() -> None:
+    """No real string's offices repeat a place (same GeoNames id, or one label twice)."""
+    repeated = [text for text in _every_real_string() if place_duplicates(locate(text).offices) > 0]
+    assert repeated == []
+
+
+def test_real_regions_and_cities_have_one_spelling_per_country() -> None:
+    """What the region and city facets list from the real strings: within a country, no
+    name shows under two spellings, in one facet or across the two (region "Ha Noi"
+    beside city "Hanoi")."""
+    spellings: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for text in _every_real_string():
+        for office in locate(text).offices:
+            for name in (office.region, office.city):
+                if name and office.country:
+                    spellings[(office.country, spelling_key(name))].add(name)
+    assert len(spellings) > 300  # the real strings name many places
+    assert {k: v for k, v in spellings.items() if len(v) > 1} == {}

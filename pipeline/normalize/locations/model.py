@@ -39,19 +39,6 @@ class Office:
             ambiguous=bool(data.get("ambiguous", False)),
         )
 
-    def same_place(self, other: Office) -> bool:
-        if self.geonameid is not None and self.geonameid == other.geonameid:
-            return True
-        return (_norm(self.city), _norm(self.region), self.country) == (
-            _norm(other.city),
-            _norm(other.region),
-            other.country,
-        )
-
-
-def _norm(value: str | None) -> str | None:
-    return value.casefold() if value else None
-
 
 @dataclass(frozen=True)
 class LocationResult:

@@ -696,22 +696,28 @@ def _named_after(reading: Reading, key: str, index: Index) -> bool:
 
 
 def to_office(reading: Reading, ambiguous: bool, index: Index) -> Office:
-    city = index.cities[reading.city] if reading.city is not None else None
+    """The office a reading names, with one name per place (docs/locations.md, "Names"):
+    GeoNames' name of the town, the region's one display name, and the GeoNames id of
+    the most precise place named (none for a region GeoNames' admin1 codes do not tie)."""
+    place = (reading.country, reading.admin1) if reading.admin1 is not None else None
+    city_at = reading.city
+    if city_at is None and place is not None:
+        city_at = index.region_cities.get(place)  # a city-region is its city (Hà Nội)
+    city = index.cities[city_at] if city_at is not None else None
     region_name = None
-    if reading.admin1 is not None:
-        region_name = index.admin1_names.get((reading.country, reading.admin1))
+    if place is not None:
+        region_name = index.region_names.get(place) or index.admin1_names.get(place)
     if region_name is None and reading.region is not None:
         region_name = index.regions[reading.region].name
-    gid: int | None
+    gid: int | None = None
     if city is not None:
         gid = city.geonameid
     elif reading.region is not None and index.regions[reading.region].geonameid:
         gid = index.regions[reading.region].geonameid
-    elif reading.admin1 is None:
+    elif reading.admin1 is None and reading.region is None:
+        # The country itself; a region not tied to an admin1 code is not the country.
         country = index.country_by_code.get(reading.country)
         gid = country.geonameid if country is not None else None
-    else:
-        gid = None
     return Office(
         city=city.name if city is not None else None,
         region=region_name,

@@ -66,3 +66,18 @@ def fold(text: str) -> str:
 def fold_word(word: str) -> str:
     """Fold one token that has no spaces or hyphens (the resolver's hot path)."""
     return word.lower().translate(_FOLD_TABLE).strip()
+
+
+# German writes ü/ö/ä as ue/oe/ae without the marks ("Baden-Wuerttemberg"), and
+# names run their words together or apart ("Ha Noi", "Hanoi"; "Hai Phong", "Haiphong").
+_DIGRAPHS = (("ue", "u"), ("oe", "o"), ("ae", "a"))
+
+
+def spelling_key(text: str) -> str:
+    """The key two spellings of one name share: `fold`, then the German digraphs read as
+    their plain vowels and no spaces. Only for telling whether two names are one name
+    spelled twice; lookups use `fold`."""
+    key = fold(text)
+    for digraph, vowel in _DIGRAPHS:
+        key = key.replace(digraph, vowel)
+    return key.replace(" ", "")
