@@ -472,18 +472,18 @@ class _Builder:
         alternates = {c.geonameid: c.alternates for c in raw_cities if c.alternates}
         largest: dict[tuple[str, str], int] = {}
         named: dict[tuple[str, str, str], int] = {}
-        for ident, city in enumerate(self.cities):  # most populous first
+        for at, city in enumerate(self.cities):  # most populous first
             place = (city.country, city.admin1)
-            largest.setdefault(place, ident)
-            named.setdefault((*place, spelling_key(city.name)), ident)
+            largest.setdefault(place, at)
+            named.setdefault((*place, spelling_key(city.name)), at)
         for place, name in self.admin1_names.items():
             subs = self.admin1_subdivisions.get(place, [])
             iso_names = [n for sub in subs for n in _clean_subdivision_name(sub.name)]
             ident = named.get((*place, spelling_key(name)))  # a town of its own name
             if subs and all(sub.type.lower() in CITY_REGION_TYPES for sub in subs):
-                city = ident if ident is not None else largest.get(place)
-                if city is not None and self._is_city_region(city, name, iso_names, alternates):
-                    self.region_cities[place] = ident = city
+                town = ident if ident is not None else largest.get(place)
+                if town is not None and self._is_city_region(town, name, iso_names, alternates):
+                    self.region_cities[place] = ident = town
             if ident is not None:
                 self.region_names[place] = self.cities[ident].name
                 continue
