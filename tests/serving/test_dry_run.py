@@ -43,7 +43,7 @@ def test_a_dry_run_returns_the_plan_and_changes_nothing(seed: Seeder) -> None:
     assert [r["id"] for r in plan.sample["insert"]] == [new]
     assert plan.sample["insert"][0]["title"] == "Brand new"
     [update] = plan.sample["update"]
-    assert (update["id"], sorted(update["changed"])) == (edited, ["remote", "title"])
+    assert (update["id"], sorted(update["changed"])) == (edited, ["title", "work_mode"])
     assert [r["id"] for r in plan.sample["remove"]] == [closed]
     assert serving_state(seed) == before
     assert seed.last_run()["status"] == "previewed"

@@ -46,7 +46,7 @@ def test_unfiltered_counts_come_from_the_kept_table_and_filtered_ones_live(servi
         conn.execute("UPDATE serving.jobs SET remote = 'yes' WHERE remote <> 'yes'")
         assert _answers(conn, Filters()) == before
         filtered = conn.execute(
-            search.FACET_SQL, ("remote", *search.filter_args(Filters(source=("lever",))), None)
+            search.FACET_SQL, ("work_mode", *search.filter_args(Filters(source=("lever",))), None)
         ).fetchall()
     assert [r["value"] for r in filtered] == [None, "yes"]
 

@@ -94,7 +94,7 @@ def _walk_size(serving, filters: Filters, page_rows: int, cap: int = 150000) -> 
 
 
 CASES = {
-    "broad_word_broad_filter": Filters(q="engineer", remote=(UNKNOWN, "yes")),
+    "broad_word_broad_filter": Filters(q="engineer", work_mode=(UNKNOWN, "remote")),
     "two_words_prefix_country": Filters(q="data engin", country=("US",)),
     "prefix_with_salary_and_days": Filters(q="engin", has_salary=True, posted_within_days=900),
     "diacritics_and_job_type": Filters(q="ke toan", job_type=(UNKNOWN,)),
