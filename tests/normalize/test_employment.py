@@ -218,7 +218,7 @@ def test_nothing_stated_is_the_empty_set_and_an_unknown_value_is_other() -> None
 
 
 def test_regular_means_full_time_only_where_the_platform_says_so() -> None:
-    assert REGULAR_MEANS_FULL_TIME <= set(PLATFORMS)
+    assert set(PLATFORMS) >= REGULAR_MEANS_FULL_TIME
     for platform in PLATFORMS:
         expected = ("full_time",) if platform in REGULAR_MEANS_FULL_TIME else ("other",)
         assert employment_types("Regular", platform) == expected, platform
@@ -322,7 +322,9 @@ def test_an_extracted_internship_wins_over_a_stated_full_time() -> None:
 
 
 def test_an_intern_seniority_is_an_internship_and_the_stated_term_stays() -> None:
-    settled = coherent(("full_time", "temporary"), job_type=None, seniority="intern", extracted=None)
+    settled = coherent(
+        ("full_time", "temporary"), job_type=None, seniority="intern", extracted=None
+    )
     assert settled == Coherent(("temporary", "internship"), "intern", "intern")
 
 
@@ -366,8 +368,8 @@ def test_no_posting_is_both_an_internship_and_something_that_contradicts_it(raw:
                 stated = employment_types(raw, None)
                 c = coherent(stated, job_type=job_type, seniority=seniority, extracted=extracted)
                 is_intern = "internship" in c.employment_type
-                assert is_intern == (c.job_type in ("intern", "co-op")) == (
-                    c.seniority == "intern"
+                assert (
+                    is_intern == (c.job_type in ("intern", "co-op")) == (c.seniority == "intern")
                 ), (raw, job_type, seniority, extracted, c)
                 if is_intern:
                     assert not {"full_time", "part_time"} & set(c.employment_type)

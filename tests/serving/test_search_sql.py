@@ -157,7 +157,9 @@ def test_facets_are_disjunctive_and_buckets_plus_unknown_add_up(seeded, web_conn
 
 
 def test_a_filtered_group_still_counts_its_other_values(seeded, web_conn) -> None:
-    found = search.counts(web_conn, Filters(country=("VN",)), ("country", "work_mode"), budget_ms=5000)
+    found = search.counts(
+        web_conn, Filters(country=("VN",)), ("country", "work_mode"), budget_ms=5000
+    )
     countries = dict(found.groups["country"].buckets)
     assert countries["US"] > 0
     assert countries["DE"] > 0
