@@ -77,7 +77,7 @@ def test_the_cli_dry_run_prints_the_plan(
     assert main(["sync", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "inserted=1, updated=1, removed=1" in out
-    assert f"update {edited}: Edited title changed: title, remote" in out
+    assert f"update {edited}: Edited title changed: title, work_mode" in out
     assert seed.last_run()["status"] == "previewed"
     assert main(["sync", "--full"]) == 0
     assert "mode=full, mode_reason=asked for" in capsys.readouterr().out

@@ -100,7 +100,7 @@ CASES = {
     "diacritics_and_job_type": Filters(q="ke toan", job_type=(UNKNOWN,)),
     "old_rare_word_source": Filters(q=OLD_WORD, source=("lever", "greenhouse")),
     "exclusion_and_company": Filters(q="-senior engin", company=("Acme", UNKNOWN)),
-    "or_and_employment": Filters(q="designer or intern", employment_type=("Full-time",)),
+    "or_and_employment": Filters(q="designer or intern", employment_type=("full_time",)),
     "salary_floor": Filters(q="engineer", salary_min=Decimal(10000), salary_currency="EUR"),
     "wide_prefix_country": Filters(q=WIDE_PREFIX, country=("DE",)),
 }

@@ -251,7 +251,7 @@ def test_counts_are_reused_briefly_with_their_computed_at(seeded, serving, web_u
     try:
         first = get(running, "/api/stats", remote="yes").json()
         with psycopg.connect(serving.url) as owner:
-            owner.execute("DELETE FROM serving.jobs WHERE remote = 'yes'")
+            owner.execute("DELETE FROM serving.jobs WHERE work_mode = 'remote'")
         again = get(running, "/api/stats", remote="yes").json()
         assert again == first  # the same result, computed_at included: true as of then
         other = get(running, "/api/stats", remote="hybrid").json()
