@@ -22,7 +22,7 @@ class History:
     last_full_at: datetime | None  # when the last applied full reconcile finished
     failed_since_base: bool  # a (non-dry) sync failed after the last applied one
     # A serving migration ran after the last applied sync: the published columns may
-    # mean something new (0016 maps employment types at publish time), so every row is
+    # mean something new (0015 maps employment types at publish time), so every row is
     # staged again, not only those changed since the base.
     migrated_since_base: bool = False
 

@@ -61,7 +61,7 @@ def is_known(row: Mapping[str, Any], name: str) -> bool:
 
 
 def _work_mode(row: Mapping[str, Any]) -> str:
-    return str(row.get("work_mode") or "unknown")  # one published value (migration 0016)
+    return str(row.get("work_mode") or "unknown")  # one published value (migration 0015)
 
 
 def _employment_types(row: Mapping[str, Any]) -> list[str]:
