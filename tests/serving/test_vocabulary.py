@@ -121,7 +121,7 @@ def test_a_migration_after_the_last_sync_makes_the_next_one_full(seed: Seeder) -
     seed.sync()
     assert seed.sync().mode == "incremental"
     # As if migration 16 had just run (after the last applied sync).
-    seed.serving("UPDATE serving.schema_versions SET applied_at = now() WHERE version = 16")
+    seed.serving("UPDATE serving.schema_versions SET applied_at = now() WHERE version = 15")
     report = seed.sync()
     assert (report.mode, report.mode_reason) == (
         "full",
