@@ -18,7 +18,7 @@ serving schema answers them; `facets_unavailable_share` under the budget;
 
 The data: titles from 30 roles (skewed: the first ones are commonest), 5,000 companies
 (cubic skew, 1 in 12 unknown), 11 country choices (15% unknown, some two-country),
-remote 20% yes / 15% hybrid / 65% unknown, posted dates for 70%, salaries for 25%.
+work mode 20% remote / 15% hybrid / 65% unknown, posted dates for 70%, salaries for 25%.
 Descriptions are two of 4,000 paragraphs of 45 words drawn by Zipf's law (s = 1) from
 a 50,000-word vocabulary whose head is real job-ad English in rough frequency order
 (HEAD_WORDS), plus two of 20,000 rare skill words. Real descriptions are longer (300+
@@ -148,7 +148,7 @@ WITH params AS (
 )
 INSERT INTO serving.jobs (
     id, source, external_id, status, title, company, location_text, countries, regions,
-    cities, location_unresolved, remote, employment_type, job_type, posted_at,
+    cities, location_unresolved, work_mode, employment_type, job_type, posted_at,
     posted_precision, first_seen_at, salary_min, salary_max, salary_currency, salary_period,
     url, description, openings_12m {extra_cols}
 )
@@ -163,9 +163,9 @@ SELECT r.i, p.sources[1 + floor(10 * r.x ^ 2)::int], 'ext-' || r.i,
        CASE r.place WHEN '' THEN '{{}}'::text[] ELSE ARRAY['Region ' || r.place || (r.i %% 3)] END,
        CASE r.place WHEN '' THEN '{{}}'::text[] ELSE ARRAY['City ' || r.place || (r.i %% 3)] END,
        r.place = '',
-       CASE WHEN r.rr < 0.20 THEN 'yes' WHEN r.rr < 0.35 THEN 'hybrid' ELSE 'unknown' END,
-       CASE WHEN r.et < 0.60 THEN 'Full-time' WHEN r.et < 0.70 THEN 'Part-time'
-            WHEN r.et < 0.75 THEN 'Contract' END,
+       CASE WHEN r.rr < 0.20 THEN 'remote' WHEN r.rr < 0.35 THEN 'hybrid' ELSE 'unknown' END,
+       CASE WHEN r.et < 0.60 THEN ARRAY['full_time'] WHEN r.et < 0.70 THEN ARRAY['part_time']
+            WHEN r.et < 0.75 THEN ARRAY['contract'] ELSE '{{}}'::text[] END,
        CASE WHEN r.jt < 0.05 THEN 'intern' WHEN r.jt < 0.07 THEN 'new_grad'
             WHEN r.jt < 0.08 THEN 'student' WHEN r.jt < 0.09 THEN 'research' END,
        CASE WHEN r.pst < 0.7 THEN now() - r.pst / 0.7 * interval '365 days' END,
@@ -302,10 +302,10 @@ def keep_unfiltered_counts(db: Database) -> float:
 def _random_filters(rng: random.Random, count: int) -> dict[str, Any]:
     choices: list[tuple[str, Any]] = [
         ("country", tuple(rng.sample(COUNTRIES, rng.choice([1, 1, 2])))),
-        ("remote", (rng.choice(["yes", "hybrid", "unknown"]),)),
+        ("work_mode", (rng.choice(["remote", "hybrid", "unknown"]),)),
         ("source", (rng.choice(SOURCES),)),
         ("job_type", (rng.choice(["intern", "unknown", "new_grad"]),)),
-        ("employment_type", (rng.choice(["Full-time", "Part-time", "unknown"]),)),
+        ("employment_type", (rng.choice(["full_time", "part_time", "unknown"]),)),
         ("posted_within_days", rng.choice([7, 30, 90])),
         ("has_salary", True),
     ]

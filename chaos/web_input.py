@@ -153,7 +153,7 @@ def _hostile_rows(conn: Any) -> None:
     for i, payload in enumerate(MARKUP):
         conn.execute(
             """INSERT INTO serving.jobs (id, source, external_id, status, title, company,
-                   location_text, countries, regions, cities, location_unresolved, remote,
+                   location_text, countries, regions, cities, location_unresolved, work_mode,
                    posted_precision, first_seen_at, url, description)
                VALUES (%s, 'chaos', %s, 'active', %s, %s, %s, '{}', '{}', '{}', true, 'unknown',
                    'unknown', now(), 'https://jobs.example.test/x', %s)""",

@@ -21,6 +21,10 @@ class History:
     base_identity: str | None  # which source database that snapshot was taken in
     last_full_at: datetime | None  # when the last applied full reconcile finished
     failed_since_base: bool  # a (non-dry) sync failed after the last applied one
+    # A serving migration ran after the last applied sync: the published columns may
+    # mean something new (0015 maps employment types at publish time), so every row is
+    # staged again, not only those changed since the base.
+    migrated_since_base: bool = False
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,8 @@ def choose_mode(
     if history.failed_since_base:
         # A failed verification means serving may not be what the base says it is.
         return Mode(FULL, "a sync failed since the last applied one")
+    if history.migrated_since_base:
+        return Mode(FULL, "the serving schema was migrated since the last applied sync")
     if full_every is not None:
         if history.last_full_at is None:
             return Mode(FULL, "periodic: no full reconcile on record")

@@ -18,14 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.db.connect import DictConnection
+from pipeline.normalize.employment import VOCABULARY, is_mapped
 from serving_sync.evidence import holds, place, served_fields
 from serving_sync.text import fold
 
 # The published employment types; anything else reaching the facet is a raw spelling.
-EMPLOYMENT_TYPES = (
-    "full_time", "part_time", "contract", "temporary", "internship", "volunteer", "per_diem",
-    "other",
-)  # fmt: skip
+EMPLOYMENT_TYPES = VOCABULARY
 KNOWN_FIELDS = ("company", "location", "work_mode", "employment_type", "salary", "posted_date")
 ENRICHED = ("experience_min", "experience_max", "seniority", "work_mode", "employment_type",
             "education")  # fmt: skip
@@ -63,11 +61,7 @@ def is_known(row: Mapping[str, Any], name: str) -> bool:
 
 
 def _work_mode(row: Mapping[str, Any]) -> str:
-    mode = row.get("work_mode")
-    if mode and mode != "unknown":
-        return str(mode)
-    remote = row.get("remote")  # the parser's tri-state, where no work mode is published
-    return {"yes": "remote", "hybrid": "hybrid"}.get(remote or "", "unknown")
+    return str(row.get("work_mode") or "unknown")  # one published value (migration 0015)
 
 
 def _employment_types(row: Mapping[str, Any]) -> list[str]:
@@ -170,7 +164,8 @@ class QualityTally:
             self.employment_values[value] += 1
             if value not in EMPLOYMENT_TYPES:
                 self.unmapped[f"employment_type: {value}"] += 1
-            elif value == "other" and row.get("employment_type_raw"):
+            elif value == "other" and not is_mapped(row.get("employment_type_raw")):
+                # A stated value nobody mapped (schema.org's OTHER is stated, and known).
                 self.unmapped[f"employment_type: {row['employment_type_raw']}"] += 1
         self.place_duplicates += duplicated_places(row.get("cities") or ())
         self.place_duplicates += duplicated_places(row.get("regions") or ())
@@ -235,8 +230,8 @@ def one_line(report: Mapping[str, Any]) -> str:
     )
 
 
-_PUBLISHED = """SELECT id, source, company, countries, regions, cities, remote, work_mode,
-                       employment_type, job_type, salary_min, salary_max, salary_currency,
+_PUBLISHED = """SELECT id, source, company, countries, regions, cities, work_mode,
+                       employment_type, employment_type_raw, job_type, salary_min, salary_max, salary_currency,
                        salary_period, posted_at, title, location_text, description, enrichment
                 FROM serving.jobs"""
 READ_BATCH = 2000  # rows per server-side cursor fetch: the report's memory stays flat

@@ -26,6 +26,8 @@ import psycopg
 
 from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import FatalError
+from pipeline.normalize.employment import coherent, employment_types
+from pipeline.normalize.work_mode import work_mode
 from pipeline.testhooks import kill_point
 from serving_sync import facet_totals, freshness, lexicon, schema, stage
 from serving_sync.mode import History, Mode, choose_mode
@@ -108,7 +110,22 @@ def serving_row(record: Mapping[str, Any]) -> dict[str, Any]:
     """A source record as the serving.jobs content columns (plus `retained`)."""
     row = {k: v for k, v in record.items() if k != "location"}
     row.update(_location_columns(record.get("location")))
-    row["remote"] = row.get("remote") or "unknown"
+    # One vocabulary per field, decided here so the core keeps what was parsed
+    # (docs/data-model.md, "Employment type" and "Work mode").
+    stated = employment_types(record.get("employment_type"), record.get("platform"))
+    settled = coherent(
+        stated,
+        job_type=record.get("job_type"),
+        seniority=record.get("seniority"),
+        extracted=record.get("extracted_employment_type"),
+    )
+    row["employment_type"] = list(settled.employment_type)
+    row["employment_type_raw"] = record.get("employment_type")
+    row["job_type"], row["seniority"] = settled.job_type, settled.seniority
+    mode = work_mode(
+        record.get("remote"), (record.get("location") or {}).get("remote"), record.get("work_mode")
+    )
+    row["work_mode"], row["work_mode_source"] = mode.value, mode.source
     row["posted_precision"] = row.get("posted_precision") or "unknown"
     row["retained"] = bool(row.get("retained"))
     for column in ("title", "company", "location_text"):
@@ -317,14 +334,16 @@ def _report(
 
 _HISTORY = """
 WITH base AS (
-    SELECT id, source_snapshot, source_identity FROM serving.sync_runs
+    SELECT id, started_at, source_snapshot, source_identity FROM serving.sync_runs
     WHERE status = 'applied' ORDER BY id DESC LIMIT 1
 )
 SELECT b.source_snapshot, b.source_identity,
        (SELECT max(finished_at) FROM serving.sync_runs
          WHERE status = 'applied' AND mode = 'full') AS last_full_at,
        EXISTS (SELECT 1 FROM serving.sync_runs AS r
-                WHERE r.status = 'failed' AND NOT r.dry_run AND r.id > b.id) AS failed_since_base
+                WHERE r.status = 'failed' AND NOT r.dry_run AND r.id > b.id) AS failed_since_base,
+       EXISTS (SELECT 1 FROM serving.schema_versions AS v
+                WHERE v.applied_at > b.started_at) AS migrated_since_base
 FROM base AS b
 """
 
@@ -338,6 +357,7 @@ def read_history(conn: DictConnection) -> History:
         row["source_identity"],
         row["last_full_at"],
         row["failed_since_base"],
+        row["migrated_since_base"],
     )
 
 

@@ -23,6 +23,8 @@ import psycopg
 from parsers.common import EMPLOYMENT_JOB_TYPES, JOB_TYPE_RULES
 from pipeline.enrich.catalog import load_catalog
 from pipeline.enrich.lexicon import ENUMS
+from pipeline.normalize.employment import VOCABULARY, employment_types
+from pipeline.normalize.work_mode import REMOTE_ALIAS, WORK_MODES
 from serving_sync.text import fold
 
 UNKNOWN = "unknown"
@@ -35,28 +37,35 @@ MAX_DAYS = 3650
 RELEVANCE_CANDIDATES = 1000
 PREFIX_MIN_CHARS = 3
 
-# Filter groups, in the order the SQL functions take them.
+# The location and parse groups: filters and facets, counted in one shared pass
+# (serving.web_facets_all). Work mode is one of them: the published value is the
+# parser's field, else the location text, else the enrichment (docs/data-model.md).
 GROUPS = (
     "country",
     "region",
     "city",
-    "remote",
+    "work_mode",
     "job_type",
     "employment_type",
     "source",
     "company",
 )
+# The leading lists of serving.web_filter, in its order. `remote` is no filter of its
+# own any more: the parameter is an alias of work_mode (REMOTE_ALIAS), always NULL here.
+FILTER_ROW_GROUPS = (
+    "country", "region", "city", "remote", "job_type", "employment_type", "source", "company",
+)  # fmt: skip
 # The enrichment's groups: always counted apart (serving.web_facet),
 # never in the shared single pass of the location and parse groups.
-ENRICH_GROUPS = ("skill", "experience", "seniority", "work_mode")
+ENRICH_GROUPS = ("skill", "experience", "seniority")
 FACET_GROUPS = GROUPS
 # What the search page shows: the filter groups, then the enrichment's.
 PAGE_FACET_GROUPS = (*GROUPS, *ENRICH_GROUPS)
-STATS_GROUPS = ("country", "remote", "job_type", "employment_type", "source", "company", "month")
+STATS_GROUPS = ("country", "work_mode", "job_type", "employment_type", "source", "company", "month")
 # "enrichment": extracted or not, the denominator of "not extracted" in the stats.
 ENRICH_STATS_GROUPS = (*ENRICH_GROUPS, "enrichment")
 # A posting can have several (skills: several keys; experience: every band it overlaps).
-ARRAY_GROUPS = frozenset({"country", "region", "city", "skill", "experience"})
+ARRAY_GROUPS = frozenset({"country", "region", "city", "employment_type", "skill", "experience"})
 # A group's filter parameter, where the two names differ.
 GROUP_PARAMS = {"experience": "experience_min"}
 SKILL_FIELDS = ("skills_required", "skills_preferred")
@@ -64,14 +73,15 @@ MAX_SKILLS = 10
 SKILL_MATCHES = ("any", "all")
 SKILL_SCOPES = ("required", "all")
 SENIORITY_VALUES = (*ENUMS["seniority"], UNKNOWN)
-WORK_MODE_VALUES = (*ENUMS["work_mode"], UNKNOWN)
+WORK_MODE_VALUES = WORK_MODES
 MAX_YEARS = 40
 # The experience bands of the facet (serving.experience_bands); any "N", "N-M" or "N+"
 # is also accepted as a filter value.
 EXPERIENCE_BANDS = ("0-1", "2-4", "5-9", "10+")
 _YEARS = re.compile(r"^(\d{1,2})(?:(\+)|-(\d{1,2}))?$")
 SORTS = ("newest", "relevance")
-REMOTE_VALUES = ("yes", "hybrid", UNKNOWN)
+REMOTE_VALUES = tuple(REMOTE_ALIAS)  # yes, hybrid, no and the work modes themselves
+EMPLOYMENT_TYPE_VALUES = (*VOCABULARY, UNKNOWN)
 # The labels the parsers assign (parsers/common.py), so a filter can name only real ones.
 JOB_TYPES = (
     *dict.fromkeys(label for label, _ in (*JOB_TYPE_RULES, *EMPLOYMENT_JOB_TYPES)),
@@ -99,7 +109,7 @@ class Filters:
     country: tuple[str, ...] = ()
     region: tuple[str, ...] = ()
     city: tuple[str, ...] = ()
-    remote: tuple[str, ...] = ()
+    work_mode: tuple[str, ...] = ()  # with the `remote` parameter's values (its alias)
     job_type: tuple[str, ...] = ()
     employment_type: tuple[str, ...] = ()
     source: tuple[str, ...] = ()
@@ -113,10 +123,9 @@ class Filters:
     skill_scope: str = "required"
     experience_min: tuple[str, ...] = ()
     seniority: tuple[str, ...] = ()
-    work_mode: tuple[str, ...] = ()
 
     def values(self, group: str) -> tuple[str, ...]:
-        if group == "enrichment":  # a stats group only: nothing filters it
+        if group in ("enrichment", "remote"):  # a stats group; an alias folded into work_mode
             return ()
         return getattr(self, GROUP_PARAMS.get(group, group))
 
@@ -130,7 +139,7 @@ class Filters:
                 pairs.append((name, str(getattr(self, name))))
         if self.has_salary is not None:
             pairs.append(("has_salary", "true" if self.has_salary else "false"))
-        for name in ("skill", "experience_min", "seniority", "work_mode"):
+        for name in ("skill", "experience_min", "seniority"):
             pairs.extend((name, value) for value in getattr(self, name))
         if self.skill and self.skill_match != "any":
             pairs.append(("skill_match", self.skill_match))
@@ -215,18 +224,28 @@ def _clean_value(group: str, value: str) -> str:
         if not _COUNTRY.match(value):
             raise InvalidParameter(group, f"{value!r} is not an ISO 3166 alpha-2 code or 'unknown'")
         return value.upper()
-    if group == "remote" and value not in REMOTE_VALUES:
-        raise InvalidParameter(group, f"{value!r} is not one of {', '.join(REMOTE_VALUES)}")
+    if group == "remote":
+        if value not in REMOTE_ALIAS:
+            raise InvalidParameter(group, f"{value!r} is not one of {', '.join(REMOTE_VALUES)}")
+        return REMOTE_ALIAS[value]
+    if group == "work_mode" and value not in WORK_MODE_VALUES:
+        raise InvalidParameter(group, f"{value!r} is not one of {', '.join(WORK_MODE_VALUES)}")
     if group == "job_type" and value not in JOB_TYPES:
         raise InvalidParameter(group, f"{value!r} is not one of {', '.join(JOB_TYPES)}")
     return value
 
 
 def _group_values(raw: Mapping[str, Sequence[str]], group: str) -> tuple[str, ...]:
-    values = [v for v in raw.get(group, ()) if v != ""]
+    names = ("work_mode", "remote") if group == "work_mode" else (group,)
+    values = [(n, v) for n in names for v in raw.get(n, ()) if v != ""]
     if len(values) > MAX_VALUES:
         raise InvalidParameter(group, f"at most {MAX_VALUES} values")
-    return tuple(dict.fromkeys(_clean_value(group, v) for v in values))
+    cleaned = [_clean_value(n, v) for n, v in values]
+    if group == "employment_type":
+        # Any spelling reads as the published vocabulary ("Full-time" is full_time), so
+        # a link made before the vocabulary still selects what it meant.
+        cleaned = [t for v in cleaned for t in ((v,) if v == UNKNOWN else employment_types(v))]
+    return tuple(dict.fromkeys(cleaned))
 
 
 def _integer(raw: Mapping[str, Sequence[str]], name: str, low: int, high: int) -> int | None:
@@ -348,7 +367,6 @@ def parse_filters(raw: Mapping[str, Sequence[str]]) -> Filters:
         skill_scope=skill_scope,
         experience_min=_experience(raw),
         seniority=_choices(raw, "seniority", SENIORITY_VALUES),
-        work_mode=_choices(raw, "work_mode", WORK_MODE_VALUES),
     )
 
 
@@ -436,7 +454,7 @@ BITS_GROUPS = frozenset({*GROUPS, "month", *ENRICH_STATS_GROUPS})
 def filter_args(filters: Filters) -> tuple[Any, ...]:
     """The arguments of the text query and the filters every web_* function takes after
     its own: the query, its prefix flag, then the fields of FILTERS_SQL."""
-    arrays = tuple(list(filters.values(g)) or None for g in GROUPS)
+    arrays = tuple(list(filters.values(g)) or None for g in FILTER_ROW_GROUPS)
     return (
         filters.q or None,
         prefix_applies(filters.q),
@@ -484,8 +502,14 @@ def search(conn: psycopg.Connection, request: SearchRequest) -> Page:
     return Page(items, next_cursor)
 
 
+def legacy_remote(work_mode: str | None) -> str:
+    """The old `remote` tri-state of a work mode, for clients that still read it."""
+    return {"remote": "yes", "hybrid": "hybrid"}.get(work_mode or "", UNKNOWN)
+
+
 def _item(row: Mapping[str, Any]) -> dict[str, Any]:
     item = {k: v for k, v in row.items() if k not in ("sort_at", "rank")}
+    item["remote"] = legacy_remote(row.get("work_mode"))
     # The date shown: posted, else first seen, and which of the two it is.
     item["date"] = row["sort_at"]
     item["date_kind"] = "posted" if row["posted_at"] is not None else "first_seen"
@@ -624,7 +648,10 @@ def _timed_part(
 
 
 def job(conn: psycopg.Connection, job_id: int) -> dict[str, Any] | None:
-    return conn.execute("SELECT * FROM serving.web_job(%s)", (job_id,)).fetchone()
+    row = conn.execute("SELECT * FROM serving.web_job(%s)", (job_id,)).fetchone()
+    if row is not None:
+        row["remote"] = legacy_remote(row.get("work_mode"))
+    return row
 
 
 def closed_job(conn: psycopg.Connection, job_id: int) -> dict[str, Any] | None:
@@ -642,4 +669,4 @@ def freshness(conn: psycopg.Connection) -> list[dict[str, Any]]:
 
 def filter_names() -> tuple[str, ...]:
     """Every query parameter the filters read."""
-    return tuple(f.name for f in fields(Filters))
+    return (*(f.name for f in fields(Filters)), "remote")

@@ -81,7 +81,7 @@ def content_query(incremental: bool) -> str:
     lost = " OR ".join(_lost(f) for f in GUARDED_FIELDS)
     openings = _OPENINGS if incremental else "COALESCE(o.n, 1)"
     return f"""{"" if incremental else _OPENINGS_CTE}
-SELECT p.id, p.source_id AS source, p.external_id, p.status,
+SELECT p.id, p.source_id AS source, s.platform, p.external_id, p.status,
        {fields},
        p.first_seen_at, COALESCE({_chosen("url")}, p.url) AS url,
        {_chosen("description_text")} AS description,

@@ -15,12 +15,12 @@ from pipeline.db.connect import DictConnection
 # serving.jobs content, in COPY order (the fingerprint is generated from these).
 CONTENT = (
     "id", "source", "external_id", "status", "title", "company", "department", "location_text",
-    "countries", "regions", "cities", "location_unresolved", "remote", "employment_type",
-    "job_type", "posted_at", "posted_precision", "first_seen_at", "salary_min", "salary_max",
-    "salary_currency", "salary_period", "url", "apply_url", "description", "openings_12m",
-    "duplicate_group", "experience_min", "experience_max", "seniority", "work_mode", "education",
-    "extracted_employment_type", "skills_required", "skills_preferred", "enrichment",
-    "enriched_at",
+    "countries", "regions", "cities", "location_unresolved", "employment_type",
+    "employment_type_raw", "job_type", "posted_at", "posted_precision", "first_seen_at",
+    "salary_min", "salary_max", "salary_currency", "salary_period", "url", "apply_url",
+    "description", "openings_12m", "duplicate_group", "experience_min", "experience_max",
+    "seniority", "work_mode", "work_mode_source", "education", "extracted_employment_type",
+    "skills_required", "skills_preferred", "enrichment", "enriched_at",
 )  # fmt: skip
 FINGERPRINTED = CONTENT[1:]
 # The searchable text without diacritics (serving_sync.text.unaccent), staged only: the
@@ -31,7 +31,7 @@ STAGED = (*CONTENT, "retained", *UNACCENTED)
 # and its filters.
 _SEARCH_TSV = (
     "serving.search_tsv_of(s.u_title, s.u_company, s.u_location_text, s.u_description)"
-    " || serving.filter_lexemes(s.countries, s.regions, s.cities, s.remote, s.job_type,"
+    " || serving.filter_lexemes(s.countries, s.regions, s.cities, s.work_mode, s.job_type,"
     " s.employment_type, s.source, s.company, s.salary_min, s.salary_max)"
 )
 CLOSED = ("id", "source", "title", "company", "closed_at", "reason")

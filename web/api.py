@@ -33,10 +33,20 @@ def filter_parameters(
     region: Values = None,
     city: Values = None,
     remote: Annotated[
-        list[str] | None, Query(description="yes, hybrid or unknown. " + _REPEAT)
+        list[str] | None,
+        Query(
+            description="An alias of work_mode, kept for old clients: yes (remote), hybrid, "
+            "no (onsite), unknown, or a work mode. " + _REPEAT
+        ),
     ] = None,
     job_type: Values = None,
-    employment_type: Values = None,
+    employment_type: Annotated[
+        list[str] | None,
+        Query(
+            description="full_time, part_time, contract, temporary, internship, volunteer, "
+            "per_diem, other or unknown (any spelling is read as these). " + _REPEAT
+        ),
+    ] = None,
     source: Values = None,
     company: Values = None,
     posted_within_days: Annotated[int | None, Query(ge=1, le=search.MAX_DAYS)] = None,
@@ -65,7 +75,11 @@ def filter_parameters(
         list[str] | None, Query(description="intern, junior, mid, senior, ... " + _REPEAT)
     ] = None,
     work_mode: Annotated[
-        list[str] | None, Query(description="remote, hybrid or onsite. " + _REPEAT)
+        list[str] | None,
+        Query(
+            description="onsite, hybrid, remote or unknown: the posting's field, else its "
+            "location, else its description. " + _REPEAT
+        ),
     ] = None,
 ) -> None:
     """Declares the filters for the OpenAPI document and checks their types; the values

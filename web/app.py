@@ -48,6 +48,7 @@ def templates() -> Jinja2Templates:
         param_name=present.param_name,
         field_label=present.FIELD_LABELS.get,
         enriched_fields=present.ENRICHED_FIELDS,
+        work_mode_sources=present.WORK_MODE_SOURCES,
         enrichment_body=present.enrichment_body,
         marked_description=present.marked_description,
         excerpt_in_context=present.excerpt_in_context,

@@ -19,7 +19,7 @@ GROUP_LABELS = {
     "country": "Country",
     "region": "Region",
     "city": "City",
-    "remote": "Remote",
+    "work_mode": "Work mode",
     "job_type": "Job type",
     "employment_type": "Employment type",
     "source": "Source",
@@ -28,7 +28,6 @@ GROUP_LABELS = {
     "skill": "Skills",
     "experience": "Experience (years)",
     "seniority": "Seniority",
-    "work_mode": "Work mode",
     "enrichment": "Requirements extracted",
 }
 # A posting without an enrichment result was not extracted: that is not "no skills".
@@ -36,9 +35,17 @@ UNKNOWN_LABELS = {
     "skill": "Not extracted",
     "experience": "Not stated or not extracted",
     "seniority": "Not stated or not extracted",
-    "work_mode": "Not stated or not extracted",
+    "work_mode": "Not stated",
+    "employment_type": "Not stated",
     "enrichment": "Not extracted",
 }
+# Where a published work mode comes from (pipeline.normalize.work_mode).
+WORK_MODE_SOURCES = {
+    "field": "stated by the platform",
+    "location": "from the location",
+    "description": "from the description",
+}
+EMPLOYMENT_LABELS = {"per_diem": "Per diem", "other": "Other"}
 # The extracted values a job page and GET /api/jobs/{id} show, in this order.
 ENRICHED_FIELDS = (
     "experience_min", "experience_max", "seniority", "work_mode", "employment_type", "education",
@@ -53,7 +60,6 @@ FIELD_LABELS = {
     "skills_required": "Required skills",
     "skills_preferred": "Preferred skills",
 }
-REMOTE_LABELS = {"yes": "Remote", "hybrid": "Hybrid", UNKNOWN: "Unknown"}
 
 
 def value_label(group: str, value: str) -> str:
@@ -61,10 +67,10 @@ def value_label(group: str, value: str) -> str:
         return UNKNOWN_LABELS.get(group, "Unknown")
     if group in ("seniority", "work_mode", "enrichment"):
         return value.replace("_", " ").capitalize()
+    if group == "employment_type":
+        return EMPLOYMENT_LABELS.get(value) or value.replace("_", "-").capitalize()
     if group == "skill":
         return skill_name(value)
-    if group == "remote":
-        return REMOTE_LABELS.get(value, value)
     if group == "country":
         country = pycountry.countries.get(alpha_2=value)
         return f"{country.name} ({value})" if country else value

@@ -156,9 +156,9 @@ PLACES = (  # countries, regions, cities, location_text
     ([], [], [], "Somewhere nice"),
     (["DE"], [], [], "Germany"),
 )
-REMOTES = ("yes", "hybrid", "unknown", "unknown")
+WORK_MODES = ("remote", "hybrid", "unknown", "onsite", "unknown")
 JOB_TYPES = (None, None, "intern", "new_grad")
-EMPLOYMENT = ("Full-time", None, "Part-time")
+EMPLOYMENT = (["full_time"], [], ["part_time"], ["full_time", "contract"])
 SOURCES = ("greenhouse", "lever", "vietnamworks")
 COMPANIES = ("Acme", "Globex", None, "Initech", "Acme")
 
@@ -178,7 +178,7 @@ def job_row(i: int, **overrides: Any) -> dict[str, Any]:
         "regions": regions,
         "cities": cities,
         "location_unresolved": not countries,
-        "remote": REMOTES[i % len(REMOTES)],
+        "work_mode": WORK_MODES[i % len(WORK_MODES)],
         "job_type": JOB_TYPES[i % len(JOB_TYPES)],
         "employment_type": EMPLOYMENT[i % len(EMPLOYMENT)],
         # Every third posting has no posted date: it is dated by when we first saw it.

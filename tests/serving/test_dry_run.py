@@ -43,7 +43,7 @@ def test_a_dry_run_returns_the_plan_and_changes_nothing(seed: Seeder) -> None:
     assert [r["id"] for r in plan.sample["insert"]] == [new]
     assert plan.sample["insert"][0]["title"] == "Brand new"
     [update] = plan.sample["update"]
-    assert (update["id"], sorted(update["changed"])) == (edited, ["remote", "title"])
+    assert (update["id"], sorted(update["changed"])) == (edited, ["title", "work_mode"])
     assert [r["id"] for r in plan.sample["remove"]] == [closed]
     assert serving_state(seed) == before
     assert seed.last_run()["status"] == "previewed"
@@ -77,7 +77,7 @@ def test_the_cli_dry_run_prints_the_plan(
     assert main(["sync", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "inserted=1, updated=1, removed=1" in out
-    assert f"update {edited}: Edited title changed: title, remote" in out
+    assert f"update {edited}: Edited title changed: title, work_mode" in out
     assert seed.last_run()["status"] == "previewed"
     assert main(["sync", "--full"]) == 0
     assert "mode=full, mode_reason=asked for" in capsys.readouterr().out

@@ -68,7 +68,7 @@ FIELDS = {
 def test_a_posting_enriched_after_it_was_published_is_republished_incrementally(
     seed: Seeder,
 ) -> None:
-    ids = seed.postings(3)
+    ids = seed.postings(3, remote="unknown")  # no field: the description's work mode stands
     seed.sync()
     assert seed.jobs()[ids[1]]["enriched_at"] is None  # not extracted (yet)
     enrich(seed, ids[1], fields=FIELDS, required=[("python", "Python", 60)],

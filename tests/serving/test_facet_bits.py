@@ -42,9 +42,8 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "country": (("VN",), ("US",), ("CA", "DE"), ("unknown",), ("US", "unknown"), ("FR",)),
     "region": (("California",), ("Ontario", "Hà Nội"), ("unknown",)),
     "city": (("New York",), ("Hà Nội", "unknown"), ("Toronto",)),
-    "remote": (("yes",), ("hybrid", "unknown"), ("unknown",)),
     "job_type": (("intern",), ("unknown",), ("new_grad", "intern")),
-    "employment_type": (("Full-time",), ("unknown", "Part-time")),
+    "employment_type": (("full_time",), ("unknown", "part_time"), ("contract",)),
     "source": (("greenhouse",), ("lever", "vietnamworks")),
     "company": (("Acme",), ("unknown",), ("Globex", "Initech"), ("Nobody Inc",)),
     "posted_within_days": (1, 7, 30, 45, 400),
@@ -54,7 +53,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "skill_scope": ("required", "all"),
     "experience_min": (("2-4",), ("0-1", "10+"), ("unknown",), ("5-9", "unknown"), ("3",)),
     "seniority": (("senior",), ("junior", "unknown")),
-    "work_mode": (("remote",), ("hybrid", "unknown")),
+    "work_mode": (("remote",), ("hybrid", "unknown"), ("unknown",), ("onsite",)),
 }
 SKILLS = ("python", "sql", "java", "docker", "go")
 LEVELS = ("senior", "junior", None)
@@ -164,7 +163,7 @@ def test_the_comparison_fails_when_a_bitmap_is_wrong(serving, owner) -> None:
     _build(serving)
     owner.execute(
         "UPDATE serving.facet_bits SET bits = set_bit(bits, 0, 1 - get_bit(bits, 0))"
-        " WHERE facet = 'remote' AND value = 'yes'"
+        " WHERE facet = 'work_mode' AND value = 'remote'"
     )
     assert _answers(_counts(owner, filters)) != want
 
@@ -174,12 +173,12 @@ def test_bitmaps_are_not_read_once_serving_jobs_changed(serving, owner) -> None:
     before = _counts(owner, Filters())
     assert facet_bits.is_current(owner)
     assert _bits_rows(owner, Filters())
-    owner.execute("UPDATE serving.jobs SET remote = 'yes' WHERE remote = 'hybrid'")
+    owner.execute("UPDATE serving.jobs SET work_mode = 'remote' WHERE work_mode = 'hybrid'")
     assert not facet_bits.is_current(owner)
     assert _bits_rows(owner, Filters()) == []
     after = _counts(owner, Filters())
-    assert after.groups["remote"] != before.groups["remote"]
-    assert dict(after.groups["remote"].buckets).get("hybrid") is None
+    assert after.groups["work_mode"] != before.groups["work_mode"]
+    assert dict(after.groups["work_mode"].buckets).get("hybrid") is None
     assert facet_bits.refresh(serving).built  # stale: built again
     assert _answers(_counts(owner, Filters())) == _answers(after)
 
@@ -204,7 +203,7 @@ def test_a_build_from_a_snapshot_a_write_has_overtaken_is_not_read(serving, owne
     with psycopg.connect(serving.url) as build:
         build.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         build.execute("SELECT 1")  # the build's snapshot, taken now
-        owner.execute("UPDATE serving.jobs SET remote = 'yes' WHERE id = 1001")  # commits
+        owner.execute("UPDATE serving.jobs SET work_mode = 'remote' WHERE id = 1001")  # commits
         build.execute("SELECT serving.build_facet_bits()")
         build.commit()
     assert not facet_bits.is_current(owner)
@@ -266,7 +265,7 @@ def test_a_prefix_is_its_words_and_too_many_postings_to_read_are_left_to_the_que
     assert _bits_rows(owner, Filters(q="zorb"))
     _build(serving, word_min_share=0.1)
     assert _bits_rows(owner, Filters(q="zorb")) == []  # 1,800 postings to read: over the cap
-    assert _bits_rows(owner, Filters(q="zorb", remote=("yes",))) == []  # the text alone is
+    assert _bits_rows(owner, Filters(q="zorb", work_mode=("remote",))) == []  # the text alone is
     assert _bits_rows(owner, Filters(q='"zorb07"'))  # one word's 30 postings: read
     assert _bits_rows(owner, Filters(q="zqx")) == []  # 5,100 words under the prefix
     assert _bits_rows(owner, Filters(q="zqx05"))  # 510 of them
@@ -349,7 +348,7 @@ def test_a_sync_builds_the_bitmaps(seed: Seeder, app) -> None:
     with seed.dbs.serving.connect() as conn:
         assert facet_bits.is_current(conn)
         rows = _bits_rows(conn, Filters(q="glassblower"))
-    assert {r["facet"]: r["count"] for r in rows if r["value"] is None}["remote"] == 1
+    assert {r["facet"]: r["count"] for r in rows if r["value"] is None}["work_mode"] == 1
     again = sync_serving(app)  # nothing changed: nothing to build
     assert again.stats["facet_bits_built"] is False
 

@@ -43,12 +43,12 @@ def test_unfiltered_counts_come_from_the_kept_table_and_filtered_ones_live(servi
         conn.execute("SELECT serving.refresh_facet_totals()")
         before = _answers(conn, Filters())
         # An edit behind the sync's back: only a live count can see it.
-        conn.execute("UPDATE serving.jobs SET remote = 'yes' WHERE remote <> 'yes'")
+        conn.execute("UPDATE serving.jobs SET work_mode = 'remote' WHERE work_mode <> 'remote'")
         assert _answers(conn, Filters()) == before
         filtered = conn.execute(
-            search.FACET_SQL, ("remote", *search.filter_args(Filters(source=("lever",))), None)
+            search.FACET_SQL, ("work_mode", *search.filter_args(Filters(source=("lever",))), None)
         ).fetchall()
-    assert [r["value"] for r in filtered] == [None, "yes"]
+    assert [r["value"] for r in filtered] == [None, "remote"]
 
 
 def test_a_sync_that_changes_postings_refreshes_the_kept_counts(seed: Seeder) -> None:

@@ -29,8 +29,8 @@ JSON_KEYS = (
 
 
 def row(**values: Any) -> dict[str, Any]:
-    base = {"id": 1, "source": "lever", "company": "Acme", "countries": ["DE"], "remote": "unknown",
-            "employment_type": "full_time", "posted_at": None, "description": "x" * 10}  # fmt: skip
+    base = {"id": 1, "source": "lever", "company": "Acme", "countries": ["DE"], "work_mode": "unknown",
+            "employment_type": ["full_time"], "posted_at": None, "description": "x" * 10}  # fmt: skip
     return {**base, **values}
 
 
@@ -67,10 +67,10 @@ def test_evidence_counts_what_a_reader_can_check_at_the_served_offsets() -> None
 
 def test_the_report_counts_each_field_known_per_source_and_overall() -> None:
     rows = [
-        row(id=1, company=None, posted_at="2026-01-01", employment_type="Full-time"),
-        row(id=2, source="ashby", remote="yes", employment_type="full_time", cities=["Hanoi", "Ha Noi"]),
-        row(id=3, source="ashby", employment_type=None, salary_min=Decimal(1), salary_max=Decimal(2)),
-        row(id=4, employment_type="other", employment_type_raw="Zeitarbeit"),
+        row(id=1, company=None, posted_at="2026-01-01", employment_type=["Full-time"]),
+        row(id=2, source="ashby", work_mode="remote", employment_type=["full_time"], cities=["Hanoi", "Ha Noi"]),
+        row(id=3, source="ashby", employment_type=[], salary_min=Decimal(1), salary_max=Decimal(2)),
+        row(id=4, employment_type=["other"], employment_type_raw="Zeitarbeit"),
     ]  # fmt: skip
     report = measure(rows)
     assert report["published"] == 4

@@ -75,12 +75,12 @@ def _index_changed_in_place(migrations: Path, sql: Path) -> str:
     baseline = migrations / "0013_baseline.sql"
     baseline.write_text(
         baseline.read_text("utf-8").replace(
-            "CREATE INDEX jobs_remote_idx ON serving.jobs (remote);",
-            "CREATE INDEX jobs_remote_idx ON serving.jobs (remote, id);",
+            "CREATE INDEX jobs_source_posted_idx ON serving.jobs (source, posted_at DESC NULLS LAST);",
+            "CREATE INDEX jobs_source_posted_idx ON serving.jobs (source, posted_at, id);",
         ),
         "utf-8",
     )
-    return "indexes jobs_remote_idx indexdef"
+    return "indexes jobs_source_posted_idx indexdef"
 
 
 @pytest.mark.parametrize("tamper", [_without_a_drop, _index_changed_in_place])

@@ -67,7 +67,7 @@ def enriched(i: int, required=(), preferred=(), lo=None, hi=None, seniority=None
         experience_min=lo,
         experience_max=hi,
         seniority=seniority,
-        work_mode=work_mode,
+        work_mode=work_mode or "unknown",
         skills_required=list(required),
         skills_preferred=list(preferred),
         enrichment=json.dumps({**{k: v for k, v in fields.items() if v}, **skills}),
@@ -80,8 +80,8 @@ ROWS = [
     enriched(2, ["python"], ["sql"], 0, 1, "junior", "onsite"),
     enriched(3, ["java"], [], 5, None, "senior", "hybrid"),
     enriched(4, [], ["python"]),  # extracted: nothing stated
-    job_row(5),  # not extracted
-    job_row(6),  # not extracted
+    job_row(5, work_mode="unknown"),  # not extracted
+    job_row(6, work_mode="unknown"),  # not extracted
 ]
 ID = {n: 1000 + n for n in range(1, 7)}
 NOT_EXTRACTED = {ID[5], ID[6]}

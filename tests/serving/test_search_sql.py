@@ -22,6 +22,8 @@ def _values(row: dict[str, Any], group: str) -> list[str]:
     column = {"country": "countries", "region": "regions", "city": "cities"}.get(group)
     if column:
         return list(row[column])
+    if group == "employment_type":  # a set; none stated is unknown
+        return list(row[group])
     value = row[group]
     return [] if value in (None, UNKNOWN) else [value]
 
@@ -75,11 +77,14 @@ FILTER_CASES = {
     "region_unknown": Filters(region=(UNKNOWN,)),
     "city": Filters(city=("Hà Nội", "Toronto")),
     "city_unknown": Filters(city=(UNKNOWN,)),
-    "remote": Filters(remote=("yes",)),
-    "remote_unknown_or_hybrid": Filters(remote=(UNKNOWN, "hybrid")),
+    "work_mode": Filters(work_mode=("remote",)),
+    "work_mode_unknown_or_hybrid": Filters(work_mode=(UNKNOWN, "hybrid")),
+    "work_mode_onsite": Filters(work_mode=("onsite",)),
     "job_type": Filters(job_type=("intern",)),
     "job_type_unknown": Filters(job_type=(UNKNOWN,)),
-    "employment_type": Filters(employment_type=("Part-time",)),
+    "employment_type": Filters(employment_type=("part_time",)),
+    "employment_type_contract": Filters(employment_type=("contract",)),
+    "employment_type_or": Filters(employment_type=("part_time", "contract")),
     "employment_type_unknown": Filters(employment_type=(UNKNOWN,)),
     "source": Filters(source=("lever", "vietnamworks")),
     "company": Filters(company=("Acme",)),
@@ -88,10 +93,12 @@ FILTER_CASES = {
     "has_salary": Filters(has_salary=True),
     "has_no_salary": Filters(has_salary=False),
     "salary_min_currency": Filters(salary_min=Decimal(30000), salary_currency="EUR"),
-    "three_groups": Filters(country=("VN", "US"), remote=("yes", UNKNOWN), source=("greenhouse",)),
+    "three_groups": Filters(
+        country=("VN", "US"), work_mode=("remote", UNKNOWN), source=("greenhouse",)
+    ),
     "everything": Filters(
         country=("VN", "US", UNKNOWN),
-        remote=("yes", "unknown", "hybrid"),
+        work_mode=("remote", "unknown", "hybrid", "onsite"),
         job_type=(UNKNOWN, "intern"),
         company=("Acme", UNKNOWN),
         posted_within_days=40,
@@ -120,8 +127,13 @@ def _facet_oracle(rows, filters: Filters, group: str) -> tuple[Counter, int]:
 
 @pytest.mark.parametrize(
     "filters",
-    [Filters(), Filters(country=("VN",), remote=("yes", UNKNOWN)), Filters(company=(UNKNOWN,))],
-    ids=["none", "country_and_remote", "company_unknown"],
+    [
+        Filters(),
+        Filters(country=("VN",), work_mode=("remote", UNKNOWN)),
+        Filters(company=(UNKNOWN,)),
+        Filters(employment_type=("full_time",)),
+    ],
+    ids=["none", "country_and_work_mode", "company_unknown", "employment_type"],
 )
 def test_facets_are_disjunctive_and_buckets_plus_unknown_add_up(seeded, web_conn, filters) -> None:
     found = search.counts(web_conn, filters, search.FACET_GROUPS, budget_ms=5000)
@@ -145,11 +157,13 @@ def test_facets_are_disjunctive_and_buckets_plus_unknown_add_up(seeded, web_conn
 
 
 def test_a_filtered_group_still_counts_its_other_values(seeded, web_conn) -> None:
-    found = search.counts(web_conn, Filters(country=("VN",)), ("country", "remote"), budget_ms=5000)
+    found = search.counts(
+        web_conn, Filters(country=("VN",)), ("country", "work_mode"), budget_ms=5000
+    )
     countries = dict(found.groups["country"].buckets)
     assert countries["US"] > 0
     assert countries["DE"] > 0
-    assert found.groups["remote"].denominator == found.total  # other groups: VN only
+    assert found.groups["work_mode"].denominator == found.total  # other groups: VN only
 
 
 def test_top_n_keeps_unknown_and_counts_the_rest_as_other(seeded, web_conn) -> None:
@@ -249,23 +263,23 @@ def test_a_part_past_its_budget_is_unavailable_never_a_wrong_number(
     # A sync holding the table (or just a slow query) must not produce partial counts.
     with psycopg.connect(serving.url) as owner:
         owner.execute("LOCK TABLE serving.jobs IN ACCESS EXCLUSIVE MODE")
-        found = search.counts(web_conn, Filters(), ("country", "remote"), budget_ms=50)
+        found = search.counts(web_conn, Filters(), ("country", "work_mode"), budget_ms=50)
     assert found.total is None
-    assert found.groups == {"country": None, "remote": None}
+    assert found.groups == {"country": None, "work_mode": None}
     # The same connection answers again once the table is free.
-    again = search.counts(web_conn, Filters(), ("remote",), budget_ms=5000)
+    again = search.counts(web_conn, Filters(), ("work_mode",), budget_ms=5000)
     assert again.total == len(seeded)
 
 
 def test_the_parts_of_one_request_share_its_budget(seeded, serving, web_conn) -> None:
     # Four passes (the shared one and one per filtered group) against a locked table:
     # with a budget per part this would take 4 x 300 ms; shared, about 300 ms.
-    filters = Filters(country=("VN",), remote=("yes",), source=("lever",))
+    filters = Filters(country=("VN",), work_mode=("remote",), source=("lever",))
     with psycopg.connect(serving.url) as owner:
         owner.execute("LOCK TABLE serving.jobs IN ACCESS EXCLUSIVE MODE")
         started = time.monotonic()
         found = search.counts(
-            web_conn, filters, ("country", "remote", "source", "job_type"), budget_ms=300
+            web_conn, filters, ("country", "work_mode", "source", "job_type"), budget_ms=300
         )
         elapsed = time.monotonic() - started
     assert set(found.groups.values()) == {None}
@@ -276,7 +290,7 @@ def test_injection_in_every_value_is_only_data(seeded, serving, web_conn) -> Non
     evil = "x'); DELETE FROM serving.jobs; --"
     filters = Filters(
         q=evil,
-        **{g: (evil,) for g in search.GROUPS if g not in ("country", "remote", "job_type")},
+        **{g: (evil,) for g in search.GROUPS if g not in ("country", "work_mode", "job_type")},
     )
     assert search.search(web_conn, SearchRequest(filters)).items == ()
     search.counts(web_conn, filters, search.FACET_GROUPS, budget_ms=5000)

@@ -10,7 +10,7 @@ SAME_AS_SQL_FOLD = """
 SELECT j.id, j.search_tsv = serving.search_tsv_of(
            serving.fold(j.title), serving.fold(j.company), serving.fold(j.location_text),
            serving.fold(left(j.description, 20000)))
-       || serving.filter_lexemes(j.countries, j.regions, j.cities, j.remote, j.job_type,
+       || serving.filter_lexemes(j.countries, j.regions, j.cities, j.work_mode, j.job_type,
               j.employment_type, j.source, j.company, j.salary_min, j.salary_max) AS same
 FROM serving.jobs AS j ORDER BY j.id
 """
@@ -44,13 +44,13 @@ def test_a_row_written_outside_the_sync_gets_its_search_text(seed: Seeder) -> No
 def test_a_filter_column_edited_alone_swaps_its_filter_lexemes(seed: Seeder) -> None:
     seed.serving(
         "INSERT INTO serving.jobs (id, source, external_id, status, title, first_seen_at, url, "
-        "remote, countries) VALUES (1, 'acme', '1', 'active', 'Nurse', now(), 'http://x/1', "
-        "'yes', '{DE}')"
+        "work_mode, countries) VALUES (1, 'acme', '1', 'active', 'Nurse', now(), 'http://x/1', "
+        "'remote', '{DE}')"
     )
-    seed.serving("UPDATE serving.jobs SET remote = 'hybrid', countries = '{}' WHERE id = 1")
+    seed.serving("UPDATE serving.jobs SET work_mode = 'hybrid', countries = '{}' WHERE id = 1")
     assert seed.serving(SAME_AS_SQL_FOLD) == [{"id": 1, "same": True}]
     text = seed.serving("SELECT search_tsv::text AS t FROM serving.jobs")[0]["t"]
-    assert "'¦rm=hybrid'" in text
+    assert "'¦wm=hybrid'" in text
     assert "'¦c=unknown'" in text
-    assert "¦rm=yes" not in text
+    assert "¦wm=remote" not in text
     assert "¦c=DE" not in text

@@ -94,13 +94,13 @@ def _walk_size(serving, filters: Filters, page_rows: int, cap: int = 150000) -> 
 
 
 CASES = {
-    "broad_word_broad_filter": Filters(q="engineer", remote=(UNKNOWN, "yes")),
+    "broad_word_broad_filter": Filters(q="engineer", work_mode=(UNKNOWN, "remote")),
     "two_words_prefix_country": Filters(q="data engin", country=("US",)),
     "prefix_with_salary_and_days": Filters(q="engin", has_salary=True, posted_within_days=900),
     "diacritics_and_job_type": Filters(q="ke toan", job_type=(UNKNOWN,)),
     "old_rare_word_source": Filters(q=OLD_WORD, source=("lever", "greenhouse")),
     "exclusion_and_company": Filters(q="-senior engin", company=("Acme", UNKNOWN)),
-    "or_and_employment": Filters(q="designer or intern", employment_type=("Full-time",)),
+    "or_and_employment": Filters(q="designer or intern", employment_type=("full_time",)),
     "salary_floor": Filters(q="engineer", salary_min=Decimal(10000), salary_currency="EUR"),
     "wide_prefix_country": Filters(q=WIDE_PREFIX, country=("DE",)),
 }

@@ -41,12 +41,13 @@ def test_api_jobs_items_carry_what_a_list_shows(web, seeded) -> None:
 
 
 def test_api_stats_has_totals_facets_and_coverage(web, seeded) -> None:
-    body = get(web, "/api/stats", remote="yes").json()
+    body = get(web, "/api/stats", work_mode="remote").json()
     assert {"total", "computed_at", "facets", "coverage"} <= set(body)
-    assert body["total"] == sum(r["remote"] == "yes" for r in seeded)
+    assert body["total"] == sum(r["work_mode"] == "remote" for r in seeded)
     assert set(body["facets"]) == {*search.FACET_GROUPS, "month", *search.ENRICH_STATS_GROUPS}
-    remote = {b["value"]: b["count"] for b in body["facets"]["remote"]}
-    assert sum(remote.values()) == body["denominators"]["remote"] == len(seeded)
+    assert "remote" not in body["facets"]  # one facet for where the work is done
+    modes = {b["value"]: b["count"] for b in body["facets"]["work_mode"]}
+    assert sum(modes.values()) == body["denominators"]["work_mode"] == len(seeded)
     assert 0 < body["coverage"]["country"] < 1
     assert body["unavailable"] == []
 
@@ -250,7 +251,7 @@ def test_counts_are_reused_briefly_with_their_computed_at(seeded, serving, web_u
     try:
         first = get(running, "/api/stats", remote="yes").json()
         with psycopg.connect(serving.url) as owner:
-            owner.execute("DELETE FROM serving.jobs WHERE remote = 'yes'")
+            owner.execute("DELETE FROM serving.jobs WHERE work_mode = 'remote'")
         again = get(running, "/api/stats", remote="yes").json()
         assert again == first  # the same result, computed_at included: true as of then
         other = get(running, "/api/stats", remote="hybrid").json()

@@ -95,11 +95,11 @@ def test_a_closed_job_says_when_it_closed(page, seeded, tmp_path) -> None:
 
 def test_a_stats_bar_opens_the_matching_job_list(page, seeded, tmp_path) -> None:
     page.goto("/stats")
-    chart = page.locator("#chart-remote")
+    chart = page.locator("#chart-work_mode")
     bar_count = chart.locator("li", has_text="Remote").locator(".bar-count").inner_text()
     shot(page, tmp_path, "stats")
     chart.get_by_role("link", name="Remote").click()
-    assert "remote=yes" in page.url
+    assert "work_mode=remote" in page.url
     count = int(bar_count.split(" of ")[0].replace(",", ""))
     assert page.get_by_role("status").inner_text().startswith(f"{count} job")
     shot(page, tmp_path, "stats-click-through")

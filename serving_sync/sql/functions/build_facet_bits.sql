@@ -64,9 +64,11 @@ BEGIN
         UNION ALL
         SELECT 'city', unnest(CASE WHEN j.cities = '{}' THEN '{unknown}' ELSE j.cities END)
         UNION ALL
-        VALUES ('remote', j.remote),
+        SELECT 'employment_type', unnest(CASE WHEN j.employment_type = '{}' THEN '{unknown}'
+                                              ELSE j.employment_type END)
+        UNION ALL
+        VALUES ('work_mode', j.work_mode),
                ('job_type', coalesce(j.job_type, 'unknown')),
-               ('employment_type', coalesce(j.employment_type, 'unknown')),
                ('source', j.source),
                ('salary', CASE WHEN j.salary_min IS NOT NULL OR j.salary_max IS NOT NULL
                                THEN 't' ELSE 'f' END),
@@ -74,7 +76,6 @@ BEGIN
                ('day', to_char(coalesce(j.posted_at, j.first_seen_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')),
                ('sort_month', to_char(coalesce(j.posted_at, j.first_seen_at) AT TIME ZONE 'UTC', 'YYYY-MM')),
                ('seniority', coalesce(j.seniority, 'unknown')),
-               ('work_mode', coalesce(j.work_mode, 'unknown')),
                ('enrichment', CASE WHEN j.enriched_at IS NULL THEN 'unknown' ELSE 'extracted' END),
                ('text', CASE WHEN j.search_tsv IS NOT NULL THEN '' END),
                ('all', '')

@@ -43,7 +43,6 @@ BEGIN
         WHEN 'country' THEN one_group.country := missing;
         WHEN 'region' THEN one_group.region := missing;
         WHEN 'city' THEN one_group.city := missing;
-        WHEN 'remote' THEN one_group.remote := missing;
         WHEN 'job_type' THEN one_group.job_type := missing;
         WHEN 'employment_type' THEN one_group.employment_type := missing;
         WHEN 'source' THEN one_group.source := missing;

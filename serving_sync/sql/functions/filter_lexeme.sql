@@ -1,5 +1,5 @@
 -- A filter as a lexeme of search_tsv. The filters of the parse (country, region, city,
--- remote, job type, employment type, source, company, has salary) are also lexemes of
+-- work mode, job type, employment type, source, company, has salary) are also lexemes of
 -- search_tsv, so one GIN scan answers a text query and its filters together: GIN's fast
 -- scan skips through the common word's posting list by the rarer filters' lists. A word
 -- plus three filters was a BitmapAnd over a 370k-entry bitmap of the word (80 ms just to
@@ -10,8 +10,8 @@
 -- e-mail or path), so no word of a posting can match a filter. A value over 200 bytes is
 -- written as its md5 after '#' instead of '=' (lexemes are capped at 2 KB; '#' keeps the
 -- two forms apart). Values are matched exactly, as the column conditions they stand for:
--- 'unknown' stands for an empty office list, a missing job type, employment type or
--- company. Only with a text query: then the tsvector is read for every candidate row
+-- 'unknown' stands for an empty office list or employment type set, a missing job type
+-- or company. Only with a text query: then the tsvector is read for every candidate row
 -- anyway, and the column conditions are dropped (their parameters set NULL). Without
 -- one, the filters stay column conditions (web_where): a scan checks them on the row or
 -- on the list index's entries, where a filter lexeme would detoast a tsvector per row (a

@@ -2,16 +2,15 @@
 -- PL/pgSQL, not a SQL function over a subquery: this runs once per written row, and the
 -- subquery form cost ~0.5 ms a row (a full load of 1M rows took minutes more); this ~20 us.
 CREATE OR REPLACE FUNCTION serving.filter_lexemes(
-    countries text[], regions text[], cities text[], remote text, job_type text,
-    employment_type text, source text, company text, salary_min numeric, salary_max numeric
+    countries text[], regions text[], cities text[], work_mode text, job_type text,
+    employment_type text[], source text, company text, salary_min numeric, salary_max numeric
 ) RETURNS tsvector
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 AS $$
 DECLARE
     found text[] := ARRAY[
-        serving.filter_lexeme('rm', remote),
+        serving.filter_lexeme('wm', work_mode),
         serving.filter_lexeme('jt', coalesce(job_type, 'unknown')),
-        serving.filter_lexeme('et', coalesce(employment_type, 'unknown')),
         serving.filter_lexeme('s', source),
         serving.filter_lexeme('co', coalesce(company, 'unknown')),
         serving.filter_lexeme('h', CASE WHEN salary_min IS NOT NULL OR salary_max IS NOT NULL
@@ -27,6 +26,10 @@ BEGIN
     END LOOP;
     FOREACH v IN ARRAY CASE WHEN cities = '{}' THEN '{unknown}' ELSE coalesce(cities, '{}') END LOOP
         found := found || serving.filter_lexeme('ci', v);
+    END LOOP;
+    FOREACH v IN ARRAY CASE WHEN employment_type = '{}' THEN '{unknown}'
+                            ELSE coalesce(employment_type, '{}') END LOOP
+        found := found || serving.filter_lexeme('et', v);
     END LOOP;
     RETURN array_to_tsvector(array_remove(found, NULL));
 END

@@ -8,13 +8,13 @@ CREATE OR REPLACE FUNCTION serving.list_walk_sql() RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN 'SELECT array_agg(w.id ORDER BY w.sort_at DESC, w.id DESC) FROM (
     SELECT j.id, j.sort_at FROM (
-        SELECT j.id, j.countries, j.regions, j.cities, j.remote, j.job_type,
+        SELECT j.id, j.countries, j.regions, j.cities, j.work_mode, j.job_type,
                j.employment_type, j.source, j.company, j.posted_at, j.first_seen_at,
                j.salary_min, j.salary_max, j.salary_currency,
                coalesce(j.posted_at, j.first_seen_at) AS sort_at,
                NULL::tsvector AS search_tsv, NULL::text[] AS skills_required,
                NULL::text[] AS skills_all, NULL::integer AS experience_min,
-               NULL::integer AS experience_max, NULL::text AS seniority, NULL::text AS work_mode
+               NULL::integer AS experience_max, NULL::text AS seniority
         FROM serving.jobs j
         WHERE ($5 IS NULL OR (coalesce(j.posted_at, j.first_seen_at), j.id) < ($3, $5))
           AND (($2).posted_within_days IS NULL

@@ -20,7 +20,7 @@ BEGIN
     -- The 'one' rows first: once 'all' rows exist, web_facet reads the table.
     INSERT INTO serving.facet_totals (kind, facet, value, count)
     SELECT 'one', g.facet, f.value, f.count
-    FROM unnest(ARRAY['skill', 'experience', 'seniority', 'work_mode', 'enrichment']) AS g(facet)
+    FROM unnest(ARRAY['skill', 'experience', 'seniority', 'enrichment']) AS g(facet)
     CROSS JOIN LATERAL serving.web_facet(g.facet, NULL, false, unfiltered) AS f;
     INSERT INTO serving.facet_totals (kind, facet, value, count)
     SELECT 'all', f.facet, f.value, f.count

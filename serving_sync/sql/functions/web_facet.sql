@@ -1,7 +1,7 @@
 -- Counts of one group (a facet, or a stats distribution), disjunctive: every filter
 -- applies except the group's own. 'unknown' is a bucket; the row with value NULL is the
 -- denominator (postings in this group's filter context). Multi-valued groups (country,
--- region, city, skill, experience) count a posting once per value, so only single-valued
+-- region, city, employment type, skill, experience) count a posting once per value, so only single-valued
 -- groups sum to the denominator. skill: 'unknown' is "not extracted"; an extracted
 -- posting without skills adds to the denominator only. enrichment: 'extracted' or
 -- 'unknown' (not extracted). Without any filter, the counts the sync keeps answer (see
@@ -35,16 +35,14 @@ BEGIN
             source_sql := 'FROM serving.jobs j CROSS JOIN LATERAL unnest(serving.experience_bands(j.experience_min, j.experience_max) || ARRAY[NULL::text]) AS u(v)';
         WHEN 'seniority' THEN filters.seniority := NULL;
             source_sql := single || 'coalesce(j.seniority, ''unknown'')) AS u(v)';
-        WHEN 'work_mode' THEN filters.work_mode := NULL;
-            source_sql := single || 'coalesce(j.work_mode, ''unknown'')) AS u(v)';
         WHEN 'enrichment' THEN
             source_sql := single || 'CASE WHEN j.enriched_at IS NULL THEN ''unknown'' ELSE ''extracted'' END) AS u(v)';
-        WHEN 'remote' THEN filters.remote := NULL;
-            source_sql := single || 'j.remote) AS u(v)';
+        WHEN 'work_mode' THEN filters.work_mode := NULL;
+            source_sql := single || 'j.work_mode) AS u(v)';
         WHEN 'job_type' THEN filters.job_type := NULL;
             source_sql := single || 'coalesce(j.job_type, ''unknown'')) AS u(v)';
         WHEN 'employment_type' THEN filters.employment_type := NULL;
-            source_sql := single || 'coalesce(j.employment_type, ''unknown'')) AS u(v)';
+            source_sql := 'FROM serving.jobs j CROSS JOIN LATERAL unnest(CASE WHEN j.employment_type = ''{}'' THEN ARRAY[''unknown''] ELSE j.employment_type END || ARRAY[NULL::text]) AS u(v)';
         WHEN 'source' THEN filters.source := NULL;
             source_sql := single || 'j.source) AS u(v)';
         WHEN 'company' THEN filters.company := NULL;
@@ -72,14 +70,13 @@ BEGIN
                 UNION ALL  -- the denominator of a parse group, and the total itself
                 SELECT NULL, t.count FROM serving.facet_totals t
                 WHERE t.kind = 'all' AND t.facet = 'total'
-                  AND web_facet.facet NOT IN ('skill', 'experience', 'seniority', 'work_mode',
-                                              'enrichment')
+                  AND web_facet.facet NOT IN ('skill', 'experience', 'seniority', 'enrichment')
             ) AS c
             ORDER BY c.value IS NULL DESC, c.value = 'unknown' DESC, c.count DESC, c.value
             LIMIT CASE WHEN top_n IS NULL THEN NULL ELSE top_n + 2 END;
         RETURN;
     END IF;
-    IF facet IN ('country', 'region', 'city', 'skill', 'experience') THEN
+    IF facet IN ('country', 'region', 'city', 'employment_type', 'skill', 'experience') THEN
         grouped := ' GROUP BY u.v ORDER BY u.v IS NULL DESC, u.v = ''unknown'' DESC, count(*) DESC, u.v';
     ELSE  -- ROLLUP adds the denominator row (value NULL) in the same pass.
         grouped := ' GROUP BY ROLLUP (u.v) HAVING grouping(u.v) = 1 OR u.v IS NOT NULL

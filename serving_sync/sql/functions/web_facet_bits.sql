@@ -55,12 +55,12 @@ DECLARE
     everything varbit;
     common varbit;  -- the text and the filters that are no group's (days, salary)
     tsq tsquery;
-    names constant text[] := ARRAY['country', 'region', 'city', 'remote', 'job_type',
+    names constant text[] := ARRAY['country', 'region', 'city', 'work_mode', 'job_type',
                                    'employment_type', 'source', 'company', 'skill',
-                                   'experience', 'seniority', 'work_mode'];
+                                   'experience', 'seniority'];
     skill_facet constant text := CASE WHEN filters.skill_scope = 'all' THEN 'skill_all' ELSE 'skill' END;
     bands text[];
-    masks varbit[] := array_fill(NULL::varbit, ARRAY[12]);
+    masks varbit[] := array_fill(NULL::varbit, ARRAY[11]);
     every_filter varbit;
     mask varbit;
     g text;
@@ -102,7 +102,7 @@ BEGIN
     masks[1] := CASE WHEN filters.country IS NOT NULL THEN serving.filter_bits('country', filters.country, n) END;
     masks[2] := CASE WHEN filters.region IS NOT NULL THEN serving.filter_bits('region', filters.region, n) END;
     masks[3] := CASE WHEN filters.city IS NOT NULL THEN serving.filter_bits('city', filters.city, n) END;
-    masks[4] := CASE WHEN filters.remote IS NOT NULL THEN serving.filter_bits('remote', filters.remote, n) END;
+    masks[4] := CASE WHEN filters.work_mode IS NOT NULL THEN serving.filter_bits('work_mode', filters.work_mode, n) END;
     masks[5] := CASE WHEN filters.job_type IS NOT NULL THEN serving.filter_bits('job_type', filters.job_type, n) END;
     masks[6] := CASE WHEN filters.employment_type IS NOT NULL
                      THEN serving.filter_bits('employment_type', filters.employment_type, n) END;
@@ -125,10 +125,9 @@ BEGIN
             || CASE WHEN filters.experience_unknown THEN ARRAY['unknown'] ELSE '{}'::text[] END, n);
     END IF;
     masks[11] := CASE WHEN filters.seniority IS NOT NULL THEN serving.filter_bits('seniority', filters.seniority, n) END;
-    masks[12] := CASE WHEN filters.work_mode IS NOT NULL THEN serving.filter_bits('work_mode', filters.work_mode, n) END;
     -- Every filter: the total, and the groups without a filter of their own.
     every_filter := common;
-    FOR i IN 1..12 LOOP
+    FOR i IN 1..11 LOOP
         IF masks[i] IS NOT NULL THEN
             every_filter := every_filter & masks[i];
         END IF;
@@ -140,7 +139,7 @@ BEGIN
             mask := every_filter;
         ELSIF i IS NOT NULL THEN  -- disjunctive: every filter but the group's own
             mask := common;
-            FOR j IN 1..12 LOOP
+            FOR j IN 1..11 LOOP
                 IF j <> i AND masks[j] IS NOT NULL THEN
                     mask := mask & masks[j];
                 END IF;

@@ -4,11 +4,11 @@
 -- every group here. Per group, the top_n values by count are returned, and 'unknown'
 -- always. Without any filter, the counts the sync keeps answer (see refresh_facet_totals).
 -- The pass groups the matching postings by each single-valued group and by their whole
--- (countries, regions, cities) arrays, with the month as date_trunc(); only the few
+-- (countries, regions, cities) and employment type arrays, with the month as date_trunc(); only the few
 -- hundred distinct office arrays are then unnested and summed (feeding each matching
 -- posting once per office into ten hash tables, with to_char() per row, was the slow
 -- part). The SQL tests check the numbers against a Python oracle.
--- GROUPING(...) bits below, most significant first: countries, remote, job type,
+-- GROUPING(...) bits below, most significant first: countries, work mode, job type,
 -- employment type, source, company, month; 1 = not in this grouping set.
 CREATE OR REPLACE FUNCTION serving.web_facets_all(
     q text, q_prefix boolean, filters serving.web_filter, top_n integer DEFAULT NULL
@@ -43,20 +43,20 @@ BEGIN
     END IF;
     RETURN QUERY EXECUTE
         'WITH parts AS MATERIALIZED (
-             SELECT j.countries, j.regions, j.cities, j.remote,
+             SELECT j.countries, j.regions, j.cities, j.work_mode,
                     coalesce(j.job_type, ''unknown'') AS jt,
-                    coalesce(j.employment_type, ''unknown'') AS et, j.source,
+                    j.employment_type AS et, j.source,
                     coalesce(j.company, ''unknown'') AS co,
                     date_trunc(''month'', j.posted_at AT TIME ZONE ''UTC'') AS mo,
-                    GROUPING(j.countries, j.remote, coalesce(j.job_type, ''unknown''),
-                             coalesce(j.employment_type, ''unknown''), j.source,
+                    GROUPING(j.countries, j.work_mode, coalesce(j.job_type, ''unknown''),
+                             j.employment_type, j.source,
                              coalesce(j.company, ''unknown''),
                              date_trunc(''month'', j.posted_at AT TIME ZONE ''UTC'')) AS g,
                     count(*) AS n
              FROM serving.jobs j ' || serving.web_where() || '
-             GROUP BY GROUPING SETS ((j.countries, j.regions, j.cities), (j.remote),
+             GROUP BY GROUPING SETS ((j.countries, j.regions, j.cities), (j.work_mode),
                                      (coalesce(j.job_type, ''unknown'')),
-                                     (coalesce(j.employment_type, ''unknown'')), (j.source),
+                                     (j.employment_type), (j.source),
                                      (coalesce(j.company, ''unknown'')),
                                      (date_trunc(''month'', j.posted_at AT TIME ZONE ''UTC'')))
          ), offices AS (
@@ -75,14 +75,19 @@ BEGIN
              FROM offices o
              GROUP BY GROUPING SETS ((o.c), (o.r), (o.ci))
              UNION ALL
-             SELECT CASE p.g WHEN 95 THEN ''remote'' WHEN 111 THEN ''job_type''
-                             WHEN 119 THEN ''employment_type'' WHEN 123 THEN ''source''
-                             WHEN 125 THEN ''company'' ELSE ''month'' END,
-                    CASE p.g WHEN 95 THEN p.remote WHEN 111 THEN p.jt WHEN 119 THEN p.et
+             SELECT CASE p.g WHEN 95 THEN ''work_mode'' WHEN 111 THEN ''job_type''
+                             WHEN 123 THEN ''source'' WHEN 125 THEN ''company'' ELSE ''month'' END,
+                    CASE p.g WHEN 95 THEN p.work_mode WHEN 111 THEN p.jt
                              WHEN 123 THEN p.source WHEN 125 THEN p.co
                              ELSE coalesce(to_char(p.mo, ''YYYY-MM''), ''unknown'') END,
                     p.n
-             FROM parts p WHERE p.g <> 63
+             FROM parts p WHERE p.g NOT IN (63, 119)
+             UNION ALL  -- a set of employment types: each of its values (none stated: unknown)
+             SELECT ''employment_type'', u.v, sum(p.n)::bigint
+             FROM parts p CROSS JOIN LATERAL unnest(
+                 CASE WHEN p.et = ''{}'' THEN ''{unknown}''::text[] ELSE p.et END) AS u(v)
+             WHERE p.g = 119
+             GROUP BY u.v
              UNION ALL
              SELECT ''total'', NULL, coalesce(sum(p.n), 0)::bigint FROM parts p WHERE p.g = 95
          ), placed AS (

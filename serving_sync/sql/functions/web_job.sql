@@ -2,7 +2,8 @@
 CREATE OR REPLACE FUNCTION serving.web_job(job_id bigint) RETURNS TABLE (
     id bigint, source text, external_id text, status text, title text, company text,
     department text, location_text text, countries text[], regions text[], cities text[],
-    location_unresolved boolean, remote text, employment_type text, job_type text,
+    location_unresolved boolean, work_mode text, work_mode_source text, employment_type text[],
+    employment_type_raw text, job_type text, seniority text,
     posted_at timestamptz, posted_precision text, first_seen_at timestamptz,
     salary_min numeric, salary_max numeric, salary_currency text, salary_period text,
     url text, apply_url text, description text, openings_12m integer, duplicate_group bigint,
@@ -12,8 +13,9 @@ LANGUAGE sql STABLE SECURITY DEFINER
 SET search_path = serving, pg_catalog
 AS $$
     SELECT j.id, j.source, j.external_id, j.status, j.title, j.company, j.department,
-           j.location_text, j.countries, j.regions, j.cities, j.location_unresolved, j.remote,
-           j.employment_type, j.job_type, j.posted_at, j.posted_precision, j.first_seen_at,
+           j.location_text, j.countries, j.regions, j.cities, j.location_unresolved, j.work_mode,
+           j.work_mode_source, j.employment_type, j.employment_type_raw, j.job_type, j.seniority,
+           j.posted_at, j.posted_precision, j.first_seen_at,
            j.salary_min, j.salary_max, j.salary_currency, j.salary_period, j.url, j.apply_url,
            j.description, j.openings_12m, j.duplicate_group, j.skills_required,
            j.skills_preferred, j.enrichment, j.enriched_at

@@ -15,7 +15,7 @@ BEGIN
     filters.country := NULL;
     filters.region := NULL;
     filters.city := NULL;
-    filters.remote := NULL;
+    filters.work_mode := NULL;
     filters.job_type := NULL;
     filters.employment_type := NULL;
     filters.source := NULL;

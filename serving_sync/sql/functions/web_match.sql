@@ -5,7 +5,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN serving.tsquery_and(tsq, serving.tsquery_and(serving.filter_query('c', filters.country),
     serving.tsquery_and(serving.filter_query('rg', filters.region),
     serving.tsquery_and(serving.filter_query('ci', filters.city),
-    serving.tsquery_and(serving.filter_query('rm', filters.remote),
+    serving.tsquery_and(serving.filter_query('wm', filters.work_mode),
     serving.tsquery_and(serving.filter_query('jt', filters.job_type),
     serving.tsquery_and(serving.filter_query('et', filters.employment_type),
     serving.tsquery_and(serving.filter_query('s', filters.source),

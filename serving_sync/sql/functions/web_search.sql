@@ -48,7 +48,7 @@ CREATE OR REPLACE FUNCTION serving.web_search(
     page_rows integer, candidates integer DEFAULT 1000
 ) RETURNS TABLE (
     id bigint, title text, company text, location_text text, countries text[], cities text[],
-    remote text, job_type text, employment_type text, posted_at timestamptz,
+    job_type text, employment_type text[], posted_at timestamptz,
     posted_precision text, first_seen_at timestamptz, sort_at timestamptz,
     salary_min numeric, salary_max numeric, salary_currency text, salary_period text,
     source text, openings_12m integer, experience_min integer, experience_max integer,
@@ -75,7 +75,7 @@ DECLARE
     estimate record;
     joined record;
     cols constant text := 'j.id, j.title, j.company, j.location_text, j.countries, j.cities,
-        j.remote, j.job_type, j.employment_type, j.posted_at, j.posted_precision,
+        j.job_type, j.employment_type, j.posted_at, j.posted_precision,
         j.first_seen_at, coalesce(j.posted_at, j.first_seen_at), j.salary_min, j.salary_max,
         j.salary_currency, j.salary_period, j.source, j.openings_12m, j.experience_min,
         j.experience_max, j.seniority, j.work_mode, j.skills_required, j.skills_preferred,
@@ -88,7 +88,7 @@ BEGIN
     IF coalesce(sort, 'newest') = 'relevance' OR text_q IS NULL OR walk = 0
        OR serving.web_unfiltered(filters)  -- the walk is for the filters of the parse only
        OR num_nonnulls(filters.skill, filters.experience, filters.experience_unknown,
-                       filters.seniority, filters.work_mode) > 0 THEN
+                       filters.seniority) > 0 THEN
         walk := 0;
     ELSIF filters.posted_within_days IS NOT NULL
           AND serving.window_rows(filters.posted_within_days) <= walk THEN

@@ -1,5 +1,7 @@
 -- The shared filter of the web queries: OR within a group, AND across groups, 'unknown'
--- selectable. Every web query is one fixed SQL text run by EXECUTE ... USING: values are
+-- selectable ('unknown' employment type: none stated, '{}'). The type's `remote` is read
+-- by nothing: the web app reads that parameter as an alias of work_mode
+-- (serving_sync.search), one column, so both give the same postings. Every web query is one fixed SQL text run by EXECUTE ... USING: values are
 -- always parameters, never spliced in, and EXECUTE plans each call with the actual
 -- values (a field of the filters parameter is a constant there too), so the
 -- "... IS NULL OR ..." branches of unused filters fold away and each call gets the plan
@@ -16,10 +18,9 @@ RETURN $w$
         OR ('unknown' = ANY (($2).region) AND j.regions = '{}'))
    AND (($2).city IS NULL OR j.cities && ($2).city
         OR ('unknown' = ANY (($2).city) AND j.cities = '{}'))
-   AND (($2).remote IS NULL OR j.remote = ANY (($2).remote))
    AND (($2).job_type IS NULL OR coalesce(j.job_type, 'unknown') = ANY (($2).job_type))
-   AND (($2).employment_type IS NULL
-        OR coalesce(j.employment_type, 'unknown') = ANY (($2).employment_type))
+   AND (($2).employment_type IS NULL OR j.employment_type && ($2).employment_type
+        OR ('unknown' = ANY (($2).employment_type) AND j.employment_type = '{}'))
    AND (($2).source IS NULL OR j.source = ANY (($2).source))
    AND (($2).company IS NULL OR coalesce(j.company, 'unknown') = ANY (($2).company))
    AND (($2).posted_within_days IS NULL
@@ -42,5 +43,5 @@ RETURN $w$
         OR serving.experience_range(j.experience_min, j.experience_max) && ANY (($2).experience)
         OR (($2).experience_unknown AND j.experience_min IS NULL AND j.experience_max IS NULL))
    AND (($2).seniority IS NULL OR coalesce(j.seniority, 'unknown') = ANY (($2).seniority))
-   AND (($2).work_mode IS NULL OR coalesce(j.work_mode, 'unknown') = ANY (($2).work_mode))
+   AND (($2).work_mode IS NULL OR j.work_mode = ANY (($2).work_mode))
 $w$;
