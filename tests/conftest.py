@@ -170,6 +170,18 @@ def real_fixtures_dir() -> Path:
     return Settings().effective_real_fixtures
 
 
+@pytest.fixture(scope="session")
+def real_dir() -> Path:
+    """The real captures folder; a test that needs it is skipped, saying how to get it."""
+    path = real_fixtures_dir()
+    if not path.is_dir():
+        pytest.skip(
+            f"real captures not found at {path}: set JOBHARBOR_REAL_FIXTURES to the "
+            "shared fixtures folder (../shared/fixtures/real) to run the conformance suite"
+        )
+    return path
+
+
 @pytest.fixture(autouse=True)
 def _isolated_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """A developer's JOBHARBOR_* variables must not leak into tests."""

@@ -22,7 +22,6 @@ from pipeline.normalize.employment import (
     words,
 )
 from pipeline.platform_names import PLATFORMS
-from tests.conftest import real_fixtures_dir
 from tests.parsers.conftest import doc, read_real
 from tests.parsers.test_conformance import ATS_FOLDERS, files, run
 
@@ -257,13 +256,7 @@ def _real_values(real_dir: Path) -> Iterator[tuple[str, str]]:
 
 
 @pytest.mark.real_fixtures
-def test_every_employment_type_of_the_real_captures_is_mapped() -> None:
-    real_dir = real_fixtures_dir()
-    if not real_dir.is_dir():
-        pytest.skip(
-            f"real captures not found at {real_dir}: set JOBHARBOR_REAL_FIXTURES to the "
-            "shared fixtures folder (../shared/fixtures/real)"
-        )
+def test_every_employment_type_of_the_real_captures_is_mapped(real_dir: Path) -> None:
     found = set(_real_values(real_dir))
     assert len(found) >= 10, found  # the captures hold a dozen spellings: all were read
     unmapped = {(p, v) for p, v in found if employment_types(v, p) == ("other",)}

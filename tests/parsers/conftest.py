@@ -6,14 +6,11 @@ import gzip
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
-
 from parsers.registry import REGISTRY, Parser
 from parsers.types import DocumentKind, ParseOutcome, RawDocument
 from pipeline.app import build_registry
 from pipeline.config import load_sources
 from pipeline.settings import REPO_ROOT
-from tests.conftest import real_fixtures_dir
 
 FETCHED_AT = datetime(2026, 10, 1, 12, 0, tzinfo=UTC)
 
@@ -44,14 +41,3 @@ def shipped_site_parser(name: str) -> Parser:
     """The parser of an HTML site exactly as the shipped sources.yaml configures it."""
     sources = load_sources(REPO_ROOT / "sources.yaml", env={})
     return build_registry(sources).get(name)
-
-
-@pytest.fixture(scope="session")
-def real_dir() -> Path:
-    path = real_fixtures_dir()
-    if not path.is_dir():
-        pytest.skip(
-            f"real captures not found at {path}: set JOBHARBOR_REAL_FIXTURES to the "
-            "shared fixtures folder (../shared/fixtures/real) to run the conformance suite"
-        )
-    return path
