@@ -22,8 +22,6 @@ from pipeline.normalize.employment import VOCABULARY, is_mapped
 from serving_sync.evidence import holds, place, served_fields
 from serving_sync.text import fold
 
-# The published employment types; anything else reaching the facet is a raw spelling.
-EMPLOYMENT_TYPES = VOCABULARY
 KNOWN_FIELDS = ("company", "location", "work_mode", "employment_type", "salary", "posted_date")
 ENRICHED = ("experience_min", "experience_max", "seniority", "work_mode", "employment_type",
             "education")  # fmt: skip
@@ -162,7 +160,7 @@ class QualityTally:
         self.sources.setdefault(str(row.get("source")), _Tally()).add(row)
         for value in _employment_types(row):
             self.employment_values[value] += 1
-            if value not in EMPLOYMENT_TYPES:
+            if value not in VOCABULARY:  # anything else in the facet is a raw spelling
                 self.unmapped[f"employment_type: {value}"] += 1
             elif value == "other" and not is_mapped(row.get("employment_type_raw")):
                 # A stated value nobody mapped (schema.org's OTHER is stated, and known).
