@@ -160,6 +160,8 @@ class _Compiled:
     listing: Getter
     single: Getter | None
     total: Getter | None
+    # A company read from the document root names the board's owner, not one item.
+    board_company: tuple[Getter, ...]
 
 
 def _compile(mapping: JsonMapping) -> _Compiled:
@@ -186,7 +188,14 @@ def _compile(mapping: JsonMapping) -> _Compiled:
         listing=compile_path(mapping.listing),
         single=compile_path(mapping.single) if mapping.single is not None else None,
         total=opt(mapping.total),
+        board_company=tuple(
+            compile_path(p) for p in _specs(mapping.fields.get("company")) if p.startswith("$")
+        ),
     )
+
+
+def _specs(spec: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    return () if spec is None else (spec,) if isinstance(spec, str) else spec
 
 
 # ---------------------------------------------------------------- drafts -> postings
@@ -422,6 +431,9 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
         listing=not single and not mapping.listing_has_description,
         dropped=not_objects,
     )
+    owner = None if single else _text(_first(c.board_company, data, data))
+    if owner is not None:
+        outcome = replace(outcome, board_company=owner)
     return replace(outcome, paging=paging) if paging else outcome
 
 

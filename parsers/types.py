@@ -147,6 +147,9 @@ class ParseOutcome:
     # Items the page lists that did not become postings (rows without id, title or
     # link): a listing that dropped any cannot prove a posting's absence.
     dropped: int = 0
+    # Listings only: the board owner's name where the listing states it beside its
+    # items (the Workable widget's top-level `name`), for postings that state none.
+    board_company: str | None = None
 
     @classmethod
     def rejected(cls, *issues: Issue, signal: PageSignal = PageSignal.NORMAL) -> ParseOutcome:

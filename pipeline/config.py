@@ -24,6 +24,7 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from pipeline.errors import ConfigError
@@ -100,8 +101,28 @@ class Validation(StrictModel):
 
 class Board(StrictModel):
     token: str
-    name: str | None = None
+    # The employer's display name, when the platform does not state it per posting
+    # and the token does not read as one (pipeline.normalize.company: the order).
+    company: Annotated[str, Field(min_length=1, max_length=200)] | None = None
     enabled: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_name(cls, value: Any) -> Any:
+        """`name:` is the old spelling of `company:` (it named the brand the parse
+        phase used to write into postings); one board may not say both."""
+        if isinstance(value, dict) and "name" in value:
+            if "company" in value:
+                raise ValueError("give company (name is its old spelling), not both")
+            value = {("company" if k == "name" else k): v for k, v in value.items()}
+        return value
+
+    @field_validator("company")
+    @classmethod
+    def _company_text(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("company must name the employer (got only spaces)")
+        return value.strip() if value is not None else None
 
     @field_validator("token")
     @classmethod

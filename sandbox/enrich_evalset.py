@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -407,6 +408,8 @@ def _benefits(case: Case, rng: random.Random) -> None:
 def build_case(cid: str, source: str, language: str, rng: random.Random, trap: str | None) -> Case:
     vietnamese = language == "vi"
     board = world.build_board(7, source, f"eval-{cid}", 0, vietnamese)
+    # The evaluation set's companies stay the made-up names it was written with.
+    board = replace(board, company=world.random_company(7, f"eval-{cid}"))
     job = board.jobs[rng.randrange(len(board.jobs))]
     case = Case(cid, source, language)
     case.lines.append(_title(case, rng, job))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -122,9 +123,42 @@ def _rng(*parts: object) -> random.Random:
     return random.Random(":".join(str(p) for p in parts))
 
 
-def company_name(seed: int, token: str) -> str:
+def random_company(seed: int, token: str) -> str:
+    """A made-up name for a board whose token names no one (a job site's category)."""
     rng = _rng(seed, "company", token)
     return f"{rng.choice(COMPANY_WORDS)} {rng.choice(COMPANY_SUFFIXES)}"
+
+
+# The ATS boards whose tokens are ids, not names (a Jobvite companyEId): their owners'
+# names, which sandbox/sources.yaml gives as each board's `company:` (a test checks).
+NAMED_BOARDS = {"qZA9VfwF": "Harbor Freight Analytics", "q0oaVfwd": "Cedar Point Health"}
+# Job-site scopes and the like: categories, never an employer.
+_UNNAMED_PLATFORMS = frozenset({"js", "paged"})
+_CAREERS_WORDS = frozenset({"career", "careers", "jobs"})
+
+
+def company_name(seed: int, platform: str, token: str) -> str:
+    """The employer of an ATS board: the words its token is made of, as real boards
+    are named for their owner (quiet-bank -> Quiet Bank, DeltaWorks -> Delta Works,
+    harbor.wd5 -> Harbor); a named id's owner; otherwise (job sites) a made-up name."""
+    if token in NAMED_BOARDS:
+        return NAMED_BOARDS[token]
+    if platform in _UNNAMED_PLATFORMS or platform.startswith("site:"):
+        return random_company(seed, token)
+    return token_words(token) or random_company(seed, token)
+
+
+def token_words(token: str) -> str | None:
+    """The title-cased words of a token's first label: `careers-harborlabs` ->
+    "Harborlabs", `QuietBank` -> "Quiet Bank", `cedarlabs01` -> "Cedarlabs"."""
+    label = re.split(r"[./#]", token, maxsplit=1)[0]
+    words = [
+        hump
+        for part in re.split(r"[-_]+", re.sub(r"\d+$", "", label))
+        if part.lower() not in _CAREERS_WORDS
+        for hump in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", part)
+    ]
+    return " ".join(w if w.isupper() else w.capitalize() for w in words) or None
 
 
 def _new_job(seed: int, platform: str, token: str, ordinal: int, vietnamese: bool) -> Job:
@@ -168,7 +202,7 @@ def build_board(
             index = (step * 3) % len(jobs)
             jobs[index] = replace(jobs[index], edits=jobs[index].edits + 1)  # one changes
         jobs.append(_new_job(seed, platform, token, size + step - 1, vietnamese))  # one opens
-    return Board(platform, token, company_name(seed, token), tuple(jobs), revision)
+    return Board(platform, token, company_name(seed, platform, token), tuple(jobs), revision)
 
 
 # ---------------------------------------------------------------- derived facts (additive)

@@ -26,6 +26,7 @@ import psycopg
 
 from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import FatalError
+from pipeline.normalize.company import resolve_company
 from pipeline.normalize.employment import coherent, employment_types
 from pipeline.normalize.work_mode import work_mode
 from pipeline.testhooks import kill_point
@@ -126,6 +127,10 @@ def serving_row(record: Mapping[str, Any]) -> dict[str, Any]:
         record.get("remote"), (record.get("location") or {}).get("remote"), record.get("work_mode")
     )
     row["work_mode"], row["work_mode_source"] = mode.value, mode.source
+    company = resolve_company(
+        record.get("company"), record.get("board_company"), record.get("board_company_source")
+    )
+    row["company"], row["company_source"] = company.name, company.source
     row["posted_precision"] = row.get("posted_precision") or "unknown"
     row["retained"] = bool(row.get("retained"))
     for column in ("title", "company", "location_text"):

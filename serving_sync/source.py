@@ -21,7 +21,7 @@ CLOSED_STATUSES = ("expired", "not_found", "filtered")  # closed on evidence
 # The parse-result fields a posting publishes; a retained posting takes them all from
 # its last good result, never a mix of two parses.
 RESULT_FIELDS = (
-    "title", "company", "department", "location_text", "location", "remote",
+    "title", "company", "legal_entity", "department", "location_text", "location", "remote",
     "employment_type", "job_type", "posted_at", "posted_precision", "salary_min",
     "salary_max", "salary_currency", "salary_period", "apply_url",
 )  # fmt: skip
@@ -86,9 +86,12 @@ SELECT p.id, p.source_id AS source, s.platform, p.external_id, p.status,
        p.first_seen_at, COALESCE({_chosen("url")}, p.url) AS url,
        {_chosen("description_text")} AS description,
        {openings} AS openings_12m, p.duplicate_group, k.retained,
+       b.company AS board_company, b.company_source AS board_company_source,
        {ENRICHMENT_FIELDS}
 FROM core.postings AS p
 JOIN ref.sources AS s ON s.id = p.source_id AND s.enabled
+-- The board names the employer of postings that state none (pipeline.normalize.company).
+JOIN crawl.boards AS b ON b.id = p.board_id
 JOIN core.parse_results AS r ON r.posting_id = p.id AND r.is_current
 -- A partial parse that lost content: the latest accepted result stands in for it.
 LEFT JOIN LATERAL (
@@ -115,9 +118,11 @@ WHERE {_candidate("publish_xid")} AND NOT {_IS_PUBLISHED}
 def closures_query(incremental: bool) -> str:
     """Postings closed on evidence within the retention window."""
     return f"""
-SELECT p.id, p.source_id AS source, COALESCE(r.title, p.title) AS title, r.company,
+SELECT p.id, p.source_id AS source, COALESCE(r.title, p.title) AS title,
+       COALESCE(nullif(btrim(r.company), ''), b.company) AS company,
        COALESCE(p.closed_at, p.status_changed_at) AS closed_at, p.status AS reason
 FROM core.postings AS p
+JOIN crawl.boards AS b ON b.id = p.board_id
 LEFT JOIN core.parse_results AS r ON r.posting_id = p.id AND r.is_current
 WHERE p.status = ANY(%(closed)s) AND COALESCE(r.title, p.title) IS NOT NULL
   AND COALESCE(p.closed_at, p.status_changed_at) > now() - make_interval(days => %(retention)s)

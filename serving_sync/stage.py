@@ -20,7 +20,8 @@ CONTENT = (
     "salary_min", "salary_max", "salary_currency", "salary_period", "url", "apply_url",
     "description", "openings_12m", "duplicate_group", "experience_min", "experience_max",
     "seniority", "work_mode", "work_mode_source", "education", "extracted_employment_type",
-    "skills_required", "skills_preferred", "enrichment", "enriched_at",
+    "skills_required", "skills_preferred", "enrichment", "enriched_at", "company_source",
+    "legal_entity",
 )  # fmt: skip
 FINGERPRINTED = CONTENT[1:]
 # The searchable text without diacritics (serving_sync.text.unaccent), staged only: the

@@ -49,6 +49,8 @@ def templates() -> Jinja2Templates:
         field_label=present.FIELD_LABELS.get,
         enriched_fields=present.ENRICHED_FIELDS,
         work_mode_sources=present.WORK_MODE_SOURCES,
+        company_note=present.company_note,
+        legal_entity_text=present.legal_entity_text,
         enrichment_body=present.enrichment_body,
         marked_description=present.marked_description,
         excerpt_in_context=present.excerpt_in_context,

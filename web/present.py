@@ -45,6 +45,14 @@ WORK_MODE_SOURCES = {
     "location": "from the location",
     "description": "from the description",
 }
+# Where a published company comes from (pipeline.normalize.company): what a reader may
+# want to know about a name the posting itself did not state.
+COMPANY_SOURCES = {
+    "posting": None,
+    "config": None,  # the operator's own word for the board: as good as stated
+    "board": "as the job board names its owner",
+    "derived": "read from the job board's address",
+}
 EMPLOYMENT_LABELS = {"per_diem": "Per diem", "other": "Other"}
 # The extracted values a job page and GET /api/jobs/{id} show, in this order.
 ENRICHED_FIELDS = (
@@ -60,6 +68,20 @@ FIELD_LABELS = {
     "skills_required": "Required skills",
     "skills_preferred": "Preferred skills",
 }
+
+
+def company_note(job: dict[str, Any]) -> str | None:
+    """Why a company name is shown when the posting itself does not state it."""
+    return COMPANY_SOURCES.get(job.get("company_source") or "")
+
+
+def legal_entity_text(job: dict[str, Any]) -> str | None:
+    """The employing legal entity, where it says more than the company does."""
+    entity = (job.get("legal_entity") or "").strip()
+    company = (job.get("company") or "").strip()
+    if not entity or entity.casefold() == company.casefold():
+        return None
+    return entity
 
 
 def value_label(group: str, value: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -26,6 +26,7 @@ from pipeline.crawl.catalog import CatalogContext, sync_catalog
 from pipeline.crawl.http.fetcher import Fetcher, FetchRequest, FetchResult
 from pipeline.crawl.platforms import host_of, platform_of
 from pipeline.crawl.validation import validate_body
+from pipeline.normalize.company import company_from_token
 
 _URL = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s\"'<>,|]*)?", re.I)
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -164,6 +165,15 @@ class Candidate:
     listing_url: str
     lane: str
     host: str
+    # The board's name as its listing states it (ParseOutcome.board_company), once validated.
+    listed_company: str | None = None
+
+    def company(self) -> dict[str, str | None]:
+        """What the board is registered with: the listing's name, else the token's."""
+        if self.listed_company:
+            return {"company": self.listed_company, "company_source": "board"}
+        derived = company_from_token(self.board.platform, self.board.token)
+        return {"company": derived, "company_source": "derived" if derived else None}
 
 
 @dataclass
@@ -233,14 +243,17 @@ def _candidate(app: ImportContext, board: BoardRef, url: str, source_name: str) 
     )
 
 
-def _verdict(app: ImportContext, candidate: Candidate, result: FetchResult) -> str | None:
-    """None when the board answered with a readable listing; the reason otherwise."""
+def _verdict(
+    app: ImportContext, candidate: Candidate, result: FetchResult
+) -> tuple[str | None, str | None]:
+    """(None, the board's listed name) when the board answered with a readable listing;
+    (the reason, None) otherwise."""
     if result.status is None:
-        return result.error or "no response"
+        return result.error or "no response", None
     source = app.sources.get(candidate.source)
     verdict = validate_body(result, source.validation, frozenset({candidate.host}))
     if not verdict.ok:
-        return verdict.reason or "invalid response"
+        return verdict.reason or "invalid response", None
     parser = app.registry.get(parser_ref(candidate.source, source))
     doc = RawDocument(
         result.body, result.final_url, DocumentKind.LISTING, result.content_type, result.status
@@ -248,13 +261,15 @@ def _verdict(app: ImportContext, candidate: Candidate, result: FetchResult) -> s
     outcome = parser.parse(doc)
     if outcome.quality is Quality.REJECTED:
         first = outcome.issues[0].message if outcome.issues else "rejected"
-        return f"{parser.ref} rejected the listing: {first}"
-    return None
+        return f"{parser.ref} rejected the listing: {first}", None
+    return None, outcome.board_company
 
 
 _INSERT = """
-INSERT INTO crawl.boards (source_id, board_key, url, lane, host, enabled, origin)
-VALUES (%(source)s, %(key)s, %(url)s, %(lane)s, %(host)s, true, 'import')
+INSERT INTO crawl.boards (source_id, board_key, url, lane, host, enabled, origin, company,
+                          company_source)
+VALUES (%(source)s, %(key)s, %(url)s, %(lane)s, %(host)s, true, 'import', %(company)s,
+        %(company_source)s)
 ON CONFLICT (source_id, board_key) DO NOTHING
 """
 
@@ -303,6 +318,7 @@ def import_boards(
                         "url": candidate.listing_url,
                         "lane": candidate.lane,
                         "host": candidate.host,
+                        **candidate.company(),
                     },
                 )
                 report.registered += cur.rowcount
@@ -333,9 +349,9 @@ def _validate(
                     wait_s = max(wait_s, min(result.deferred_s or 1.0, 60.0))
                     continue
                 candidate = result.request.tag
-                reason = _verdict(app, candidate, result)
+                reason, listed = _verdict(app, candidate, result)
                 if reason is None:
-                    valid.append(candidate)
+                    valid.append(replace(candidate, listed_company=listed))
                 else:
                     report.invalid.append((candidate.url, reason))
             if deferred:

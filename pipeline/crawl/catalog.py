@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pipeline.config import Sources, config_hash, parser_ref
-from pipeline.crawl.platforms import board_specs
+from pipeline.crawl.platforms import BoardSpec, board_specs
 from pipeline.db.connect import Database
+from pipeline.normalize.company import company_from_token
 
 _UPSERT_SOURCE = """
 INSERT INTO ref.sources (id, platform, display_name, parser, enabled, config, config_hash)
@@ -26,13 +27,26 @@ WHERE ref.sources.config_hash IS DISTINCT FROM excluded.config_hash
 RETURNING (xmax = 0) AS inserted
 """
 
-_UPSERT_BOARD = """
-INSERT INTO crawl.boards (source_id, board_key, url, lane, host, enabled, origin)
-VALUES (%(source)s, %(key)s, %(url)s, %(lane)s, %(host)s, true, 'config')
+# The board's company (pipeline.normalize.company): sources.yaml's always wins; a name
+# the listing envelope gave (`board`, recorded by the parse phase) outranks one read
+# from the token, so only `config` replaces it.
+_COMPANY = """CASE WHEN excluded.company_source = 'config'
+                   OR crawl.boards.company_source IS DISTINCT FROM 'board'
+              THEN excluded.{0} ELSE crawl.boards.{0} END"""
+
+_UPSERT_BOARD = f"""
+INSERT INTO crawl.boards (source_id, board_key, url, lane, host, enabled, origin, company,
+                          company_source)
+VALUES (%(source)s, %(key)s, %(url)s, %(lane)s, %(host)s, true, 'config', %(company)s,
+        %(company_source)s)
 ON CONFLICT (source_id, board_key) DO UPDATE SET
-    url = excluded.url, lane = excluded.lane, host = excluded.host, enabled = true, updated_at = now()
-WHERE (crawl.boards.url, crawl.boards.lane, crawl.boards.host, crawl.boards.enabled)
-      IS DISTINCT FROM (excluded.url, excluded.lane, excluded.host, true)
+    url = excluded.url, lane = excluded.lane, host = excluded.host, enabled = true,
+    company = {_COMPANY.format("company")}, company_source = {_COMPANY.format("company_source")},
+    updated_at = now()
+WHERE (crawl.boards.url, crawl.boards.lane, crawl.boards.host, crawl.boards.enabled,
+       crawl.boards.company, crawl.boards.company_source)
+      IS DISTINCT FROM (excluded.url, excluded.lane, excluded.host, true,
+                        {_COMPANY.format("company")}, {_COMPANY.format("company_source")})
 RETURNING (xmax = 0) AS inserted
 """
 
@@ -59,6 +73,14 @@ class CatalogReport:
     boards_added: int
     boards_updated: int
     boards_disabled: int
+
+
+def board_company(platform: str, spec: BoardSpec) -> dict[str, str | None]:
+    """The board's configured company, else one read from its token, else none."""
+    if spec.company:
+        return {"company": spec.company, "company_source": "config"}
+    derived = company_from_token(platform, spec.key)
+    return {"company": derived, "company_source": "derived" if derived else None}
 
 
 def sync_catalog(app: CatalogContext) -> CatalogReport:
@@ -90,6 +112,7 @@ def sync_catalog(app: CatalogContext) -> CatalogReport:
                         "url": spec.url,
                         "lane": spec.lane,
                         "host": spec.host,
+                        **board_company(source.platform, spec),
                     },
                 ).fetchone()
                 if row is not None:

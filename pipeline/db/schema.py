@@ -38,6 +38,7 @@ POSTING_STATUSES = ("active", "missing", "expired", "not_found", "filtered")
 DETAIL_STATES = ("not_needed", "needed", "fetched", "failed", "blocked", "disallowed")
 ROBOTS_VERDICTS = ("rules", "allow_all", "disallow_all")
 QUALITIES = ("accepted", "partial", "rejected")
+COMPANY_SOURCES = ("config", "board", "derived")  # pipeline.normalize.company.BOARD_SOURCES
 RUN_STATUSES = ("running", "succeeded", "failed", "skipped")
 
 
@@ -113,6 +114,10 @@ boards = sa.Table(
     sa.Column("rate_polls", sa.Float, nullable=False, server_default="0"),
     sa.Column("rate_changes", sa.Float, nullable=False, server_default="0"),
     sa.Column("rate_seen_s", sa.Float, nullable=False, server_default="0"),
+    # Who employs on this board, for postings that do not say (migration board_company):
+    # sources.yaml's `company:`, the listing envelope's name, or a name read from the token.
+    sa.Column("company", sa.Text),
+    sa.Column("company_source", sa.Text),
     _ts("last_polled_at"),
     _ts("last_changed_at"),
     _ts("last_full_pass_at"),
@@ -120,6 +125,8 @@ boards = sa.Table(
     _ts("updated_at", False, True),
     sa.UniqueConstraint("source_id", "board_key"),
     sa.CheckConstraint(_in("state", BOARD_STATES), name="state"),
+    sa.CheckConstraint(_in("company_source", COMPANY_SOURCES), name="company_source"),
+    sa.CheckConstraint("(company IS NULL) = (company_source IS NULL)", name="company_named"),
     sa.Index(
         "ix_boards_lane_due", "lane", "due_at", postgresql_where=sa.text("state <> 'retired'")
     ),
@@ -322,7 +329,8 @@ parse_results = sa.Table(
     sa.Column("is_current", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("content_hash", sa.Text),
     sa.Column("title", sa.Text),
-    sa.Column("company", sa.Text),
+    sa.Column("company", sa.Text),  # the posting's own stated company only
+    sa.Column("legal_entity", sa.Text),  # migration parse_legal_entity
     sa.Column("department", sa.Text),
     sa.Column("url", sa.Text),
     sa.Column("apply_url", sa.Text),

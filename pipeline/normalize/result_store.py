@@ -30,12 +30,12 @@ LIMIT %(limit)s
 
 INSERT_RESULT = """
 INSERT INTO core.parse_results (posting_id, raw_sha256, parser_name, parser_version, quality, issues,
-    content_hash, title, company, department, url, apply_url, location_text, offices, location, remote,
-    employment_type, job_type, posted_at, posted_precision, salary_raw, salary_min, salary_max,
+    content_hash, title, company, legal_entity, department, url, apply_url, location_text, offices,
+    location, remote, employment_type, job_type, posted_at, posted_precision, salary_raw, salary_min, salary_max,
     salary_currency, salary_period, description_html, description_text, payload)
 VALUES (%(posting_id)s, %(raw_sha256)s, %(parser_name)s, %(parser_version)s, %(quality)s,
-    %(issues)s::jsonb, %(content_hash)s, %(title)s, %(company)s, %(department)s, %(url)s,
-    %(apply_url)s, %(location_text)s, %(offices)s::jsonb, %(location)s::jsonb, %(remote)s,
+    %(issues)s::jsonb, %(content_hash)s, %(title)s, %(company)s, %(legal_entity)s,
+    %(department)s, %(url)s, %(apply_url)s, %(location_text)s, %(offices)s::jsonb, %(location)s::jsonb, %(remote)s,
     %(employment_type)s, %(job_type)s, %(posted_at)s, %(posted_precision)s, %(salary_raw)s,
     %(salary_min)s, %(salary_max)s, %(salary_currency)s, %(salary_period)s, %(description_html)s,
     %(description_text)s, %(payload)s::jsonb)
@@ -73,4 +73,18 @@ UPDATE core.parse_results SET is_current = true WHERE id = ANY(%s)
 
 CURRENT_LOCATION = """
 SELECT location FROM core.parse_results WHERE posting_id = %s AND is_current
+"""
+
+# The board's name a listing states beside its items (ParseOutcome.board_company), onto
+# the boards whose postings that listing object lists. sources.yaml's name (`config`)
+# always stands; the same name again changes nothing (nor stamps the board's postings).
+RECORD_BOARD_COMPANY = """
+UPDATE crawl.boards AS b SET company = v.company, company_source = 'board', updated_at = now()
+FROM (
+    SELECT DISTINCT p.board_id, x.company
+    FROM unnest(%(shas)s::text[], %(names)s::text[]) AS x(sha256, company)
+    JOIN core.postings AS p ON p.source_id = %(source)s AND p.listing_raw_sha256 = x.sha256
+) AS v
+WHERE b.id = v.board_id AND b.company_source IS DISTINCT FROM 'config'
+  AND (b.company, b.company_source) IS DISTINCT FROM (v.company, 'board')
 """

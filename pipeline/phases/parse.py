@@ -69,8 +69,29 @@ class Documents:
         except Exception as exc:  # a parser bug is a recorded rejection, never a stopped phase
             return ParseOutcome.rejected(Issue("parser_error", f"{type(exc).__name__}: {exc}"))
 
+    def board_companies(self) -> dict[str, str]:
+        """Listing objects parsed so far whose envelope names the board's owner."""
+        return {
+            sha256: outcome.board_company
+            for (sha256, kind), outcome in self._cache.items()
+            if kind is DocumentKind.LISTING and outcome is not None and outcome.board_company
+        }
+
     def clear(self) -> None:
         self._cache.clear()
+
+
+def record_board_companies(conn: DictConnection, source: str, documents: Documents) -> int:
+    """The board names the parsed listings state, onto their boards (`board`), unless
+    sources.yaml names the board (`config` wins): how many boards changed."""
+    named = documents.board_companies()
+    if not named:
+        return 0
+    with conn.transaction():
+        return conn.execute(
+            result_store.RECORD_BOARD_COMPANY,
+            {"source": source, "shas": list(named), "names": list(named.values())},
+        ).rowcount
 
 
 def _restore_current(conn: DictConnection, source: str, parser: Parser) -> list[int]:
@@ -108,7 +129,6 @@ def parse_source(
     of history, not only what is open.
     """
     parser = app.parser_for(source_name)
-    brands = board_brands(app.sources.get(source_name))
 
     def work(run_id: int) -> Mapping[str, Any]:
         tally = _Tally()
@@ -132,8 +152,9 @@ def parse_source(
                 for _, group in groupby(todo, key=lambda r: r["raw_sha256"]):
                     rows = list(group)
                     done.extend(r["id"] for r in rows)
-                    _parse_group(conn, parser, documents, rows, tally, brands)
+                    _parse_group(conn, parser, documents, rows, tally)
                     kill_point("parse:mid_batch")
+                tally.boards_named += record_board_companies(conn, source_name, documents)
                 documents.clear()
         return {
             "parser": parser.ref,
@@ -141,27 +162,11 @@ def parse_source(
             "quality": dict(tally.qualities),
             "raw_lost": tally.raw_lost,
             "duplicates_grouped": tally.grouped,
+            "boards_named": tally.boards_named,
             "restored_current": len(restored),
         }
 
     return run_phase(app.db, "parse", source_name, work, wait_s=wait_s)
-
-
-def board_brands(source: object) -> dict[str, str]:
-    """Board token -> the public brand configured for it (`boards: [{token, name}]`)."""
-    boards = getattr(source, "boards", ()) or ()
-    return {board.token: board.name for board in boards if getattr(board, "name", None)}
-
-
-Picked = tuple[Posting | None, Quality, list[Issue]]
-
-
-def with_brand(picked: Picked | None, brand: str | None) -> Picked | None:
-    """A posting whose source names no company (Lever and Ashby APIs; Workday, whose
-    label was a legal entity) takes its board's configured brand."""
-    if picked is None or brand is None or picked[0] is None or picked[0].company:
-        return picked
-    return replace(picked[0], company=brand), picked[1], picked[2]
 
 
 @dataclass
@@ -169,6 +174,7 @@ class _Tally:
     qualities: Counter[str] = field(default_factory=Counter)
     raw_lost: int = 0
     grouped: int = 0
+    boards_named: int = 0
 
 
 def _parse_group(
@@ -177,13 +183,14 @@ def _parse_group(
     documents: Documents,
     rows: list[dict[str, Any]],
     tally: _Tally,
-    brands: Mapping[str, str],
 ) -> None:
     """The postings of one raw object, in one transaction."""
     with conn.transaction():
         became_current = []
         for row in rows:
-            picked = with_brand(posting_for(documents, row), brands.get(row["board_key"]))
+            # The company stays the posting's own stated one: a board's name is the
+            # board's (crawl.boards.company), joined in when the posting is published.
+            picked = posting_for(documents, row)
             if picked is None:
                 tally.raw_lost += 1
                 _requeue_lost(conn, row)
@@ -279,7 +286,7 @@ def store_result(
 
 
 _FIELDS = (
-    "title", "company", "department", "url", "apply_url", "location_text", "remote",
+    "title", "company", "legal_entity", "department", "url", "apply_url", "location_text", "remote",
     "employment_type", "job_type", "posted_at", "posted_precision", "description_html",
     "description_text",
 )  # fmt: skip
@@ -320,8 +327,14 @@ def result_values(
 
 def content_hash(values: Mapping[str, Any]) -> str:
     """Hash of what the posting says (not where or when we read it)."""
+    # A legal entity only where one is named, as Posting.to_dict: the hash of a posting
+    # that names none stays what it was before results kept the field.
     blob = json.dumps(
-        {k: v for k, v in sorted(values.items()) if k != "payload"},
+        {
+            k: v
+            for k, v in sorted(values.items())
+            if k != "payload" and not (k == "legal_entity" and v is None)
+        },
         sort_keys=True,
         ensure_ascii=False,
         default=str,

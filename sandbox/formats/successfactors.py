@@ -8,11 +8,12 @@ it is posted, a "no longer available" page once it is not."""
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from xml.sax.saxutils import escape
 
 from sandbox.formats.common import jsonld_page, paragraphs_html
 from sandbox.routing import HTML, Format, Reply, Request
-from sandbox.world import Board, Job, country_of
+from sandbox.world import Board, Job, country_of, token_words
 
 FORMAT = Format("successfactors")
 PLATFORM = "successfactors"
@@ -81,6 +82,9 @@ def _page(request: Request, board: Board) -> Reply:
 @FORMAT.get(_ROUTE, platform=PLATFORM)
 def career(request: Request) -> Reply:
     board = request.board()
+    # The board is a host; the employer is the company id the feed is asked for.
+    owner = token_words(request.arg("company"))
+    board = replace(board, company=owner) if owner else board
     namespace = request.arg("career_ns")
     if namespace == "job_listing_summary" and request.arg("resultType") == "XML":
         return _feed(board)

@@ -92,6 +92,15 @@ BAD = {
             "{f}:4: sources.gh.boards[1].token: board token must be letters, digits, '.', '_', '-' or '/' (no spaces or URLs)"
         ],
     ),
+    "board company and its old spelling": (
+        "sources:\n  gh:\n    platform: greenhouse\n    boards:\n"
+        "      - {token: acme, company: Acme, name: Acme Inc}\n",
+        ["{f}:5: sources.gh.boards[0]: give company (name is its old spelling), not both"],
+    ),
+    "blank board company": (
+        "sources:\n  gh:\n    platform: greenhouse\n    boards:\n      - {token: acme, company: '  '}\n",
+        ["{f}:5: sources.gh.boards[0].company: company must name the employer (got only spaces)"],
+    ),
     "duplicate board": (
         "sources:\n  gh:\n    platform: greenhouse\n    boards:\n      - acme\n      - acme\n",
         ["{f}:6: sources.gh.boards[1]: duplicate board 'acme' (also boards[0])"],
@@ -290,6 +299,22 @@ def test_title_filter_must_be_a_regex(tmp_path: Path) -> None:
     )
     assert problems == [
         "FILE:5: sources.workday.title_filter: not a valid regular expression: missing ), unterminated subpattern at position 0"
+    ]
+
+
+def test_a_board_names_its_company_and_name_is_its_old_spelling(tmp_path: Path) -> None:
+    text = (
+        "sources:\n  gh:\n    platform: greenhouse\n    boards:\n"
+        "      - {token: acme, company: ' Acme Robotics '}\n"
+        "      - {token: beta, name: Beta Bank}\n"
+        "      - gamma\n"
+    )
+    source = load_sources(write(tmp_path, text), env={}).get("gh")
+    assert isinstance(source, AtsSource)
+    assert [(b.token, b.company) for b in source.boards] == [
+        ("acme", "Acme Robotics"),
+        ("beta", "Beta Bank"),
+        ("gamma", None),
     ]
 
 

@@ -269,22 +269,20 @@ def test_real_workable_widget_still_parses(real_dir: Path) -> None:
     assert doc(body).body == body
 
 
-def test_a_board_brand_names_a_company_the_source_does_not() -> None:
-    from parsers.types import Posting
-    from pipeline.config import AtsSource
-    from pipeline.phases.parse import board_brands, with_brand
-
-    source = AtsSource(platform="lever", boards=[{"token": "acme", "name": "Acme"}, "other"])
-    brands = board_brands(source)
-    assert brands == {"acme": "Acme"}
-    entity = Posting(
-        "1", "https://x.io/j/1", "X", legal_entity="IL00 Subsidiary Technologies, Ltd."
+def test_a_listing_that_names_its_board_says_so_and_one_item_does_not(real_dir: Path) -> None:
+    # The Workable widget's top-level name is the account's: the board's owner. The
+    # parse phase records it on the board (crawl.boards, company_source = board).
+    body = read_real(real_dir / "workable" / "workable-zaelab-widget-api-details-trimmed.json")
+    outcome = parse("workable", body, "https://apply.workable.com/api/v1/widget/accounts/zaelab")
+    assert outcome.board_company == "Zaelab"
+    row = {"shortcode": "AB12CD34EF", "title": "X", "url": "https://x.io/j/AB12CD34EF"}
+    unnamed = parse(
+        "workable", json.dumps({"jobs": [row]}), "https://x.io/api/v1/widget/accounts/x"
     )
-    picked = with_brand((entity, Quality.ACCEPTED, []), brands.get("acme"))
-    assert picked[0].company == "Acme"  # type: ignore[index]
-    named = Posting("2", "https://x.io/j/2", "Y", company="Acme Robotics")
-    assert with_brand((named, Quality.ACCEPTED, []), "Acme")[0].company == "Acme Robotics"  # type: ignore[index]
-    assert with_brand((entity, Quality.ACCEPTED, []), brands.get("other"))[0].company is None  # type: ignore[index]
+    assert unnamed.board_company is None
+    # Platforms whose items name their company carry no board name.
+    job = {"id": 1, "title": "X", "absolute_url": "https://x.io/jobs/1", "company_name": "Acme"}
+    assert parse("greenhouse", json.dumps({"jobs": [job]})).board_company is None
 
 
 @pytest.mark.parametrize("platform", ["greenhouse", "jsonld"])

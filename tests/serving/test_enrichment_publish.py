@@ -149,9 +149,11 @@ def test_the_enrichment_stamps_migration_stamps_postings_enriched_before_it(
     seed.sync()
     # Before the enrichment-stamps migration the enrichment is not yet published content.
     migrate.downgrade(seed.dbs.db, "serving_change_stamps")
+    # The stamps, not a sync: this code's sync reads columns of later revisions.
+    stamps = "SELECT id, publish_xid FROM core.postings ORDER BY id"
+    before = seed.sql(stamps)
     enrich(seed, ids[0], required=[("python", "Python", 60)])
-    assert seed.sync().staged == 0  # without the migration the new result moves no stamp
-    assert seed.jobs()[ids[0]]["skills_required"] == []
+    assert seed.sql(stamps) == before  # without the migration the new result moves no stamp
     migrate.upgrade(seed.dbs.db)
     report = seed.sync()
     assert (report.mode, report.staged, report.updated) == ("incremental", 1, 1)

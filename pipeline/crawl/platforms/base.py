@@ -40,6 +40,7 @@ class BoardSpec:
     url: str  # the first page's URL
     lane: str
     host: str
+    company: str | None = None  # the board's `company:` in sources.yaml
 
 
 def host_of(url: str) -> str:
@@ -89,7 +90,8 @@ class Platform:
         for board in source.boards:
             if board.enabled:
                 url = self.listing_url(api_base, board.token)
-                specs.append(BoardSpec(board.token, url, self.lane(source, url), host_of(url)))
+                lane, host = self.lane(source, url), host_of(url)
+                specs.append(BoardSpec(board.token, url, lane, host, board.company))
         return specs
 
     # ---- paging

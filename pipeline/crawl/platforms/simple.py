@@ -36,7 +36,8 @@ class HostPerBoard(Platform):
         for board in source.boards:
             if board.enabled:
                 url = self.listing_url(source.api_base, board.token)  # type: ignore[arg-type]
-                specs.append(BoardSpec(board.token, url, self.lane(source, url), host_of(url)))
+                lane, host = self.lane(source, url), host_of(url)
+                specs.append(BoardSpec(board.token, url, lane, host, board.company))
         return specs
 
 

@@ -1,7 +1,7 @@
 -- One published posting, everything a job page shows (with its enrichment).
 CREATE OR REPLACE FUNCTION serving.web_job(job_id bigint) RETURNS TABLE (
     id bigint, source text, external_id text, status text, title text, company text,
-    department text, location_text text, countries text[], regions text[], cities text[],
+    company_source text, legal_entity text, department text, location_text text, countries text[], regions text[], cities text[],
     location_unresolved boolean, work_mode text, work_mode_source text, employment_type text[],
     employment_type_raw text, job_type text, seniority text,
     posted_at timestamptz, posted_precision text, first_seen_at timestamptz,
@@ -12,7 +12,8 @@ CREATE OR REPLACE FUNCTION serving.web_job(job_id bigint) RETURNS TABLE (
 LANGUAGE sql STABLE SECURITY DEFINER
 SET search_path = serving, pg_catalog
 AS $$
-    SELECT j.id, j.source, j.external_id, j.status, j.title, j.company, j.department,
+    SELECT j.id, j.source, j.external_id, j.status, j.title, j.company, j.company_source,
+           j.legal_entity, j.department,
            j.location_text, j.countries, j.regions, j.cities, j.location_unresolved, j.work_mode,
            j.work_mode_source, j.employment_type, j.employment_type_raw, j.job_type, j.seniority,
            j.posted_at, j.posted_precision, j.first_seen_at,
