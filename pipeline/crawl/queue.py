@@ -22,6 +22,7 @@ from typing import Any
 
 from pipeline.crawl.runs import worker_name
 from pipeline.db.connect import Database, DictConnection
+from pipeline.db.rows import BoardRow, fetch_all
 
 LEASE_S = 600
 
@@ -97,7 +98,7 @@ def claim(
     *,
     lease_s: float = LEASE_S,
     skip_hosts: Iterable[str] = (),
-) -> list[dict[str, Any]]:
+) -> list[BoardRow]:
     """Lease up to `limit` due boards to `owner` (one short transaction)."""
     skip = sorted(set(skip_hosts))
     sql = _CLAIM.format(claimable=_claimable(where, _SKIP_HOSTS if skip else ""))
@@ -109,7 +110,7 @@ def claim(
         **_filter_params(where),
     }
     with conn.transaction():
-        return list(conn.execute(sql, params).fetchall())
+        return fetch_all(conn, BoardRow, sql, params)
 
 
 def any_claimable(conn: DictConnection, where: ClaimFilter, hosts: Iterable[str]) -> bool:
