@@ -143,3 +143,52 @@ class StaleCurrent(FromRow):
 
     posting_id: int
     result_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class PostingState(FromRow):
+    """A posting as the lifecycle rules read it: its status and its absences so far
+    (`missing_count = 0`: in its board's last complete listing)."""
+
+    id: int
+    external_id: str
+    board_id: int
+    status: str
+    missing_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ListedPosting(PostingState):
+    """A stored posting a listing shows again, with the hash of its listing row
+    (pipeline.crawl.posting_store.EXISTING)."""
+
+    row_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Orphan(FromRow):
+    """An active posting of a retired or unconfigured board, just marked `missing`."""
+
+    id: int
+    board_id: int
+    reason: str  # board_retired | board_disabled
+    board_key: str
+    state_reason: str | None
+
+
+# ------------------------------------------------------------------ what a poll's record returns
+
+
+@dataclass(frozen=True, slots=True)
+class QuietRecorded(FromRow):
+    """What recording a batch of quiet boards did (pipeline.crawl.scan_store.RECORD_QUIET)."""
+
+    released: int  # boards still leased to us, now recorded and released
+    suspect: int  # of those, boards flagged after a streak of empty listings
+
+
+@dataclass(frozen=True, slots=True)
+class Released(FromRow):
+    """A board recorded and released (pipeline.crawl.scan_store.RELEASE_BOARD)."""
+
+    suspect_since: datetime | None

@@ -25,7 +25,15 @@ from pipeline.crawl.http.transports import attempt_rows
 from pipeline.crawl.queue import LeaseKeeper
 from pipeline.crawl.schedule import BoardState, next_state
 from pipeline.db.connect import DictConnection
-from pipeline.db.rows import BoardRow
+from pipeline.db.rows import (
+    BoardRow,
+    ListedPosting,
+    QuietRecorded,
+    Released,
+    fetch_all,
+    fetch_one,
+    fetch_value,
+)
 from pipeline.lifecycle import store as lifecycle
 from pipeline.lifecycle.rules import outside_last_complete
 from pipeline.phases.listing import ListingRead, Poll, SourceContext
@@ -139,7 +147,9 @@ class Recorder:
         boards = [board_values(board, read, outcome, now) for board, read, outcome in rows]
         attempts = [attempt_values(board, read, outcome) for board, read, outcome in rows]
         with self.conn.transaction():
-            row = self.conn.execute(
+            recorded = fetch_one(
+                self.conn,
+                QuietRecorded,
                 scan_store.RECORD_QUIET,
                 {
                     "run_id": self.run_id,
@@ -147,10 +157,10 @@ class Recorder:
                     **scan_store.as_columns(boards, scan_store.QUIET_COLUMNS),
                     **scan_store.attempt_columns([a for per in attempts for a in per]),
                 },
-            ).fetchone()
-        assert row is not None
-        self.stats.lease_lost += len(rows) - row["released"]
-        self.stats.suspect_boards += row["suspect"]
+            )
+        assert recorded is not None
+        self.stats.lease_lost += len(rows) - recorded.released
+        self.stats.suspect_boards += recorded.suspect
         self.keeper.release(board.id for board, _, _ in rows)
 
     def _record_postings(self, poll: Poll, read: ListingRead, outcome: str) -> None:
@@ -158,12 +168,12 @@ class Recorder:
         values = board_values(board, read, outcome, datetime.now(UTC))
         attempts = attempt_values(board, read, outcome)
         with self.conn.transaction():
-            done = self.conn.execute(
-                scan_store.RELEASE_BOARD, {**values, "owner": self.owner}
-            ).fetchone()
+            done = fetch_one(
+                self.conn, Released, scan_store.RELEASE_BOARD, {**values, "owner": self.owner}
+            )
             released = done is not None
             if done is not None:
-                self.stats.suspect_boards += bool(done["suspect_since"])
+                self.stats.suspect_boards += bool(done.suspect_since)
                 scan_id = self._insert_scan(board, read, outcome)
                 scan_store.insert_attempts(self.conn, self.run_id, attempts)
                 if read.postings:
@@ -179,23 +189,25 @@ class Recorder:
         self.keeper.release([board.id])
 
     def _insert_scan(self, board: BoardRow, read: ListingRead, outcome: str) -> int:
-        row = self.conn.execute(
-            scan_store.INSERT_SCAN, {"run_id": self.run_id, **scan_values(board, read, outcome)}
-        ).fetchone()
-        assert row is not None
-        return int(row["id"])
+        scan_id = fetch_value(
+            self.conn,
+            scan_store.INSERT_SCAN,
+            {"run_id": self.run_id, **scan_values(board, read, outcome)},
+        )
+        assert scan_id is not None
+        return int(scan_id)
 
     def _apply_postings(
         self, ctx: SourceContext, board: BoardRow, read: ListingRead, scan_id: int
     ) -> None:
         items = {p.external_id: p for p in read.postings}
-        existing = {
-            row["external_id"]: row
-            for row in self.conn.execute(
-                posting_store.EXISTING,
-                {"source": ctx.name, "board": board.id, "ids": list(items)},
-            ).fetchall()
-        }
+        listed = fetch_all(
+            self.conn,
+            ListedPosting,
+            posting_store.EXISTING,
+            {"source": ctx.name, "board": board.id, "ids": list(items)},
+        )
+        existing = {row.external_id: row for row in listed}
         rows = sort_postings(ctx, board, read, scan_id, existing)
         self._upsert_postings(rows, scan_id)
         self.stats.postings_seen += len(items)
@@ -386,7 +398,7 @@ def sort_postings(
     board: BoardRow,
     read: ListingRead,
     scan_id: int,
-    existing: Mapping[str, Mapping[str, Any]],
+    existing: Mapping[str, ListedPosting],
 ) -> PostingRows:
     rows = PostingRows([], [], [])
     for posting in {p.external_id: p for p in read.postings}.values():
@@ -394,8 +406,8 @@ def sort_postings(
         row = existing.get(posting.external_id)
         if row is None:
             rows.new.append(values)
-        elif row["row_hash"] != values["row_hash"]:
-            rows.changed.append({**values, "id": row["id"]})
+        elif row.row_hash != values["row_hash"]:
+            rows.changed.append({**values, "id": row.id})
         else:
-            rows.seen.append({"id": row["id"], "raw": values["listing_raw"]})
+            rows.seen.append({"id": row.id, "raw": values["listing_raw"]})
     return rows
