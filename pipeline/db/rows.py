@@ -192,3 +192,33 @@ class Released(FromRow):
     """A board recorded and released (pipeline.crawl.scan_store.RELEASE_BOARD)."""
 
     suspect_since: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class PostingIdentity(FromRow):
+    """A posting with its current parse result, as identity keys it
+    (pipeline.lifecycle.identity_store._CURRENT)."""
+
+    id: int
+    source_id: str
+    board_key: str
+    platform: str
+    company: str | None
+    title: str | None
+    location: Mapping[str, Json] | str | None  # jsonb (as a mapping, or its JSON text)
+    location_text: str | None
+    posted_at: datetime | None
+    posted_precision: str | None
+    content_hash: str | None
+    grouped_content_hash: str | None
+    description_text: str | None
+    duplicate_group: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateCandidate(FromRow):
+    """An open posting of the same role, whose description may make it a duplicate."""
+
+    id: int
+    duplicate_group: int | None
+    description_text: str | None
