@@ -8,6 +8,7 @@ import socket
 from collections.abc import Mapping
 
 from pipeline.db.connect import Database
+from pipeline.db.rows import Json
 
 
 def worker_name() -> str:
@@ -25,7 +26,7 @@ def start_run(db: Database, phase: str, source_id: str | None) -> int:
 
 
 def finish_run(
-    db: Database, run_id: int, status: str, stats: Mapping[str, object], error: str | None = None
+    db: Database, run_id: int, status: str, stats: Mapping[str, Json], error: str | None = None
 ) -> None:
     with db.connect(autocommit=True) as conn:
         conn.execute(

@@ -19,7 +19,7 @@ from pipeline.crawl.http.fetcher import FetchResult, ResultStream
 from pipeline.crawl.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
 from pipeline.crawl.platforms import platform_of
 from pipeline.db.connect import DictConnection
-from pipeline.db.rows import DueCheck, fetch_all
+from pipeline.db.rows import DueCheck, Json, fetch_all
 from pipeline.lifecycle.check_rules import CheckedResponse, CheckVerdict, judge
 from pipeline.lifecycle.check_store import DUE_CHECKS
 from pipeline.lifecycle.store import record_check
@@ -48,7 +48,7 @@ def check_postings(
     platform = platform_of(source)
     parser = app.parser_for(source_name)
 
-    def work(run_id: int) -> Mapping[str, Any]:
+    def work(run_id: int) -> Mapping[str, Json]:
         outcomes: Counter[str] = Counter()
         reasons: Counter[str] = Counter()
         done: list[int] = []

@@ -22,7 +22,6 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
 
 from parsers.types import Issue
 from pipeline.app import App
@@ -40,7 +39,7 @@ from pipeline.crawl.queue import (
 )
 from pipeline.crawl.schedule import RETRY_SOON_S
 from pipeline.db.connect import DictConnection
-from pipeline.db.rows import BoardRow
+from pipeline.db.rows import BoardRow, Json
 from pipeline.lifecycle import store as lifecycle
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.listing import (
@@ -85,7 +84,7 @@ def discover(
         app.sources.get(source_name)  # a clear error for an unknown name
     where = ClaimFilter(source_name, lane, datetime.now(UTC) if force else None)
 
-    def work(run_id: int) -> Mapping[str, Any]:
+    def work(run_id: int) -> Mapping[str, Json]:
         with app.db.connect() as conn, conn.transaction():
             orphans = lifecycle.strand_orphans(conn, source_name, run_id=run_id)
         worker = _Worker(app, run_id, where, lease_s=lease_s)

@@ -22,7 +22,7 @@ from pipeline.crawl.http.transports import INSERT_ATTEMPT, Transports, attempt_r
 from pipeline.crawl.platforms import host_of, platform_of
 from pipeline.crawl.validation import validate_body
 from pipeline.db.connect import DictConnection
-from pipeline.db.rows import DueDetail, fetch_all
+from pipeline.db.rows import DueDetail, Json, fetch_all
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.page_requests import paced, sort_by_robots
 from pipeline.rawstore import RawArchive
@@ -37,7 +37,7 @@ def fetch_details(
     source = app.sources.get(source_name)
     platform = platform_of(source)
 
-    def work(run_id: int) -> Mapping[str, Any]:
+    def work(run_id: int) -> Mapping[str, Json]:
         outcomes: Counter[str] = Counter()
         done: list[int] = []
         with (

@@ -113,7 +113,7 @@ def parse_source(
     parser = app.parser_for(source_name)
     brands = board_brands(app.sources.get(source_name))
 
-    def work(run_id: int) -> Mapping[str, Any]:
+    def work(run_id: int) -> Mapping[str, Json]:
         tally = _Tally()
         done: list[int] = []
         with app.archive() as archive, app.db.connect() as conn:

@@ -27,6 +27,7 @@ from pipeline.crawl.schedule import BoardState, next_state
 from pipeline.db.connect import DictConnection
 from pipeline.db.rows import (
     BoardRow,
+    Json,
     ListedPosting,
     QuietRecorded,
     Released,
@@ -64,7 +65,7 @@ class DiscoverStats:
     raw_recovered: int = 0
     raw_lost: int = 0
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, Json]:
         return {
             "boards": self.boards,
             "pages": self.pages,
