@@ -18,8 +18,13 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from pipeline.db.rows import DuplicateCandidate, Json, PostingIdentity
+# The rows the keys are computed from, for the type checker only: pure rules never
+# load a database module (tests/architecture/contracts.py).
+if TYPE_CHECKING:
+    from pipeline.db.rows import DuplicateCandidate, Json, PostingIdentity
+
 
 SIMILAR_DESCRIPTIONS = 0.85  # Jaccard similarity of word 5-shingles
 _SHINGLE = 5

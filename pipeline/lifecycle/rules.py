@@ -12,9 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pipeline.db.rows import Json, Orphan, PostingState
 from pipeline.lifecycle.check_rules import CheckVerdict
+
+# The rows these rules decide over, for the type checker only: pure rules never load
+# a database module (tests/architecture/contracts.py).
+if TYPE_CHECKING:
+    from pipeline.db.rows import Json, Orphan, PostingState
 
 MISSING_AFTER_SCANS = 2
 OPEN_STATUSES = ("active", "missing")
