@@ -22,7 +22,7 @@ from typing import Any
 
 from pipeline.crawl.runs import worker_name
 from pipeline.db.connect import Database, DictConnection
-from pipeline.db.rows import BoardRow, fetch_all
+from pipeline.db.rows import BoardRow, fetch_all, fetch_value
 
 LEASE_S = 600
 
@@ -118,8 +118,7 @@ def any_claimable(conn: DictConnection, where: ClaimFilter, hosts: Iterable[str]
     sql = _ANY_CLAIMABLE.format(claimable=_claimable(where, _ON_HOSTS))
     params = {"on_hosts": sorted(set(hosts)), **_filter_params(where)}
     with conn.transaction():
-        row = conn.execute(sql, params).fetchone()
-    return bool(row and row["found"])
+        return bool(fetch_value(conn, sql, params))
 
 
 def _claimable(where: ClaimFilter, extra: str) -> str:

@@ -8,7 +8,7 @@ import socket
 from collections.abc import Mapping
 
 from pipeline.db.connect import Database
-from pipeline.db.rows import Json
+from pipeline.db.rows import Json, fetch_value
 
 
 def worker_name() -> str:
@@ -17,12 +17,13 @@ def worker_name() -> str:
 
 def start_run(db: Database, phase: str, source_id: str | None) -> int:
     with db.connect(autocommit=True) as conn:
-        row = conn.execute(
+        run_id = fetch_value(
+            conn,
             "INSERT INTO crawl.runs (phase, source_id, worker) VALUES (%s, %s, %s) RETURNING id",
             (phase, source_id, worker_name()),
-        ).fetchone()
-    assert row is not None
-    return int(row["id"])
+        )
+    assert run_id is not None
+    return int(run_id)
 
 
 def finish_run(

@@ -222,3 +222,38 @@ class DuplicateCandidate(FromRow):
     id: int
     duplicate_group: int | None
     description_text: str | None
+
+
+# ------------------------------------------------------------------ crawl.hosts, crawl.robots
+
+
+@dataclass(frozen=True, slots=True)
+class Cooldown(FromRow):
+    """A host's shared cooldown: the seconds left (pipeline.crawl.pacing)."""
+
+    cooldown_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class CooldownState(Cooldown):
+    """... and how many cooldowns in a row it has had (the next one grows with it)."""
+
+    cooldown_streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reservation(CooldownState):
+    """What one bucket reservation granted: slots, and the tokens they started from."""
+
+    avail: float
+    granted: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRobots(FromRow):
+    """An origin's cached robots.txt (crawl.robots): its verdict, and the rules' text."""
+
+    verdict: str
+    body: str | None
+    http_status: int | None
+    expires_at: datetime
