@@ -18,7 +18,6 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from pipeline.crawl.runs import worker_name
 from pipeline.db.connect import Database, DictConnection
@@ -129,7 +128,7 @@ def _claimable(where: ClaimFilter, extra: str) -> str:
     )
 
 
-def _filter_params(where: ClaimFilter) -> dict[str, Any]:
+def _filter_params(where: ClaimFilter) -> dict[str, str | datetime | None]:
     return {"source": where.source, "lane": where.lane, "since": where.since}
 
 

@@ -17,12 +17,13 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
 
 from parsers.types import Posting
 from pipeline.crawl import posting_store, scan_store
-from pipeline.crawl.http.transports import attempt_rows
+from pipeline.crawl.http.transports import AttemptValues, attempt_rows
+from pipeline.crawl.posting_store import ChangedPosting, PostingValues, SeenPosting
 from pipeline.crawl.queue import LeaseKeeper
+from pipeline.crawl.scan_store import BoardValues, ScanValues
 from pipeline.crawl.schedule import BoardState, next_state
 from pipeline.db.connect import DictConnection
 from pipeline.db.rows import (
@@ -282,7 +283,7 @@ def board_state(board: BoardRow) -> BoardState:
     )
 
 
-def board_values(board: BoardRow, read: ListingRead, outcome: str, now: datetime) -> dict[str, Any]:
+def board_values(board: BoardRow, read: ListingRead, outcome: str, now: datetime) -> BoardValues:
     last = board.last_polled_at
     nxt = next_state(
         board_state(board),
@@ -332,7 +333,7 @@ def item_count(read: ListingRead) -> int:
     return read.total if read.total is not None else len(read.postings)
 
 
-def scan_values(board: BoardRow, read: ListingRead, outcome: str) -> dict[str, Any]:
+def scan_values(board: BoardRow, read: ListingRead, outcome: str) -> ScanValues:
     return {
         "board_id": board.id,
         "outcome": outcome,
@@ -351,10 +352,10 @@ def scan_values(board: BoardRow, read: ListingRead, outcome: str) -> dict[str, A
     }
 
 
-def attempt_values(board: BoardRow, read: ListingRead, outcome: str) -> list[dict[str, Any]]:
+def attempt_values(board: BoardRow, read: ListingRead, outcome: str) -> list[AttemptValues]:
     """Every request the poll made; each page with the raw object it was stored as
     (pages are stored in order until one ends the poll)."""
-    rows = []
+    rows: list[AttemptValues] = []
     for index, attempt in enumerate(read.attempts):
         last = index == len(read.attempts) - 1
         raw = read.raws[index].sha256 if index < len(read.raws) else None
@@ -366,14 +367,14 @@ def attempt_values(board: BoardRow, read: ListingRead, outcome: str) -> list[dic
 class PostingRows:
     """A listing's postings sorted against what is stored: new, changed (row hash), seen."""
 
-    new: list[dict[str, Any]]
-    changed: list[dict[str, Any]]
-    seen: list[dict[str, Any]]
+    new: list[PostingValues]
+    changed: list[ChangedPosting]
+    seen: list[SeenPosting]
 
 
 def posting_values(
     ctx: SourceContext, board: BoardRow, read: ListingRead, scan_id: int, listed: Posting
-) -> dict[str, Any]:
+) -> PostingValues:
     external_id = listed.external_id
     # Parser-built public URLs move onto the source's configured public host.
     posting = ctx.platform.public_posting(ctx.source, board.board_key, listed)
