@@ -15,7 +15,6 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from itertools import groupby
-from typing import Any
 
 from parsers.common import assess, merge_postings
 from parsers.registry import Parser
@@ -28,6 +27,7 @@ from pipeline.errors import RawIntegrityError
 from pipeline.lifecycle.identity_store import refresh_identity
 from pipeline.normalize import result_store
 from pipeline.normalize.hook import normalize_location
+from pipeline.normalize.result_store import ResultValue
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore import RawArchive
 from pipeline.testhooks import kill_point
@@ -301,10 +301,10 @@ def _previous_location(conn: DictConnection, posting_id: int) -> Mapping[str, Js
 
 def result_values(
     posting: Posting | None, previous_location: Mapping[str, Json] | None = None
-) -> dict[str, Any]:
+) -> dict[str, ResultValue]:
     if posting is None:
         return dict.fromkeys(_FIELDS + _EXTRA)
-    values = {k: getattr(posting, k) for k in _FIELDS}
+    values: dict[str, ResultValue] = {k: getattr(posting, k) for k in _FIELDS}
     salary = posting.salary
     values.update(
         offices=json.dumps([asdict(o) for o in posting.offices], ensure_ascii=False),
@@ -320,7 +320,7 @@ def result_values(
     return values
 
 
-def content_hash(values: Mapping[str, Any]) -> str:
+def content_hash(values: Mapping[str, ResultValue]) -> str:
     """Hash of what the posting says (not where or when we read it)."""
     blob = json.dumps(
         {k: v for k, v in sorted(values.items()) if k != "payload"},
