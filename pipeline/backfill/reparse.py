@@ -35,6 +35,7 @@ from pipeline.backfill.manifest import (
 from pipeline.backfill.progress import Progress
 from pipeline.backfill.readonly import PreviewArchive, read_only
 from pipeline.db.connect import DictConnection
+from pipeline.db.rows import Unparsed
 from pipeline.lifecycle.identity_store import refresh_identity
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.parse import Documents, posting_for, result_values, store_result
@@ -74,9 +75,11 @@ class ReparseSelection:
         }
 
 
-# The columns `posting_for` reads, the current result and the raw object's state.
+# The columns `posting_for` reads (an Unparsed row), the current result and the raw
+# object's state.
 _COLUMNS = """
 p.id, p.external_id, p.board_id, p.content_raw_sha256 AS raw_sha256, p.listing_raw_sha256,
+(SELECT b.board_key FROM crawl.boards AS b WHERE b.id = p.board_id) AS board_key,
 (p.detail_url IS NOT NULL AND p.content_raw_sha256 IS DISTINCT FROM p.listing_raw_sha256)
     AS is_detail,
 ro.state AS raw_state, ro.byte_length,
@@ -166,7 +169,7 @@ def _sample(
     }
     sample = []
     for row in rows:
-        picked = posting_for(documents, row)
+        picked = posting_for(documents, Unparsed.from_row(row))
         if picked is None:
             continue
         posting, quality, issues = picked
@@ -255,11 +258,12 @@ def _apply_rows(
             became_current = []
             for _, group in groupby(batch, key=lambda r: r["raw_sha256"]):
                 for row in group:
-                    picked = posting_for(documents, row)
+                    unparsed = Unparsed.from_row(row)
+                    picked = posting_for(documents, unparsed)
                     if picked is None:
                         needs_fetch += 1
                         continue
-                    quality, current = store_result(conn, target, row, *picked)
+                    quality, current = store_result(conn, target, unparsed, *picked)
                     qualities[quality] += 1
                     if current:
                         became_current.append(row["id"])

@@ -27,6 +27,7 @@ from pipeline.crawl.http.fetcher import Fetcher, FetchRequest, FetchResult
 from pipeline.crawl.platforms import host_of, platform_of
 from pipeline.crawl.validation import validate_body
 from pipeline.normalize.company import company_from_token
+from pipeline.db.rows import BoardRow
 
 _URL = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s\"'<>,|]*)?", re.I)
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -332,8 +333,9 @@ def _validate(
     requests = []
     for candidate in candidates:
         platform = platform_of(app.sources.get(candidate.source))
-        board_row = {"url": candidate.listing_url, "etag": None, "last_modified": None}
-        request = platform.first_request(board_row, {})
+        # Not stored yet (no id): the board as its first request sees it, no validators.
+        unsaved = BoardRow(0, candidate.source, candidate.board.token, candidate.listing_url)
+        request = platform.first_request(unsaved, {})
         requests.append(
             FetchRequest(request.url, request.headers, candidate, request.method, request.body)
         )

@@ -13,6 +13,7 @@ from typing import Protocol
 from pipeline.config import Sources, config_hash, parser_ref
 from pipeline.crawl.platforms import BoardSpec, board_specs
 from pipeline.db.connect import Database
+from pipeline.db.rows import fetch_value
 from pipeline.normalize.company import company_from_token
 
 _UPSERT_SOURCE = """
@@ -104,7 +105,8 @@ def sync_catalog(app: CatalogContext) -> CatalogReport:
                 continue
             specs = board_specs(source)
             for spec in specs:
-                row = conn.execute(
+                inserted = fetch_value(
+                    conn,
                     _UPSERT_BOARD,
                     {
                         "source": name,
@@ -114,10 +116,10 @@ def sync_catalog(app: CatalogContext) -> CatalogReport:
                         "host": spec.host,
                         **board_company(source.platform, spec),
                     },
-                ).fetchone()
-                if row is not None:
-                    added += bool(row["inserted"])
-                    updated += not row["inserted"]
+                )
+                if inserted is not None:  # no row: the board was already as configured
+                    added += bool(inserted)
+                    updated += not inserted
             disabled += conn.execute(
                 _DISABLE_REMOVED, {"source": name, "keys": [s.key for s in specs]}
             ).rowcount

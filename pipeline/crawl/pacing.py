@@ -23,11 +23,16 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from typing import TypeVar
 
 from pipeline.db.connect import Database, DictConnection
+from pipeline.db.rows import Cooldown, CooldownState, FromRow, Reservation, fetch_one
+
+_Row = TypeVar("_Row", bound=FromRow)
 
 COOLDOWN_BASE_S = 30.0  # first cooldown after a 429/503 without Retry-After
 COOLDOWN_MAX_S = 3600.0  # exponential cooldowns stop growing here
@@ -212,10 +217,17 @@ class Pacer:
             )
             self._ensured.add(key)
 
-    def _update(self, key: str, budget: Budget, sql: str, params: dict[str, object]) -> dict:
+    def _update(
+        self,
+        kind: type[_Row],
+        key: str,
+        budget: Budget,
+        sql: str,
+        params: Mapping[str, float | str | None],
+    ) -> _Row:
         """Run one bucket update for `key` (creating its row first) and return its row."""
         self._ensure(key, budget)
-        row = self._connection().execute(sql, {"key": key, **params}).fetchone()
+        row = fetch_one(self._connection(), kind, sql, {"key": key, **params})
         assert row is not None
         return row
 
@@ -225,6 +237,7 @@ class Pacer:
         """Slots for up to `count` requests to `key`, none later than max_wait_s."""
         with self._lock:
             row = self._update(
+                Reservation,
                 key,
                 budget,
                 _RESERVE,
@@ -236,10 +249,10 @@ class Pacer:
                 },
             )
             now = time.monotonic()
-            self._note_cooldown(key, float(row["cooldown_s"]), now)
-            if row["cooldown_streak"]:
+            self._note_cooldown(key, float(row.cooldown_s), now)
+            if row.cooldown_streak:
                 self._streaky.add(key)
-        avail, granted = float(row["avail"]), int(row["granted"])
+        avail, granted = float(row.avail), int(row.granted)
         delays = slot_delays(avail, granted, budget.rate_per_s)
         retry_in = max(0.0, (granted + 1 - avail) / budget.rate_per_s)
         return Grant(key, delays, count - granted, retry_in, now)
@@ -256,12 +269,13 @@ class Pacer:
                     self._cooldown_until.get(key, 0.0), time.monotonic() + seconds
                 )
             row = self._update(
+                Cooldown,
                 key,
                 budget,
                 _COOL_DOWN,
                 {"secs": seconds, "cap": COOLDOWN_MAX_S, "base": COOLDOWN_BASE_S, "reason": reason},
             )
-            remaining = float(row["cooldown_s"])
+            remaining = float(row.cooldown_s)
             self._note_cooldown(key, remaining, time.monotonic())
             self._streaky.add(key)
             return remaining
@@ -285,10 +299,10 @@ class Pacer:
         if now - checked <= FRESH_S:
             return 0.0
         with self._lock:
-            row = self._connection().execute(_COOLDOWN_LEFT, {"key": key}).fetchone()
+            row = fetch_one(self._connection(), CooldownState, _COOLDOWN_LEFT, {"key": key})
             now = time.monotonic()
-            remaining = float(row["cooldown_s"]) if row else 0.0
-            if row and row["cooldown_streak"]:
+            remaining = float(row.cooldown_s) if row else 0.0
+            if row and row.cooldown_streak:
                 self._streaky.add(key)
             self._note_cooldown(key, remaining, now)
         return remaining

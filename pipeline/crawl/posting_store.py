@@ -2,6 +2,36 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
+
+class PostingValues(TypedDict):
+    """A listed posting, as INSERT_POSTING and UPDATE_CHANGED name their parameters."""
+
+    source: str
+    external_id: str
+    board: int
+    url: str
+    title: str
+    row_hash: str
+    listing_raw: str
+    content_raw: str | None  # None: the posting's own page is its content (fetch phase)
+    detail_url: str | None
+    detail_state: str
+    scan: int
+
+
+class ChangedPosting(PostingValues):
+    id: int
+
+
+class SeenPosting(TypedDict):
+    """An unchanged posting and the newest listing page that holds it (UPDATE_SEEN)."""
+
+    id: int
+    raw: str
+
+
 EXISTING = """
 SELECT id, external_id, row_hash, status, missing_count, board_id
 FROM core.postings

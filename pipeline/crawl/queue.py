@@ -18,10 +18,10 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from pipeline.crawl.runs import worker_name
 from pipeline.db.connect import Database, DictConnection
+from pipeline.db.rows import BoardRow, fetch_all, fetch_value
 
 LEASE_S = 600
 
@@ -97,7 +97,7 @@ def claim(
     *,
     lease_s: float = LEASE_S,
     skip_hosts: Iterable[str] = (),
-) -> list[dict[str, Any]]:
+) -> list[BoardRow]:
     """Lease up to `limit` due boards to `owner` (one short transaction)."""
     skip = sorted(set(skip_hosts))
     sql = _CLAIM.format(claimable=_claimable(where, _SKIP_HOSTS if skip else ""))
@@ -109,7 +109,7 @@ def claim(
         **_filter_params(where),
     }
     with conn.transaction():
-        return list(conn.execute(sql, params).fetchall())
+        return fetch_all(conn, BoardRow, sql, params)
 
 
 def any_claimable(conn: DictConnection, where: ClaimFilter, hosts: Iterable[str]) -> bool:
@@ -117,8 +117,7 @@ def any_claimable(conn: DictConnection, where: ClaimFilter, hosts: Iterable[str]
     sql = _ANY_CLAIMABLE.format(claimable=_claimable(where, _ON_HOSTS))
     params = {"on_hosts": sorted(set(hosts)), **_filter_params(where)}
     with conn.transaction():
-        row = conn.execute(sql, params).fetchone()
-    return bool(row and row["found"])
+        return bool(fetch_value(conn, sql, params))
 
 
 def _claimable(where: ClaimFilter, extra: str) -> str:
@@ -129,7 +128,7 @@ def _claimable(where: ClaimFilter, extra: str) -> str:
     )
 
 
-def _filter_params(where: ClaimFilter) -> dict[str, Any]:
+def _filter_params(where: ClaimFilter) -> dict[str, str | datetime | None]:
     return {"source": where.source, "lane": where.lane, "since": where.since}
 
 

@@ -28,6 +28,7 @@ from protego import Protego
 from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
 from pipeline.crawl.pacing import Budget
 from pipeline.db.connect import Database, DictConnection
+from pipeline.db.rows import StoredRobots, fetch_one
 
 GOOD_TTL_S = 24 * 3600
 UNREACHABLE_TTL_S = 3600
@@ -128,11 +129,11 @@ class RobotsCache:
         return Verdict(False, f"disallowed by robots.txt for {self.token}", delay)
 
     def _load(self, origin: str, now: datetime) -> _Entry | None:
-        row = self._connection().execute(_LOAD, {"origin": origin}).fetchone()
+        row = fetch_one(self._connection(), StoredRobots, _LOAD, {"origin": origin})
         if row is None:
             return None
-        rules = Protego.parse(row["body"]) if row["verdict"] == "rules" else None
-        return _Entry(row["verdict"], rules, row["expires_at"], row["http_status"])
+        rules = Protego.parse(row.body or "") if row.verdict == "rules" else None
+        return _Entry(row.verdict, rules, row.expires_at, row.http_status)
 
     def _refresh(
         self, origin: str, budget: Budget, host_key: str | None, previous: _Entry | None

@@ -8,6 +8,7 @@ import socket
 from collections.abc import Mapping
 
 from pipeline.db.connect import Database
+from pipeline.db.rows import Json, fetch_value
 
 
 def worker_name() -> str:
@@ -16,16 +17,17 @@ def worker_name() -> str:
 
 def start_run(db: Database, phase: str, source_id: str | None) -> int:
     with db.connect(autocommit=True) as conn:
-        row = conn.execute(
+        run_id = fetch_value(
+            conn,
             "INSERT INTO crawl.runs (phase, source_id, worker) VALUES (%s, %s, %s) RETURNING id",
             (phase, source_id, worker_name()),
-        ).fetchone()
-    assert row is not None
-    return int(row["id"])
+        )
+    assert run_id is not None
+    return int(run_id)
 
 
 def finish_run(
-    db: Database, run_id: int, status: str, stats: Mapping[str, object], error: str | None = None
+    db: Database, run_id: int, status: str, stats: Mapping[str, Json], error: str | None = None
 ) -> None:
     with db.connect(autocommit=True) as conn:
         conn.execute(

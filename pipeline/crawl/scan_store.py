@@ -6,23 +6,69 @@ Statements are built once at import from constant column lists only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import TypedDict
 
+from pipeline.crawl.http.transports import AttemptValues
 from pipeline.db.connect import DictConnection
 from pipeline.lifecycle.rules import EMPTY_SCANS_BEFORE_SUSPECT
 
 
-def as_columns(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> dict[str, list[Any]]:
-    """Row dicts as one list per column (for unnest)."""
+class ScanValues(TypedDict):
+    """A poll's crawl.scans row, as INSERT_SCAN (and RECORD_QUIET) name its parameters."""
+
+    board_id: int
+    outcome: str
+    complete: bool
+    truncated: bool
+    pages: int
+    items: int
+    total: int | None
+    status: int | None
+    raw: str | None
+    error: str | None
+    issues: str  # JSON text
+    probe: bool
+    confirm: bool  # a repeat of the last complete listing: its postings are seen again
+    scope: str | None
+
+
+class BoardValues(ScanValues):
+    """What a poll moves on its board (RELEASE_BOARD, RECORD_QUIET), with its scan."""
+
+    id: int
+    due_at: datetime
+    interval_s: int
+    quiet: int
+    state: str
+    reason: str | None
+    failures: int
+    not_found: int
+    rate_polls: float
+    rate_changes: float
+    rate_seen_s: float
+    etag: str | None
+    last_modified: str | None
+    body_hash: str | None
+    listing_hash: str | None
+    item_count: int | None
+    changed: bool
+    full_pass: bool
+
+
+def as_columns(
+    rows: Sequence[Mapping[str, object]], columns: tuple[str, ...]
+) -> dict[str, list[object]]:
+    """Rows of named values as one list per column (for unnest): any TypedDict above."""
     return {name: [row[name] for row in rows] for name in columns}
 
 
-def attempt_columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+def attempt_columns(rows: Sequence[AttemptValues]) -> dict[str, list[object]]:
     return {f"a_{name}": values for name, values in as_columns(rows, ATTEMPT_COLUMNS).items()}
 
 
-def insert_attempts(conn: DictConnection, run_id: int, rows: list[dict[str, Any]]) -> None:
+def insert_attempts(conn: DictConnection, run_id: int, rows: Sequence[AttemptValues]) -> None:
     if rows:
         conn.execute(INSERT_ATTEMPTS, {"run_id": run_id, **attempt_columns(rows)})
 

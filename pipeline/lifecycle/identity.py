@@ -16,9 +16,15 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
+
+# The rows the keys are computed from, for the type checker only: pure rules never
+# load a database module (tests/architecture/contracts.py).
+if TYPE_CHECKING:
+    from pipeline.db.rows import DuplicateCandidate, Json, PostingIdentity
+
 
 SIMILAR_DESCRIPTIONS = 0.85  # Jaccard similarity of word 5-shingles
 _SHINGLE = 5
@@ -54,12 +60,12 @@ def normalize_title(title: str | None) -> str:
     return fold(text)
 
 
-def first_office(location: Mapping[str, Any] | None, location_text: str | None) -> str:
-    offices = (location or {}).get("offices") or []
-    if offices:
-        office = offices[0]
+def first_office(location: Mapping[str, Json] | None, location_text: str | None) -> str:
+    offices = (location or {}).get("offices")
+    office = offices[0] if isinstance(offices, Sequence) and offices else None
+    if isinstance(office, Mapping):
         parts = [office.get("city"), office.get("region"), office.get("country")]
-        resolved = fold(" ".join(p for p in parts if p))
+        resolved = fold(" ".join(p for p in parts if isinstance(p, str) and p))
         if resolved:
             return resolved
     text = (location_text or "").split(";")[0].split("|")[0]
@@ -99,33 +105,31 @@ def similarity(a: frozenset[int], b: frozenset[int]) -> float:
     return len(a & b) / len(a | b)
 
 
-def employer_of(row: Mapping[str, Any]) -> str | None:
+def employer_of(posting: PostingIdentity) -> str | None:
     """The parsed company; without one, an ATS board names its employer (one tenant),
     but a job site's board is a search scope of many employers: unknown stays unknown."""
-    if row["company"]:
-        return str(row["company"])
-    if row["platform"] == "html_site":
+    if posting.company:
+        return posting.company
+    if posting.platform == "html_site":
         return None
-    return f"{row['source_id']}:{row['board_key']}"
+    return f"{posting.source_id}:{posting.board_key}"
 
 
-def posting_keys(row: Mapping[str, Any]) -> tuple[str | None, str | None]:
+def posting_keys(posting: PostingIdentity) -> tuple[str | None, str | None]:
     """(repost key, opening key) of a posting from its current parse result."""
-    location = (
-        row["location"]
-        if isinstance(row["location"], dict)
-        else json.loads(row["location"] or "null")
-    )
-    role = repost_key(employer_of(row), row["title"], first_office(location, row["location_text"]))
-    return role, opening_key(role, row["posted_at"], row["posted_precision"])
+    stored = posting.location
+    location = json.loads(stored or "null") if isinstance(stored, str) or stored is None else stored
+    office = first_office(location, posting.location_text)
+    role = repost_key(employer_of(posting), posting.title, office)
+    return role, opening_key(role, posting.posted_at, posting.posted_precision)
 
 
 def merged_group(
-    posting_id: int, group: int | None, matches: Iterable[Mapping[str, Any]]
+    posting_id: int, group: int | None, matches: Iterable[DuplicateCandidate]
 ) -> tuple[int, list[int], list[int]]:
     """The group a posting joins with its near-duplicates: (group id, posting ids, groups
     merged). Merging keeps the smallest id, so a group's id is stable as it grows."""
     found = list(matches)
-    ids = [posting_id, *(m["id"] for m in found)]
-    groups = [g for g in [group, *(m["duplicate_group"] for m in found)] if g]
+    ids = [posting_id, *(m.id for m in found)]
+    groups = [g for g in [group, *(m.duplicate_group for m in found)] if g]
     return min(groups + ids), ids, groups

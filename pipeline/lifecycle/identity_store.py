@@ -5,12 +5,12 @@ The keys and the similarity rule are pure functions in pipeline.lifecycle.identi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from pipeline.db.connect import DictConnection
+from pipeline.db.rows import DuplicateCandidate, PostingIdentity, fetch_all, fetch_value
 from pipeline.lifecycle.identity import (
     SIMILAR_DESCRIPTIONS,
     merged_group,
@@ -55,30 +55,31 @@ _GROUPED = "UPDATE core.postings SET grouped_content_hash = %s WHERE id = %s"
 
 def refresh_identity(conn: DictConnection, posting_ids: Iterable[int]) -> IdentityReport:
     """Recompute keys and duplicate groups for these postings (whose content changed)."""
-    rows = conn.execute(_CURRENT, (list(posting_ids),)).fetchall()
+    rows = fetch_all(conn, PostingIdentity, _CURRENT, (list(posting_ids),))
     keyed = grouped = 0
     for row in rows:
         role, opening = posting_keys(row)
-        conn.execute(_SET_KEYS, (role, opening, row["id"]))
+        conn.execute(_SET_KEYS, (role, opening, row.id))
         keyed += 1
-        if role and row["grouped_content_hash"] != row["content_hash"]:
+        if role and row.grouped_content_hash != row.content_hash:
             grouped += _group(conn, row, role)
     return IdentityReport(keyed, grouped)
 
 
-def _group(conn: DictConnection, row: Mapping[str, Any], role: str) -> int:
+def _group(conn: DictConnection, row: PostingIdentity, role: str) -> int:
     """Join the duplicate group of near-identical postings of the same role."""
-    mine = shingles(row["description_text"])
+    mine = shingles(row.description_text)
+    candidates = fetch_all(conn, DuplicateCandidate, _CANDIDATES, {"key": role, "id": row.id})
     matches = [
         c
-        for c in conn.execute(_CANDIDATES, {"key": role, "id": row["id"]})
-        if similarity(mine, shingles(c["description_text"])) >= SIMILAR_DESCRIPTIONS
+        for c in candidates
+        if similarity(mine, shingles(c.description_text)) >= SIMILAR_DESCRIPTIONS
     ]
     group = None
     if matches:
-        group, ids, groups = merged_group(row["id"], row["duplicate_group"], matches)
+        group, ids, groups = merged_group(row.id, row.duplicate_group, matches)
         conn.execute(_MERGE_GROUPS, (group, ids, groups or [0]))
-    conn.execute(_GROUPED, (row["content_hash"], row["id"]))
+    conn.execute(_GROUPED, (row.content_hash, row.id))
     return int(group is not None)
 
 
@@ -92,5 +93,5 @@ WHERE p.id = %(id)s AND other.first_seen_at >= %(since)s
 
 def openings_since(conn: DictConnection, posting_id: int, since: datetime) -> int:
     """How many distinct openings of this posting's role were first seen since `since`."""
-    row = conn.execute(_REPOSTS, {"id": posting_id, "since": since}).fetchone()
-    return int(row["openings"]) if row else 0
+    openings = fetch_value(conn, _REPOSTS, {"id": posting_id, "since": since})
+    return int(openings or 0)

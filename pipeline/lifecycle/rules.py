@@ -12,9 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pipeline.lifecycle.check_rules import CheckVerdict
+
+# The rows these rules decide over, for the type checker only: pure rules never load
+# a database module (tests/architecture/contracts.py).
+if TYPE_CHECKING:
+    from pipeline.db.rows import Json, Orphan, PostingState
 
 MISSING_AFTER_SCANS = 2
 OPEN_STATUSES = ("active", "missing")
@@ -42,6 +47,19 @@ class ScanFacts:
     exclude_titles: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class PostingEvent:
+    """One status change of a posting with its evidence (a row of core.posting_events)."""
+
+    posting_id: int
+    from_status: str
+    to_status: str
+    reason: str
+    evidence: Mapping[str, Json]
+    run_id: int
+    scan_id: int | None = None
+
+
 @dataclass(frozen=True)
 class LifecycleCounts:
     reopened: int = 0
@@ -59,8 +77,8 @@ def excluded_by(title: str, patterns: tuple[str, ...]) -> str | None:
 
 
 def sort_present(
-    present: Sequence[Mapping[str, Any]], facts: ScanFacts
-) -> tuple[list[tuple[Mapping[str, Any], str]], list[Mapping[str, Any]]]:
+    present: Sequence[PostingState], facts: ScanFacts
+) -> tuple[list[tuple[PostingState, str]], list[PostingState]]:
     """Postings the listing shows: (to filter, with the pattern; to reopen).
 
     A title rule that excludes a posting wins over its being seen; a posting seen
@@ -68,11 +86,11 @@ def sort_present(
     """
     to_filter, to_reopen = [], []
     for row in present:
-        pattern = excluded_by(facts.present[row["external_id"]], facts.exclude_titles)
+        pattern = excluded_by(facts.present[row.external_id], facts.exclude_titles)
         if pattern is not None:
-            if row["status"] != "filtered":
+            if row.status != "filtered":
                 to_filter.append((row, pattern))
-        elif row["status"] != "active":
+        elif row.status != "active":
             to_reopen.append(row)
     return to_filter, to_reopen
 
@@ -86,12 +104,12 @@ def absence_verdict(facts: ScanFacts) -> str:
     return COUNTS
 
 
-def open_on_board(rows: Sequence[Mapping[str, Any]], board_id: int) -> list[Mapping[str, Any]]:
-    return [r for r in rows if r["board_id"] == board_id and r["status"] in OPEN_STATUSES]
+def open_on_board(rows: Sequence[PostingState], board_id: int) -> list[PostingState]:
+    return [r for r in rows if r.board_id == board_id and r.status in OPEN_STATUSES]
 
 
 def outside_last_complete(
-    stored: Mapping[str, Mapping[str, Any]], present: Iterable[str], board_id: int
+    stored: Mapping[str, PostingState], present: Iterable[str], board_id: int
 ) -> bool:
     """Whether a listing shows a posting its board's last complete listing lacked.
 
@@ -103,85 +121,71 @@ def outside_last_complete(
     `stored` is the rows as they were before this listing was written."""
     for external_id in present:
         row = stored.get(external_id)
-        if row is None or row["board_id"] != board_id or row["missing_count"] > 0:
+        if row is None or row.board_id != board_id or row.missing_count > 0:
             return True
     return False
 
 
-def becomes_missing(posting: Mapping[str, Any]) -> bool:
+def becomes_missing(posting: PostingState) -> bool:
     """One more absence makes an active posting `missing` on the second complete scan."""
-    return posting["status"] == "active" and posting["missing_count"] + 1 >= MISSING_AFTER_SCANS
+    return posting.status == "active" and posting.missing_count + 1 >= MISSING_AFTER_SCANS
 
 
-def absence_event(posting: Mapping[str, Any], *, run_id: int, scan_id: int) -> dict[str, Any]:
-    return {
-        "posting_id": posting["id"],
-        "from_status": "active",
-        "to_status": "missing",
-        "reason": f"absent_from_{MISSING_AFTER_SCANS}_complete_scans",
-        "evidence": {"scan_id": scan_id, "missing_count": posting["missing_count"] + 1},
-        "run_id": run_id,
-        "scan_id": scan_id,
-    }
+def absence_event(posting: PostingState, *, run_id: int, scan_id: int) -> PostingEvent:
+    return PostingEvent(
+        posting.id,
+        "active",
+        "missing",
+        f"absent_from_{MISSING_AFTER_SCANS}_complete_scans",
+        {"scan_id": scan_id, "missing_count": posting.missing_count + 1},
+        run_id,
+        scan_id,
+    )
 
 
 def reopen_event(
-    posting: Mapping[str, Any], *, run_id: int, scan_id: int, via: str = "listing"
-) -> dict[str, Any]:
-    return {
-        "posting_id": posting["id"],
-        "from_status": posting["status"],
-        "to_status": "active",
-        "reason": "seen_again",
-        "evidence": {"scan_id": scan_id, "via": via},
-        "run_id": run_id,
-        "scan_id": scan_id,
-    }
+    posting: PostingState, *, run_id: int, scan_id: int, via: str = "listing"
+) -> PostingEvent:
+    return PostingEvent(
+        posting.id,
+        posting.status,
+        "active",
+        "seen_again",
+        {"scan_id": scan_id, "via": via},
+        run_id,
+        scan_id,
+    )
 
 
-def filter_event(posting: Mapping[str, Any], pattern: str, facts: ScanFacts) -> dict[str, Any]:
-    return {
-        "posting_id": posting["id"],
-        "from_status": posting["status"],
-        "to_status": "filtered",
-        "reason": "title_excluded",
-        "evidence": {
+def filter_event(posting: PostingState, pattern: str, facts: ScanFacts) -> PostingEvent:
+    return PostingEvent(
+        posting.id,
+        posting.status,
+        "filtered",
+        "title_excluded",
+        {
             "pattern": pattern,
-            "title": facts.present[posting["external_id"]],
+            "title": facts.present[posting.external_id],
             "scan_id": facts.scan_id,
         },
-        "run_id": facts.run_id,
-        "scan_id": facts.scan_id,
-    }
+        facts.run_id,
+        facts.scan_id,
+    )
 
 
-def orphan_event(row: Mapping[str, Any], *, run_id: int) -> dict[str, Any]:
-    return {
-        "posting_id": row["id"],
-        "from_status": "active",
-        "to_status": "missing",
-        "reason": row["reason"],
-        "evidence": {"board": row["board_key"], "board_state_reason": row["state_reason"]},
-        "run_id": run_id,
-        "scan_id": None,
-    }
+def orphan_event(orphan: Orphan, *, run_id: int) -> PostingEvent:
+    evidence = {"board": orphan.board_key, "board_state_reason": orphan.state_reason}
+    return PostingEvent(orphan.id, "active", "missing", orphan.reason, evidence, run_id)
 
 
 def check_event(
     posting_id: int,
     verdict: CheckVerdict,
-    evidence: Mapping[str, Any],
+    evidence: Mapping[str, Json],
     *,
     run_id: int,
     from_status: str = "missing",
-) -> dict[str, Any]:
+) -> PostingEvent:
     """The event a conclusive direct check records as it closes a posting."""
-    return {
-        "posting_id": posting_id,
-        "from_status": from_status,
-        "to_status": verdict.outcome,
-        "reason": f"direct_check:{verdict.reason}",
-        "evidence": evidence,
-        "run_id": run_id,
-        "scan_id": None,
-    }
+    reason = f"direct_check:{verdict.reason}"
+    return PostingEvent(posting_id, from_status, verdict.outcome, reason, evidence, run_id)

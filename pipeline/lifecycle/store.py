@@ -15,15 +15,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import asdict
 
 from pipeline.db.connect import DictConnection
+from pipeline.db.rows import Json, Orphan, PostingState, fetch_all
 from pipeline.lifecycle.check_rules import CheckVerdict
 from pipeline.lifecycle.rules import (
     NEW_BASELINE,
     OPEN_STATUSES,
     PROVES_NOTHING,
     LifecycleCounts,
+    PostingEvent,
     ScanFacts,
     absence_event,
     absence_verdict,
@@ -88,8 +90,8 @@ WHERE id = %(id)s
 """
 
 
-def record_events(conn: DictConnection, events: Iterable[Mapping[str, Any]]) -> int:
-    rows = [{**e, "evidence": json.dumps(e.get("evidence") or {}, default=str)} for e in events]
+def record_events(conn: DictConnection, events: Iterable[PostingEvent]) -> int:
+    rows = [{**asdict(e), "evidence": json.dumps(e.evidence, default=str)} for e in events]
     if rows:
         with conn.cursor() as cur:
             cur.executemany(_EVENT, rows)
@@ -98,7 +100,7 @@ def record_events(conn: DictConnection, events: Iterable[Mapping[str, Any]]) -> 
 
 def reopen(
     conn: DictConnection,
-    postings: Sequence[Mapping[str, Any]],
+    postings: Sequence[PostingState],
     *,
     run_id: int,
     scan_id: int,
@@ -106,10 +108,10 @@ def reopen(
 ) -> int:
     """Postings not active but seen again in a listing (`via` a fresh one, or a 304 /
     unchanged body repeating the last complete one): active again, recorded."""
-    reopened = [p for p in postings if p["status"] != "active"]
+    reopened = [p for p in postings if p.status != "active"]
     if not reopened:
         return 0
-    conn.execute(_REOPEN, ([p["id"] for p in reopened],))
+    conn.execute(_REOPEN, ([p.id for p in reopened],))
     return record_events(
         conn, (reopen_event(p, run_id=run_id, scan_id=scan_id, via=via) for p in reopened)
     )
@@ -117,7 +119,7 @@ def reopen(
 
 def _count_absences(
     conn: DictConnection,
-    absent: Sequence[Mapping[str, Any]],
+    absent: Sequence[PostingState],
     *,
     run_id: int,
     scan_id: int,
@@ -128,11 +130,11 @@ def _count_absences(
     """
     if not absent:
         return 0
-    conn.execute(_COUNT_ABSENCE, ([p["id"] for p in absent],))
+    conn.execute(_COUNT_ABSENCE, ([p.id for p in absent],))
     now_missing = [p for p in absent if becomes_missing(p)]
     if not now_missing:
         return 0
-    conn.execute(_MARK_MISSING, ([p["id"] for p in now_missing],))
+    conn.execute(_MARK_MISSING, ([p.id for p in now_missing],))
     return record_events(
         conn, (absence_event(p, run_id=run_id, scan_id=scan_id) for p in now_missing)
     )
@@ -158,11 +160,13 @@ def _apply_listing(conn: DictConnection, facts: ScanFacts) -> LifecycleCounts:
     them). Absences count only for complete, untruncated scans of an unchanged
     scope; a changed scope sets a new baseline instead of retiring anything.
     """
-    rows = conn.execute(
+    rows = fetch_all(
+        conn,
+        PostingState,
         _PRESENT_AND_BOARD,
         {"source": facts.source_id, "board": facts.board_id, "ids": list(facts.present)},
-    ).fetchall()
-    present = [r for r in rows if r["external_id"] in facts.present]
+    )
+    present = [r for r in rows if r.external_id in facts.present]
     to_filter, to_reopen = sort_present(present, facts)
     filtered = _filter(conn, to_filter, facts)
     reopened = reopen(conn, to_reopen, run_id=facts.run_id, scan_id=facts.scan_id)
@@ -171,19 +175,17 @@ def _apply_listing(conn: DictConnection, facts: ScanFacts) -> LifecycleCounts:
         return LifecycleCounts(reopened, 0, filtered)
     on_board = open_on_board(rows, facts.board_id)
     if verdict == NEW_BASELINE:
-        conn.execute(_NEW_BASELINE, (list(facts.present), [r["id"] for r in on_board]))
+        conn.execute(_NEW_BASELINE, (list(facts.present), [r.id for r in on_board]))
         return LifecycleCounts(reopened, 0, filtered, new_baseline=True)
-    absent = [r for r in on_board if r["external_id"] not in facts.present]
+    absent = [r for r in on_board if r.external_id not in facts.present]
     missing = _count_absences(conn, absent, run_id=facts.run_id, scan_id=facts.scan_id)
     return LifecycleCounts(reopened, missing, filtered)
 
 
-def _filter(
-    conn: DictConnection, rows: list[tuple[Mapping[str, Any], str]], facts: ScanFacts
-) -> int:
+def _filter(conn: DictConnection, rows: list[tuple[PostingState, str]], facts: ScanFacts) -> int:
     if not rows:
         return 0
-    conn.execute(_MARK_FILTERED, ([row["id"] for row, _ in rows],))
+    conn.execute(_MARK_FILTERED, ([row.id for row, _ in rows],))
     return record_events(conn, (filter_event(row, pattern, facts) for row, pattern in rows))
 
 
@@ -195,12 +197,12 @@ def apply_not_modified(
     board's scope changed since: then the 304 answers another question). Returns
     how many became `missing`."""
     conn.execute(_SEEN_AGAIN, (scan_id, board_id, list(OPEN_STATUSES)))
-    listed_missing = conn.execute(_LISTED_MISSING, (board_id,)).fetchall()
+    listed_missing = fetch_all(conn, PostingState, _LISTED_MISSING, (board_id,))
     reopen(conn, listed_missing, run_id=run_id, scan_id=scan_id, via="not_modified")
     if not count_absences:
         refresh_pending_absences(conn, board_id)
         return 0
-    absent = conn.execute(_STILL_ABSENT, (board_id, list(OPEN_STATUSES))).fetchall()
+    absent = fetch_all(conn, PostingState, _STILL_ABSENT, (board_id, list(OPEN_STATUSES)))
     missing = _count_absences(conn, absent, run_id=run_id, scan_id=scan_id)
     refresh_pending_absences(conn, board_id)
     return missing
@@ -238,8 +240,8 @@ def strand_orphans(conn: DictConnection, source_id: str | None, *, run_id: int) 
     (or the board, configured again, lists them again)."""
     # missing_count is left alone: it still says whether each posting was in the board's
     # last complete listing, so a board that comes back answering 304 reopens them.
-    rows = conn.execute(_ORPHANS, {"source": source_id}).fetchall()
-    boards = sorted({row["board_id"] for row in rows})
+    rows = fetch_all(conn, Orphan, _ORPHANS, {"source": source_id})
+    boards = sorted({row.board_id for row in rows})
     if boards:
         conn.execute(_PENDING_ABSENCES_OF, (boards,))
     return record_events(conn, (orphan_event(row, run_id=run_id) for row in rows))
@@ -249,7 +251,7 @@ def record_check(
     conn: DictConnection,
     posting_id: int,
     verdict: CheckVerdict,
-    evidence: Mapping[str, Any],
+    evidence: Mapping[str, Json],
     *,
     run_id: int,
     from_status: str = "missing",

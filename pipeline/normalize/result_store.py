@@ -7,6 +7,12 @@ the old current row is unset before the new one is set.
 
 from __future__ import annotations
 
+from datetime import datetime
+
+# One column's value as INSERT_RESULT binds it: text (JSON columns as their text), a
+# salary bound, a date, or NULL.
+ResultValue = str | float | datetime | None
+
 # Postings whose content raw object has no result yet for this parser name@version.
 UNPARSED = """
 SELECT p.id, p.external_id, p.board_id, p.content_raw_sha256 AS raw_sha256,

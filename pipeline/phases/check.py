@@ -19,6 +19,7 @@ from pipeline.crawl.http.fetcher import FetchResult, ResultStream
 from pipeline.crawl.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
 from pipeline.crawl.platforms import platform_of
 from pipeline.db.connect import DictConnection
+from pipeline.db.rows import DueCheck, Json, fetch_all
 from pipeline.lifecycle.check_rules import CheckedResponse, CheckVerdict, judge
 from pipeline.lifecycle.check_store import DUE_CHECKS
 from pipeline.lifecycle.store import record_check
@@ -47,7 +48,7 @@ def check_postings(
     platform = platform_of(source)
     parser = app.parser_for(source_name)
 
-    def work(run_id: int) -> Mapping[str, Any]:
+    def work(run_id: int) -> Mapping[str, Json]:
         outcomes: Counter[str] = Counter()
         reasons: Counter[str] = Counter()
         done: list[int] = []
@@ -62,7 +63,7 @@ def check_postings(
                 conn.commit()
                 if not todo:
                     break
-                done.extend(row["id"] for row in todo)
+                done.extend(row.id for row in todo)
                 requests = [paced(source, platform, platform.check_request(row)) for row in todo]
                 sorted_ = sort_by_robots(requests, source, platform, transports)
                 # robots.txt forbidding (or not yet answering) proves nothing about a posting.
@@ -96,7 +97,7 @@ def _due(
     statuses: Sequence[str],
     recheck_after_s: float,
     batch: int,
-) -> list[dict[str, Any]]:
+) -> list[DueCheck]:
     """The next postings due a direct check (not yet done in this run)."""
     params = {
         "source": source_name,
@@ -106,7 +107,7 @@ def _due(
         "recheck_s": recheck_after_s,
         "limit": batch,
     }
-    return conn.execute(DUE_CHECKS, params).fetchall()
+    return fetch_all(conn, DueCheck, DUE_CHECKS, params)
 
 
 def _judge(
@@ -116,7 +117,7 @@ def _judge(
     platform: Any,
     result: FetchResult,
 ) -> CheckVerdict:
-    row = result.request.tag
+    row: DueCheck = result.request.tag
     raw = _keep_body(archive, source_name, result)
     verdict = judge(
         CheckedResponse(
@@ -127,8 +128,8 @@ def _judge(
             result.redirects,
             result.error,
         ),
-        external_id=row["external_id"],
-        title=row["title"],
+        external_id=row.external_id,
+        title=row.title,
         parsed=_parse(parser, result) if result.ok else None,
         closed_flag=platform.closed_flag,
     )
@@ -168,7 +169,7 @@ def _parse(parser: parsers.Parser, result: FetchResult) -> ParseOutcome | None:
 
 def _record(conn: DictConnection, run_id: int, result: FetchResult, verdict: CheckVerdict) -> bool:
     """Write the check and every request behind it; True when it closed the posting."""
-    row = result.request.tag
+    row: DueCheck = result.request.tag
     evidence = {**verdict.evidence, "reason": verdict.reason, "run_id": run_id}
     with conn.transaction():
         with conn.cursor() as cur:
@@ -178,11 +179,9 @@ def _record(conn: DictConnection, run_id: int, result: FetchResult, verdict: Che
                     run_id,
                     result,
                     f"check_{verdict.outcome}",
-                    board_id=row["board_id"],
-                    posting_id=row["id"],
+                    board_id=row.board_id,
+                    posting_id=row.id,
                     raw=verdict.evidence.get("raw_sha256"),
                 ),
             )
-        return record_check(
-            conn, row["id"], verdict, evidence, run_id=run_id, from_status=row["status"]
-        )
+        return record_check(conn, row.id, verdict, evidence, run_id=run_id, from_status=row.status)

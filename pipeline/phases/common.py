@@ -11,6 +11,7 @@ from typing import Any
 
 from pipeline.crawl.runs import finish_run, start_run
 from pipeline.db.connect import Database, advisory_lock
+from pipeline.db.rows import Json
 from pipeline.errors import LockNotAcquired
 
 log = logging.getLogger("jobharbor")
@@ -39,7 +40,7 @@ def run_phase(
     db: Database,
     phase: str,
     source: str | None,
-    work: Callable[[int], Mapping[str, Any]],
+    work: Callable[[int], Mapping[str, Json]],
     *,
     wait_s: float = 0.0,
     exclusive: bool = True,

@@ -22,7 +22,6 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
 
 from parsers.types import Issue
 from pipeline.app import App
@@ -40,6 +39,7 @@ from pipeline.crawl.queue import (
 )
 from pipeline.crawl.schedule import RETRY_SOON_S
 from pipeline.db.connect import DictConnection
+from pipeline.db.rows import BoardRow, Json
 from pipeline.lifecycle import store as lifecycle
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.listing import (
@@ -84,7 +84,7 @@ def discover(
         app.sources.get(source_name)  # a clear error for an unknown name
     where = ClaimFilter(source_name, lane, datetime.now(UTC) if force else None)
 
-    def work(run_id: int) -> Mapping[str, Any]:
+    def work(run_id: int) -> Mapping[str, Json]:
         with app.db.connect() as conn, conn.transaction():
             orphans = lifecycle.strand_orphans(conn, source_name, run_id=run_id)
         worker = _Worker(app, run_id, where, lease_s=lease_s)
@@ -171,13 +171,13 @@ class _Worker:
         self.recorder.flush(force=True)
         return self.stats
 
-    def _claim(self, want: int) -> list[dict[str, Any]]:
+    def _claim(self, want: int) -> list[BoardRow]:
         now = time.monotonic()
         skip = {host for host, until in self.saturated.items() if until > now}
         boards = claim(
             self.conn, self.owner, self.where, want, lease_s=self.lease_s, skip_hosts=skip
         )
-        self.keeper.hold(b["id"] for b in boards)
+        self.keeper.hold(b.id for b in boards)
         return boards
 
     def _wait_for_saturated(self, deadline: float | None) -> bool:
@@ -205,20 +205,20 @@ class _Worker:
             self.contexts[source_id] = source_context(self.app, source_id)
         return self.contexts[source_id]
 
-    def _start(self, boards: list[dict[str, Any]]) -> None:
+    def _start(self, boards: list[BoardRow]) -> None:
         requests: list[FetchRequest] = []
         unpolled: dict[int, float] = {}
         for board in boards:
-            ctx = self._context(board["source_id"])
+            ctx = self._context(board.source_id)
             if ctx is None:  # the source left sources.yaml or was disabled since the claim
-                unpolled[board["id"]] = RETRY_SOON_S
+                unpolled[board.id] = RETRY_SOON_S
                 continue
             poll = Poll(board, ctx)
             prepared = self._prepare(poll, first_request(ctx, board))
             if isinstance(prepared, FetchRequest):
                 requests.append(prepared)
             elif prepared.deferred:
-                unpolled[board["id"]] = max(RETRY_SOON_S, prepared.retry_in_s or 0.0)
+                unpolled[board.id] = max(RETRY_SOON_S, prepared.retry_in_s or 0.0)
             else:
                 self.recorder.finish(poll, poll.read("disallowed", prepared.reason))
         self._requeue(unpolled)
@@ -259,7 +259,7 @@ class _Worker:
             self._note_saturated(poll, result)
             if not poll.attempts:
                 # Nothing was sent: the board goes back in the queue as if never claimed.
-                self._requeue({poll.board["id"]: max(RETRY_SOON_S, result.deferred_s or 0.0)})
+                self._requeue({poll.board.id: max(RETRY_SOON_S, result.deferred_s or 0.0)})
                 return
             # Pages already read stand: they may add postings, never retire any.
             self.recorder.finish(poll, complete_read(poll, truncated=True))
@@ -273,7 +273,7 @@ class _Worker:
         self._read_page(poll, result)
 
     def _note_saturated(self, poll: Poll, result: FetchResult) -> None:
-        host = poll.board["host"]
+        host = poll.board.host
         until = time.monotonic() + (result.deferred_s or RETRY_SOON_S)
         self.saturated[host] = max(self.saturated.get(host, 0.0), until)
 

@@ -8,7 +8,10 @@ Several passes may run at once: leases keep them apart and budgets are shared.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pipeline.app import App
+from pipeline.db.rows import Json
 from pipeline.enrich.providers import make_provider
 from pipeline.enrich.runner import Runner
 from pipeline.enrich.settings import EnrichSettings, load_enrich_settings
@@ -30,7 +33,7 @@ def enrich(
     runner = Runner(app.db, make_provider(llm, provider), llm)
     selection = Selection(source=source, posting_ids=posting_ids)
 
-    def work(run_id: int) -> dict[str, object]:
+    def work(run_id: int) -> Mapping[str, Json]:
         stats = runner.run(selection, limit=limit, max_requests=max_requests)
         return stats.as_dict()
 

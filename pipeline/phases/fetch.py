@@ -22,6 +22,7 @@ from pipeline.crawl.http.transports import INSERT_ATTEMPT, Transports, attempt_r
 from pipeline.crawl.platforms import host_of, platform_of
 from pipeline.crawl.validation import validate_body
 from pipeline.db.connect import DictConnection
+from pipeline.db.rows import DueDetail, Json, fetch_all
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.page_requests import paced, sort_by_robots
 from pipeline.rawstore import RawArchive
@@ -36,7 +37,7 @@ def fetch_details(
     source = app.sources.get(source_name)
     platform = platform_of(source)
 
-    def work(run_id: int) -> Mapping[str, Any]:
+    def work(run_id: int) -> Mapping[str, Json]:
         outcomes: Counter[str] = Counter()
         done: list[int] = []
         with (
@@ -46,7 +47,9 @@ def fetch_details(
         ):
             while limit is None or len(done) < limit:
                 batch_limit = BATCH if limit is None else min(BATCH, limit - len(done))
-                todo = conn.execute(
+                todo = fetch_all(
+                    conn,
+                    DueDetail,
                     detail_store.DUE_DETAILS,
                     {
                         "source": source_name,
@@ -54,11 +57,11 @@ def fetch_details(
                         "max_attempts": MAX_ATTEMPTS,
                         "limit": batch_limit,
                     },
-                ).fetchall()
+                )
                 conn.commit()
                 if not todo:
                     break
-                done.extend(row["id"] for row in todo)
+                done.extend(row.id for row in todo)
                 stream = ResultStream()
                 transports.submit(
                     stream, _allowed(todo, source, platform, transports, conn, outcomes)
@@ -79,7 +82,7 @@ def fetch_details(
 
 
 def _allowed(
-    todo: list[dict[str, Any]],
+    todo: list[DueDetail],
     source: SourceConfig,
     platform: Any,
     transports: Transports,
@@ -88,7 +91,7 @@ def _allowed(
 ) -> list[FetchRequest]:
     """The requests robots.txt lets us send; disallowed pages are marked so, and pages
     whose robots.txt must wait stay `needed`."""
-    requests = [paced(source, platform, FetchRequest(row["detail_url"], tag=row)) for row in todo]
+    requests = [paced(source, platform, FetchRequest(row.detail_url, tag=row)) for row in todo]
     sorted_ = sort_by_robots(requests, source, platform, transports)
     if sorted_.deferred:
         outcomes["deferred"] += sorted_.deferred
@@ -103,25 +106,25 @@ def _record(
     conn: DictConnection, run_id: int, result: FetchResult, state: str, raw: str | None
 ) -> None:
     """The posting's detail state and every request behind it, together."""
-    row = result.request.tag
+    row: DueDetail = result.request.tag
     with conn.transaction():
         conn.execute(detail_store.RECORD_DETAIL, _done(row, state, raw))
         with conn.cursor() as cur:
             cur.executemany(
                 INSERT_ATTEMPT,
                 attempt_rows(
-                    run_id, result, state, board_id=row["board_id"], posting_id=row["id"], raw=raw
+                    run_id, result, state, board_id=row.board_id, posting_id=row.id, raw=raw
                 ),
             )
 
 
-def _done(row: Mapping[str, Any], state: str, raw: str | None) -> dict[str, Any]:
+def _done(row: DueDetail, state: str, raw: str | None) -> dict[str, str | int | None]:
     return {
         "state": state,
         "raw": raw,
-        "id": row["id"],
-        "row_hash": row["row_hash"],
-        "url": row["detail_url"],
+        "id": row.id,
+        "row_hash": row.row_hash,
+        "url": row.detail_url,
     }
 
 
@@ -131,7 +134,8 @@ def _store(
     """The posting's new detail state, and its stored page when there is one."""
     if result.status is None:
         return "failed", None
-    if result.redirects and str(result.request.tag["external_id"]) not in result.final_url:
+    row: DueDetail = result.request.tag
+    if result.redirects and row.external_id not in result.final_url:
         # Sent to another page (a similar job, a search): not this posting's content.
         return "failed", None
     verdict = validate_body(result, source.validation, frozenset({host_of(result.request.url)}))

@@ -32,6 +32,7 @@ from pipeline.crawl.pacing import Budget, parse_retry_after
 from pipeline.crawl.platforms import Platform, host_of, platform_of
 from pipeline.crawl.validation import validate_body
 from pipeline.crawl.volatile import body_hash, row_hash
+from pipeline.db.rows import BoardRow
 from pipeline.rawstore import RawRef
 from pipeline.testhooks import kill_point
 
@@ -85,7 +86,7 @@ class ListingRead:
 class Poll:
     """One board's poll in progress (a listing may take several pages)."""
 
-    board: Mapping[str, Any]
+    board: BoardRow
     ctx: SourceContext
     attempts: list[FetchResult] = field(default_factory=list)
     raws: list[RawRef] = field(default_factory=list)
@@ -144,39 +145,37 @@ def source_context(app: App, source_id: str) -> SourceContext | None:
     )
 
 
-def first_request(ctx: SourceContext, board: Mapping[str, Any]) -> FetchRequest:
+def first_request(ctx: SourceContext, board: BoardRow) -> FetchRequest:
     headers: dict[str, str] = {}
     if ctx.platform.conditional:
-        if board["etag"]:
-            headers["If-None-Match"] = board["etag"]
-        elif board["last_modified"]:
-            headers["If-Modified-Since"] = board["last_modified"]
+        if board.etag:
+            headers["If-None-Match"] = board.etag
+        elif board.last_modified:
+            headers["If-Modified-Since"] = board.last_modified
     return ctx.platform.first_request(board, headers)
 
 
-def single_page(ctx: SourceContext, board: Mapping[str, Any]) -> bool:
+def single_page(ctx: SourceContext, board: BoardRow) -> bool:
     return ctx.platform.max_pages_for(board) == 1 and not ctx.platform.count_probe
 
 
-def probe_says_unchanged(
-    ctx: SourceContext, board: Mapping[str, Any], first_page: ParseOutcome
-) -> bool:
+def probe_says_unchanged(ctx: SourceContext, board: BoardRow, first_page: ParseOutcome) -> bool:
     """Platforms without validators: the listing's total, as on the last full pass
     (read within the last day), is taken as "nothing changed" after one page."""
     if not ctx.platform.count_probe or first_page.total is None:
         return False
-    if board["pending_absences"] > 0:
+    if board.pending_absences > 0:
         return False  # postings wait on a complete listing (an absence to count, a reopen)
-    if board["body_hash"] is None:
+    if board.body_hash is None:
         # Every complete listing stores its body hash and a probe keeps it, so it is
         # gone only when the validators were forgotten (scan_store.FORGET_VALIDATORS, a
         # lost raw object): a partial listing showed a posting the last complete one
         # lacked, whose absence a count cannot prove. Read the listing in full.
         return False
-    last_full = board["last_full_pass_at"]
+    last_full = board.last_full_pass_at
     if last_full is None or datetime.now(UTC) - last_full > timedelta(seconds=FULL_PASS_EVERY_S):
         return False
-    return first_page.total == board["item_count"]
+    return first_page.total == board.item_count
 
 
 def early_outcome(poll: Poll, result: FetchResult) -> ListingRead | None:
@@ -268,9 +267,9 @@ def read_page(poll: Poll, result: FetchResult, raw: RawRef) -> ListingRead | Fet
     kill_point("discover:mid_listing")  # test-only: a crash drill's boundary
     poll.pages.append((result.body, result.content_type))
     first_page = len(poll.raws) == 1
-    if first_page and single_page(ctx, board) and board["body_hash"]:
+    if first_page and single_page(ctx, board) and board.body_hash:
         stripped = body_hash(ctx.platform.volatile, poll.pages)
-        if stripped == board["body_hash"]:
+        if stripped == board.body_hash:
             # Same bytes but for nonces, clocks and relative dates: nothing to parse.
             return poll.read("unchanged", body_hash=stripped, complete=True, **poll.validators())
     parsed = parse_page(ctx, result)

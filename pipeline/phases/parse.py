@@ -15,7 +15,6 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from itertools import groupby
-from typing import Any
 
 from parsers.common import assess, merge_postings
 from parsers.registry import Parser
@@ -23,10 +22,12 @@ from parsers.types import DocumentKind, Issue, ParseOutcome, Posting, Quality, R
 from pipeline.app import App
 from pipeline.crawl import detail_store, scan_store
 from pipeline.db.connect import DictConnection
+from pipeline.db.rows import Json, StaleCurrent, Unparsed, fetch_all, fetch_value
 from pipeline.errors import RawIntegrityError
 from pipeline.lifecycle.identity_store import refresh_identity
 from pipeline.normalize import result_store
 from pipeline.normalize.hook import normalize_location
+from pipeline.normalize.result_store import ResultValue
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.rawstore import RawArchive
 from pipeline.testhooks import kill_point
@@ -97,22 +98,24 @@ def record_board_companies(conn: DictConnection, source: str, documents: Documen
 def _restore_current(conn: DictConnection, source: str, parser: Parser) -> list[int]:
     """Make the existing result for each posting's present content current again."""
     with conn.transaction():
-        stale = conn.execute(
+        stale = fetch_all(
+            conn,
+            StaleCurrent,
             result_store.STALE_CURRENT,
             {"source": source, "name": parser.name, "version": parser.version},
-        ).fetchall()
+        )
         if stale:
-            postings = [row["posting_id"] for row in stale]
+            postings = [row.posting_id for row in stale]
             conn.execute(
                 result_store.UNSET_CURRENT_MANY,
                 (postings,),
             )
             conn.execute(
                 result_store.SET_CURRENT_MANY,
-                ([row["result_id"] for row in stale],),
+                ([row.result_id for row in stale],),
             )
             refresh_identity(conn, postings)
-    return [row["posting_id"] for row in stale]
+    return [row.posting_id for row in stale]
 
 
 def parse_source(
@@ -130,7 +133,7 @@ def parse_source(
     """
     parser = app.parser_for(source_name)
 
-    def work(run_id: int) -> Mapping[str, Any]:
+    def work(run_id: int) -> Mapping[str, Json]:
         tally = _Tally()
         done: list[int] = []
         with app.archive() as archive, app.db.connect() as conn:
@@ -145,13 +148,13 @@ def parse_source(
                     "version": parser.version,
                     "limit": BATCH if limit is None else min(BATCH, limit - len(done)),
                 }
-                todo = conn.execute(result_store.UNPARSED, params).fetchall()
+                todo = fetch_all(conn, Unparsed, result_store.UNPARSED, params)
                 conn.commit()
                 if not todo:
                     break
-                for _, group in groupby(todo, key=lambda r: r["raw_sha256"]):
+                for _, group in groupby(todo, key=lambda r: r.raw_sha256):
                     rows = list(group)
-                    done.extend(r["id"] for r in rows)
+                    done.extend(r.id for r in rows)
                     _parse_group(conn, parser, documents, rows, tally)
                     kill_point("parse:mid_batch")
                 tally.boards_named += record_board_companies(conn, source_name, documents)
@@ -181,7 +184,7 @@ def _parse_group(
     conn: DictConnection,
     parser: Parser,
     documents: Documents,
-    rows: list[dict[str, Any]],
+    rows: list[Unparsed],
     tally: _Tally,
 ) -> None:
     """The postings of one raw object, in one transaction."""
@@ -198,18 +201,18 @@ def _parse_group(
             quality, current = store_result(conn, parser, row, *picked)
             tally.qualities[quality] += 1
             if current:
-                became_current.append(row["id"])
+                became_current.append(row.id)
         tally.grouped += refresh_identity(conn, became_current).grouped
 
 
 def posting_for(
-    documents: Documents, row: Mapping[str, Any]
+    documents: Documents, row: Unparsed
 ) -> tuple[Posting | None, Quality, list[Issue]] | None:
     """The posting's parse (merged with its listing row when its content is its own
     page), its quality and issues; None when a raw object it needs is lost."""
-    is_detail = bool(row["is_detail"])
+    is_detail = row.is_detail
     kind = DocumentKind.DETAIL if is_detail else DocumentKind.LISTING
-    outcome = documents.outcome(row["raw_sha256"], kind)
+    outcome = documents.outcome(row.raw_sha256, kind)
     if outcome is None:
         return None
     if outcome.quality is Quality.REJECTED:
@@ -218,12 +221,12 @@ def posting_for(
         # A detail page is about exactly one posting, whatever id the page itself shows.
         posting = outcome.postings[0] if outcome.postings else None
         if posting is not None:
-            posting = replace(posting, external_id=row["external_id"])
+            posting = replace(posting, external_id=row.external_id)
             listing_row = _listing_row(documents, row)
             if listing_row is not None:
                 posting = merge_postings(posting, listing_row)
     else:
-        posting = outcome.posting(row["external_id"])
+        posting = outcome.posting(row.external_id)
     if posting is None:
         issue = Issue(
             "posting_not_in_document", "the stored document does not contain this posting"
@@ -233,40 +236,40 @@ def posting_for(
     return posting, quality, list(issues)
 
 
-def _listing_row(documents: Documents, row: Mapping[str, Any]) -> Posting | None:
-    if not row["listing_raw_sha256"]:
+def _listing_row(documents: Documents, row: Unparsed) -> Posting | None:
+    if not row.listing_raw_sha256:
         return None
-    listing = documents.outcome(row["listing_raw_sha256"], DocumentKind.LISTING)
-    return listing.posting(row["external_id"]) if listing is not None else None
+    listing = documents.outcome(row.listing_raw_sha256, DocumentKind.LISTING)
+    return listing.posting(row.external_id) if listing is not None else None
 
 
-def _requeue_lost(conn: DictConnection, row: Mapping[str, Any]) -> None:
+def _requeue_lost(conn: DictConnection, row: Unparsed) -> None:
     """A raw object is gone or corrupt: fetch it again rather than guess."""
-    if row["is_detail"]:
+    if row.is_detail:
         conn.execute(
             detail_store.REQUEUE_DETAIL,
-            (row["id"],),
+            (row.id,),
         )
     else:
         conn.execute(
             scan_store.FORGET_VALIDATORS,
-            (row["board_id"],),
+            (row.board_id,),
         )
 
 
 def store_result(
     conn: DictConnection,
     parser: Parser,
-    row: Mapping[str, Any],
+    row: Unparsed,
     posting: Posting | None,
     quality: Quality,
     issues: list[Issue],
 ) -> tuple[str, bool]:
     """Insert the result; (quality, whether it became the posting's current result)."""
-    values = result_values(posting, _previous_location(conn, row["id"]) if posting else None)
+    values = result_values(posting, _previous_location(conn, row.id) if posting else None)
     values.update(
-        posting_id=row["id"],
-        raw_sha256=row["raw_sha256"],
+        posting_id=row.id,
+        raw_sha256=row.raw_sha256,
         parser_name=parser.name,
         parser_version=parser.version,
         quality=quality.value,
@@ -278,7 +281,7 @@ def store_result(
         # index allows one current result per posting at every moment.
         conn.execute(
             result_store.UNSET_CURRENT,
-            (row["id"],),
+            (row.id,),
         )
         conn.execute(result_store.SET_CURRENT, (inserted["id"],))
         return quality.value, True
@@ -296,20 +299,19 @@ _EXTRA = (
 )  # fmt: skip
 
 
-def _previous_location(conn: DictConnection, posting_id: int) -> dict[str, Any] | None:
-    row = conn.execute(
-        result_store.CURRENT_LOCATION,
-        (posting_id,),
-    ).fetchone()
-    return row["location"] if row else None
+def _previous_location(conn: DictConnection, posting_id: int) -> Mapping[str, Json] | None:
+    location: Mapping[str, Json] | None = fetch_value(
+        conn, result_store.CURRENT_LOCATION, (posting_id,)
+    )
+    return location
 
 
 def result_values(
-    posting: Posting | None, previous_location: dict[str, Any] | None = None
-) -> dict[str, Any]:
+    posting: Posting | None, previous_location: Mapping[str, Json] | None = None
+) -> dict[str, ResultValue]:
     if posting is None:
         return dict.fromkeys(_FIELDS + _EXTRA)
-    values = {k: getattr(posting, k) for k in _FIELDS}
+    values: dict[str, ResultValue] = {k: getattr(posting, k) for k in _FIELDS}
     salary = posting.salary
     values.update(
         offices=json.dumps([asdict(o) for o in posting.offices], ensure_ascii=False),
@@ -325,7 +327,7 @@ def result_values(
     return values
 
 
-def content_hash(values: Mapping[str, Any]) -> str:
+def content_hash(values: Mapping[str, ResultValue]) -> str:
     """Hash of what the posting says (not where or when we read it)."""
     # A legal entity only where one is named, as Posting.to_dict: the hash of a posting
     # that names none stays what it was before results kept the field.

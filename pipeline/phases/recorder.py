@@ -17,14 +17,25 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
 
 from parsers.types import Posting
 from pipeline.crawl import posting_store, scan_store
-from pipeline.crawl.http.transports import attempt_rows
+from pipeline.crawl.http.transports import AttemptValues, attempt_rows
+from pipeline.crawl.posting_store import ChangedPosting, PostingValues, SeenPosting
 from pipeline.crawl.queue import LeaseKeeper
+from pipeline.crawl.scan_store import BoardValues, ScanValues
 from pipeline.crawl.schedule import BoardState, next_state
 from pipeline.db.connect import DictConnection
+from pipeline.db.rows import (
+    BoardRow,
+    Json,
+    ListedPosting,
+    QuietRecorded,
+    Released,
+    fetch_all,
+    fetch_one,
+    fetch_value,
+)
 from pipeline.lifecycle import store as lifecycle
 from pipeline.lifecycle.rules import outside_last_complete
 from pipeline.phases.listing import ListingRead, Poll, SourceContext
@@ -55,7 +66,7 @@ class DiscoverStats:
     raw_recovered: int = 0
     raw_lost: int = 0
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, Json]:
         return {
             "boards": self.boards,
             "pages": self.pages,
@@ -92,14 +103,14 @@ class Recorder:
         self.owner = owner
         self.keeper = keeper
         self.stats = stats
-        self.quiet: list[tuple[Mapping[str, Any], ListingRead, str]] = []
+        self.quiet: list[tuple[BoardRow, ListingRead, str]] = []
         self.quiet_since = time.monotonic()
 
     def finish(self, poll: Poll, read: ListingRead) -> None:
         board = poll.board
         read = replace(read, scope_hash=poll.ctx.platform.scope_hash(board))
         outcome = read.outcome
-        if outcome == "changed" and read.listing_hash == board["listing_hash"]:
+        if outcome == "changed" and read.listing_hash == board.listing_hash:
             # Same postings and rows in another order (or with volatile fields changed).
             outcome = "unchanged"
         self.stats.boards += 1
@@ -107,14 +118,14 @@ class Recorder:
         self.stats.pages += len(read.raws)
         # Validators cleared (a lost raw object, a migration) ask for the listing to be
         # written again even when it is unchanged: postings then point at live objects.
-        rewrite = bool(read.postings) and board["body_hash"] is None
+        rewrite = bool(read.postings) and board.body_hash is None
         # A repeat of the last complete listing (304, or unchanged) is one more scan
         # without the postings it lacked: those boards take the per-board path.
         absences = (
             outcome in CONFIRMS_MEMBERSHIP
             and read.complete
             and not read.probe
-            and board["pending_absences"] > 0
+            and board.pending_absences > 0
         )
         if outcome in POSTINGS_WRITTEN or rewrite or absences:
             self._record_postings(poll, read, outcome)
@@ -138,7 +149,9 @@ class Recorder:
         boards = [board_values(board, read, outcome, now) for board, read, outcome in rows]
         attempts = [attempt_values(board, read, outcome) for board, read, outcome in rows]
         with self.conn.transaction():
-            row = self.conn.execute(
+            recorded = fetch_one(
+                self.conn,
+                QuietRecorded,
                 scan_store.RECORD_QUIET,
                 {
                     "run_id": self.run_id,
@@ -146,23 +159,23 @@ class Recorder:
                     **scan_store.as_columns(boards, scan_store.QUIET_COLUMNS),
                     **scan_store.attempt_columns([a for per in attempts for a in per]),
                 },
-            ).fetchone()
-        assert row is not None
-        self.stats.lease_lost += len(rows) - row["released"]
-        self.stats.suspect_boards += row["suspect"]
-        self.keeper.release(board["id"] for board, _, _ in rows)
+            )
+        assert recorded is not None
+        self.stats.lease_lost += len(rows) - recorded.released
+        self.stats.suspect_boards += recorded.suspect
+        self.keeper.release(board.id for board, _, _ in rows)
 
     def _record_postings(self, poll: Poll, read: ListingRead, outcome: str) -> None:
         board, ctx = poll.board, poll.ctx
         values = board_values(board, read, outcome, datetime.now(UTC))
         attempts = attempt_values(board, read, outcome)
         with self.conn.transaction():
-            done = self.conn.execute(
-                scan_store.RELEASE_BOARD, {**values, "owner": self.owner}
-            ).fetchone()
+            done = fetch_one(
+                self.conn, Released, scan_store.RELEASE_BOARD, {**values, "owner": self.owner}
+            )
             released = done is not None
             if done is not None:
-                self.stats.suspect_boards += bool(done["suspect_since"])
+                self.stats.suspect_boards += bool(done.suspect_since)
                 scan_id = self._insert_scan(board, read, outcome)
                 scan_store.insert_attempts(self.conn, self.run_id, attempts)
                 if read.postings:
@@ -175,37 +188,39 @@ class Recorder:
             self.stats.lease_lost += 1
             with self.conn.transaction():
                 scan_store.insert_attempts(self.conn, self.run_id, attempts)
-        self.keeper.release([board["id"]])
+        self.keeper.release([board.id])
 
-    def _insert_scan(self, board: Mapping[str, Any], read: ListingRead, outcome: str) -> int:
-        row = self.conn.execute(
-            scan_store.INSERT_SCAN, {"run_id": self.run_id, **scan_values(board, read, outcome)}
-        ).fetchone()
-        assert row is not None
-        return int(row["id"])
+    def _insert_scan(self, board: BoardRow, read: ListingRead, outcome: str) -> int:
+        scan_id = fetch_value(
+            self.conn,
+            scan_store.INSERT_SCAN,
+            {"run_id": self.run_id, **scan_values(board, read, outcome)},
+        )
+        assert scan_id is not None
+        return int(scan_id)
 
     def _apply_postings(
-        self, ctx: SourceContext, board: Mapping[str, Any], read: ListingRead, scan_id: int
+        self, ctx: SourceContext, board: BoardRow, read: ListingRead, scan_id: int
     ) -> None:
         items = {p.external_id: p for p in read.postings}
-        existing = {
-            row["external_id"]: row
-            for row in self.conn.execute(
-                posting_store.EXISTING,
-                {"source": ctx.name, "board": board["id"], "ids": list(items)},
-            ).fetchall()
-        }
+        listed = fetch_all(
+            self.conn,
+            ListedPosting,
+            posting_store.EXISTING,
+            {"source": ctx.name, "board": board.id, "ids": list(items)},
+        )
+        existing = {row.external_id: row for row in listed}
         rows = sort_postings(ctx, board, read, scan_id, existing)
         self._upsert_postings(rows, scan_id)
         self.stats.postings_seen += len(items)
         self.stats.postings_new += len(rows.new)
         self.stats.postings_changed += len(rows.changed)
         self._apply_lifecycle(ctx, board, read, scan_id)
-        if not becomes_validators(read) and outside_last_complete(existing, items, board["id"]):
+        if not becomes_validators(read) and outside_last_complete(existing, items, board.id):
             # The validators still name the last complete listing, but the postings no
             # longer say what it held: a 304 or unchanged body would confirm those shown
             # and never count their absence. The next poll reads the listing in full.
-            self.conn.execute(scan_store.FORGET_VALIDATORS, (board["id"],))
+            self.conn.execute(scan_store.FORGET_VALIDATORS, (board.id,))
 
     def _upsert_postings(self, rows: PostingRows, scan_id: int) -> None:
         with self.conn.cursor() as cur:
@@ -220,19 +235,19 @@ class Recorder:
                 cur.execute(posting_store.UPDATE_SEEN, seen)
 
     def _apply_lifecycle(
-        self, ctx: SourceContext, board: Mapping[str, Any], read: ListingRead, scan_id: int
+        self, ctx: SourceContext, board: BoardRow, read: ListingRead, scan_id: int
     ) -> None:
         counts = lifecycle.apply_listing(
             self.conn,
             lifecycle.ScanFacts(
                 source_id=ctx.name,
-                board_id=board["id"],
+                board_id=board.id,
                 scan_id=scan_id,
                 run_id=self.run_id,
                 present={p.external_id: p.title for p in read.postings},
                 complete=read.complete,
                 truncated=read.truncated,
-                board_scope_hash=board["scope_hash"],
+                board_scope_hash=board.scope_hash,
                 scan_scope_hash=read.scope_hash,
                 exclude_titles=ctx.source.exclude_titles,
             ),
@@ -242,36 +257,34 @@ class Recorder:
         self.stats.postings_filtered += counts.filtered
         self.stats.new_baselines += counts.new_baseline
 
-    def _confirm_absences(self, board: Mapping[str, Any], read: ListingRead, scan_id: int) -> None:
+    def _confirm_absences(self, board: BoardRow, read: ListingRead, scan_id: int) -> None:
         """A 304 (or an unchanged listing) repeats the last complete read: what was there
         is still there, and what was absent is still absent (one more complete scan)."""
         if read.outcome not in CONFIRMS_MEMBERSHIP or not read.complete:
             return
-        same_scope = board["scope_hash"] in (None, read.scope_hash)
+        same_scope = board.scope_hash in (None, read.scope_hash)
         self.stats.postings_missing += lifecycle.apply_not_modified(
-            self.conn, board["id"], scan_id=scan_id, run_id=self.run_id, count_absences=same_scope
+            self.conn, board.id, scan_id=scan_id, run_id=self.run_id, count_absences=same_scope
         )
 
 
-def board_state(board: Mapping[str, Any]) -> BoardState:
+def board_state(board: BoardRow) -> BoardState:
     """The schedule's view of a claimed board row, with its stored change-rate evidence."""
     return BoardState(
-        board["interval_s"],
-        board["consecutive_failures"],
-        board["consecutive_404s"],
-        board["state"],
-        board["quiet_passes"],
-        board["state_reason"],
-        board["rate_polls"],
-        board["rate_changes"],
-        board["rate_seen_s"],
+        board.interval_s,
+        board.consecutive_failures,
+        board.consecutive_404s,
+        board.state,
+        board.quiet_passes,
+        board.state_reason,
+        board.rate_polls,
+        board.rate_changes,
+        board.rate_seen_s,
     )
 
 
-def board_values(
-    board: Mapping[str, Any], read: ListingRead, outcome: str, now: datetime
-) -> dict[str, Any]:
-    last = board["last_polled_at"]
+def board_values(board: BoardRow, read: ListingRead, outcome: str, now: datetime) -> BoardValues:
+    last = board.last_polled_at
     nxt = next_state(
         board_state(board),
         outcome,
@@ -284,7 +297,7 @@ def board_values(
     parsed = read.has_listing and read.listing_hash is not None
     full = becomes_validators(read)
     return {
-        "id": board["id"],
+        "id": board.id,
         "due_at": nxt.due_at,
         "interval_s": nxt.interval_s,
         "quiet": nxt.quiet_passes,
@@ -298,11 +311,11 @@ def board_values(
         # Validators and hashes only from a complete, good listing: an empty, failed or
         # partial answer must never be cached as "the board as it is", or a later 304
         # (or an identical body) would replay it as a complete scan.
-        "etag": read.etag if full else board["etag"],
-        "last_modified": read.last_modified if full else board["last_modified"],
-        "body_hash": read.body_hash if full else board["body_hash"],
-        "listing_hash": read.listing_hash if parsed and full else board["listing_hash"],
-        "item_count": item_count(read) if parsed else board["item_count"],
+        "etag": read.etag if full else board.etag,
+        "last_modified": read.last_modified if full else board.last_modified,
+        "body_hash": read.body_hash if full else board.body_hash,
+        "listing_hash": read.listing_hash if parsed and full else board.listing_hash,
+        "item_count": item_count(read) if parsed else board.item_count,
         "changed": outcome == "changed",
         "full_pass": parsed and read.complete,
         **scan_values(board, read, outcome),
@@ -320,9 +333,9 @@ def item_count(read: ListingRead) -> int:
     return read.total if read.total is not None else len(read.postings)
 
 
-def scan_values(board: Mapping[str, Any], read: ListingRead, outcome: str) -> dict[str, Any]:
+def scan_values(board: BoardRow, read: ListingRead, outcome: str) -> ScanValues:
     return {
-        "board_id": board["id"],
+        "board_id": board.id,
         "outcome": outcome,
         "complete": read.complete,
         "truncated": read.truncated,
@@ -339,18 +352,14 @@ def scan_values(board: Mapping[str, Any], read: ListingRead, outcome: str) -> di
     }
 
 
-def attempt_values(
-    board: Mapping[str, Any], read: ListingRead, outcome: str
-) -> list[dict[str, Any]]:
+def attempt_values(board: BoardRow, read: ListingRead, outcome: str) -> list[AttemptValues]:
     """Every request the poll made; each page with the raw object it was stored as
     (pages are stored in order until one ends the poll)."""
-    rows = []
+    rows: list[AttemptValues] = []
     for index, attempt in enumerate(read.attempts):
         last = index == len(read.attempts) - 1
         raw = read.raws[index].sha256 if index < len(read.raws) else None
-        rows += attempt_rows(
-            None, attempt, outcome if last else "ok", board_id=board["id"], raw=raw
-        )
+        rows += attempt_rows(None, attempt, outcome if last else "ok", board_id=board.id, raw=raw)
     return rows
 
 
@@ -358,22 +367,22 @@ def attempt_values(
 class PostingRows:
     """A listing's postings sorted against what is stored: new, changed (row hash), seen."""
 
-    new: list[dict[str, Any]]
-    changed: list[dict[str, Any]]
-    seen: list[dict[str, Any]]
+    new: list[PostingValues]
+    changed: list[ChangedPosting]
+    seen: list[SeenPosting]
 
 
 def posting_values(
-    ctx: SourceContext, board: Mapping[str, Any], read: ListingRead, scan_id: int, listed: Posting
-) -> dict[str, Any]:
+    ctx: SourceContext, board: BoardRow, read: ListingRead, scan_id: int, listed: Posting
+) -> PostingValues:
     external_id = listed.external_id
     # Parser-built public URLs move onto the source's configured public host.
-    posting = ctx.platform.public_posting(ctx.source, board["board_key"], listed)
+    posting = ctx.platform.public_posting(ctx.source, board.board_key, listed)
     detail_url = ctx.platform.detail_url(ctx.source, posting)
     return {
         "source": ctx.name,
         "external_id": external_id,
-        "board": board["id"],
+        "board": board.id,
         "url": posting.url,
         "title": posting.title,
         "row_hash": read.row_hashes[external_id],
@@ -388,10 +397,10 @@ def posting_values(
 
 def sort_postings(
     ctx: SourceContext,
-    board: Mapping[str, Any],
+    board: BoardRow,
     read: ListingRead,
     scan_id: int,
-    existing: Mapping[str, Mapping[str, Any]],
+    existing: Mapping[str, ListedPosting],
 ) -> PostingRows:
     rows = PostingRows([], [], [])
     for posting in {p.external_id: p for p in read.postings}.values():
@@ -399,8 +408,8 @@ def sort_postings(
         row = existing.get(posting.external_id)
         if row is None:
             rows.new.append(values)
-        elif row["row_hash"] != values["row_hash"]:
-            rows.changed.append({**values, "id": row["id"]})
+        elif row.row_hash != values["row_hash"]:
+            rows.changed.append({**values, "id": row.id})
         else:
-            rows.seen.append({"id": row["id"], "raw": values["listing_raw"]})
+            rows.seen.append({"id": row.id, "raw": values["listing_raw"]})
     return rows

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import replace
 
 import psycopg
 
 from pipeline.app import App
+from pipeline.db.rows import Json
 from pipeline.phases.common import PhaseReport, run_phase
 from serving_sync import facet_bits
 from serving_sync.reconcile import reconcile
@@ -28,7 +30,7 @@ def sync_serving(
     it changed anything (serving_sync.facet_bits)."""
     settings = app.settings
 
-    def work(run_id: int) -> dict[str, object]:
+    def work(run_id: int) -> Mapping[str, Json]:
         report = reconcile(
             app.db,
             app.serving_db,
@@ -48,7 +50,7 @@ def sync_serving(
     return replace(report, stats={**report.stats, **_rebuild_facet_bits(app)})
 
 
-def _rebuild_facet_bits(app: App) -> dict[str, object]:
+def _rebuild_facet_bits(app: App) -> dict[str, Json]:
     """After the sync phase has released its lock (the next sync need not wait for a
     build of minutes), in a transaction of its own. A failed build loses nothing: the
     counting queries answer until one succeeds, and every later sync tries again."""

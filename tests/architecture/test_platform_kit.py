@@ -27,6 +27,7 @@ from pipeline.app import build_registry
 from pipeline.config import Sources, load_sources
 from pipeline.crawl import platforms
 from pipeline.crawl.platforms.simple import Lever
+from pipeline.db.rows import DueCheck
 from pipeline.errors import ConfigError
 from pipeline.platform_names import ATS_PLATFORMS, HTML_PLATFORMS, PLATFORMS
 from pipeline.settings import REPO_ROOT
@@ -73,13 +74,9 @@ def _check_url_problem(name: str, source_name: str) -> str | None:
     specs = platforms.board_specs(source)
     if not specs:
         return f"direct check (sandbox source {source_name!r} has no boards)"
-    row = {
-        "external_id": "1",
-        "url": "https://example.invalid/postings/1",
-        "detail_url": None,
-        "board_key": specs[0].key,
-        "board_url": specs[0].url,
-    }
+    row = DueCheck(
+        1, "1", 1, "https://example.invalid/postings/1", None, "missing", specs[0].key, specs[0].url
+    )
     url = platforms.platform_of(source).check_request(row).url
     if not re.match(r"^https?://", str(url)):
         return f"direct check (the check request's URL is {url!r})"

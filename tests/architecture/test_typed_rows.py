@@ -11,8 +11,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 # Ceilings, not targets: the counts where the move to typed rows stands today. Each may
 # only go down; lower it with the change that removes the last use it allowed.
-ROW_SUBSCRIPTS_CEILING = 123
-LOOSE_SIGNATURES_CEILING = 94
+ROW_SUBSCRIPTS_CEILING = 0
+LOOSE_SIGNATURES_CEILING = 2
 
 
 def test_string_keyed_row_subscripts_do_not_grow() -> None:

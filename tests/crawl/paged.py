@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from parsers.registry import Parser
 from parsers.types import Issue, ParseOutcome, Posting, Quality, RawDocument
 from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.crawl.platforms.base import Platform
+from pipeline.db.rows import BoardRow
 
 PAGE_SIZE = 5
 # Shaped like a Workday token (tenant.wdN/Site), since the adapter stands in for Workday.
@@ -27,22 +27,22 @@ class PagedPlatform(Platform):
     def listing_url(self, api_base: str, token: str) -> str:
         return f"{api_base}/{token}/jobs"
 
-    def _page(self, board: Mapping[str, Any], offset: int) -> FetchRequest:
+    def _page(self, board: BoardRow, offset: int) -> FetchRequest:
         body = json.dumps({"limit": PAGE_SIZE, "offset": offset}).encode()
         return FetchRequest(
-            board["url"],
+            board.url,
             headers={"Content-Type": "application/json"},
             method="POST",
             body=body,
             tag=board,
         )
 
-    def first_request(self, board: Mapping[str, Any], headers: Mapping[str, str]) -> FetchRequest:
+    def first_request(self, board: BoardRow, headers: Mapping[str, str]) -> FetchRequest:
         return self._page(board, 0)
 
     def next_request(
         self,
-        board: Mapping[str, Any],
+        board: BoardRow,
         previous: FetchRequest,
         outcome: ParseOutcome,
         pages_read: int,

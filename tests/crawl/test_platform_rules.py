@@ -15,6 +15,7 @@ from parsers.types import DocumentKind, PageSignal, Quality, RawDocument
 from pipeline.crawl.platforms import PLATFORMS
 from pipeline.crawl.platforms.oracle import parse_token as oracle_token
 from pipeline.crawl.platforms.rippling import detail_api
+from pipeline.db.rows import DueCheck
 from pipeline.lifecycle.check_rules import CheckedResponse, judge
 
 ORACLE_API = "https://eeho.fa.us2.oraclecloud.com/hcmRestApi/resources/latest"
@@ -82,9 +83,13 @@ def test_a_malformed_oracle_token_says_what_it_should_look_like() -> None:
         oracle_token("CX_1")
 
 
+def _due(url: str) -> DueCheck:
+    return DueCheck(1, "1", 1, url, None, "missing", "acme", "https://ats.rippling.com/acme")
+
+
 def test_rippling_checks_the_detail_api_not_the_hosted_shell() -> None:
     url = "https://ats.rippling.com/acme/jobs/2a8414fe-b145-4753-a4a9-d8f0f279aecc"
-    request = PLATFORMS["rippling"].check_request({"url": url})
+    request = PLATFORMS["rippling"].check_request(_due(url))
     assert request.url == detail_api(url)
     assert request.url.startswith("https://ats.rippling.com/api/v2/board/acme/jobs/")
 
@@ -99,7 +104,7 @@ def test_rippling_checks_the_detail_api_not_the_hosted_shell() -> None:
 def test_rippling_never_guesses_a_detail_url_it_cannot_build_for_sure(url: str) -> None:
     """A wrongly built detail URL would 404 for a live posting: the page check instead."""
     assert detail_api(url) is None
-    assert PLATFORMS["rippling"].check_request({"url": url}).url == url
+    assert PLATFORMS["rippling"].check_request(_due(url)).url == url
 
 
 def test_rippling_stops_on_the_last_page() -> None:

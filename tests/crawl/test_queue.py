@@ -138,11 +138,17 @@ def test_claims_are_batched_skip_locked_and_exclusive(make_app, sandbox) -> None
         got = claim(second, new_owner(), ClaimFilter("gh"), 100)
         first.rollback()
         assert len(got) == 7
-        assert not {r["id"] for r in locked} & {r["id"] for r in got}
-        assert all(r["lease_owner"] and r["lease_expires_at"] for r in got)
+        assert not {r["id"] for r in locked} & {b.id for b in got}
+        leases = second.execute(
+            "SELECT lease_owner, lease_expires_at FROM crawl.boards WHERE id = ANY(%s)",
+            ([b.id for b in got],),
+        ).fetchall()
+        second.rollback()
+        assert len(leases) == 7
+        assert all(r["lease_owner"] and r["lease_expires_at"] for r in leases)
         # Leased boards are not claimed again while the lease runs: only the 3 remain.
         again = claim(first, new_owner(), ClaimFilter("gh"), 100)
-        assert {r["id"] for r in again} == {r["id"] for r in locked}
+        assert {b.id for b in again} == {r["id"] for r in locked}
         assert claim(second, new_owner(), ClaimFilter("gh"), 100) == []
 
 

@@ -15,6 +15,7 @@ from parsers.types import ParseOutcome, Quality
 from pipeline.app import App
 from pipeline.crawl.catalog import sync_catalog
 from pipeline.crawl.platforms.workday import PAGE_SIZE, TOTAL_CAP, Workday
+from pipeline.db.rows import BoardRow
 from sandbox.formats.workday import BIG_PARTS
 from sandbox.server import RunningSandbox
 from sandbox.world import build_board, country_of
@@ -23,7 +24,12 @@ from tests.conftest import make_settings
 if TYPE_CHECKING:
     from tests.conftest import TestDatabases
 
-BOARD = {"url": "https://acme.wd5.myworkdayjobs.com/wday/cxs/acme/Careers/jobs"}
+BOARD = BoardRow(
+    1,
+    "workday",
+    "acme.wd5/Careers",
+    "https://acme.wd5.myworkdayjobs.com/wday/cxs/acme/Careers/jobs",
+)
 
 
 def page(count: int, reported: int | None, facets: list[dict] | None = None) -> ParseOutcome:

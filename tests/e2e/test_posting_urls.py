@@ -12,7 +12,6 @@ signal, with the evidence of the URL that gave it."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Any
 
 import httpx
@@ -24,6 +23,7 @@ from pipeline.app import App
 from pipeline.config import HtmlSiteSource
 from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.crawl.platforms import platform_of
+from pipeline.db.rows import BoardRow, DueCheck, fetch_all
 from pipeline.phases.check import check_postings
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
@@ -121,11 +121,9 @@ def _rows(app: App, name: str) -> list[dict[str, Any]]:
         )
 
 
-def _boards(app: App, name: str) -> list[dict[str, Any]]:
+def _boards(app: App, name: str) -> list[BoardRow]:
     with app.db.connect() as conn:
-        return list(
-            conn.execute("SELECT * FROM crawl.boards WHERE source_id = %s", (name,)).fetchall()
-        )
+        return fetch_all(conn, BoardRow, "SELECT * FROM crawl.boards WHERE source_id = %s", (name,))
 
 
 def _send(client: httpx.Client, request: FetchRequest) -> httpx.Response:
@@ -141,7 +139,7 @@ def _constructed(app: App, name: str) -> list[tuple[str, FetchRequest]]:
         ("listing", platform.first_request(board, {})) for board in _boards(app, name)
     ]
     for row in _rows(app, name):
-        built.append(("check", platform.check_request(row)))
+        built.append(("check", platform.check_request(DueCheck.from_row(row))))
         for what in ("url", "detail_url", "parsed_url", "apply_url"):
             if row[what]:
                 built.append((what, FetchRequest(row[what])))
@@ -189,20 +187,20 @@ def test_live_postings_checked_directly_are_found_live_and_stay_open(
     assert statuses <= {"missing", "active"}, statuses  # never closed
 
 
-def _world_key(app: App, name: str, board: Mapping[str, Any]) -> tuple[str, str]:
+def _world_key(app: App, name: str, board: BoardRow) -> tuple[str, str]:
     """(platform, token) under which the sandbox keeps this board's state."""
     source = app.sources.get(name)
     if isinstance(source, HtmlSiteSource):
         site = source.base_url.rstrip("/").rsplit("/", 1)[-1]
-        return f"site:{site}", str(board["board_key"])
-    token = str(board["board_key"])
+        return f"site:{site}", board.board_key
+    token = board.board_key
     # Tokens that also name a site (Workday tenant/site, Oracle host/site, SuccessFactors
     # host/company) are kept by the sandbox under their first part.
     by_host = ("workday", "oracle", "successfactors")
     return source.platform, token.split("/")[0] if source.platform in by_host else token
 
 
-def _listed_ids(app: App, name: str, board: Mapping[str, Any]) -> set[str]:
+def _listed_ids(app: App, name: str, board: BoardRow) -> set[str]:
     """The external ids the board lists now, read page by page with the real parser."""
     platform, parser = platform_of(app.sources.get(name)), app.parser_for(name)
     ids: set[str] = set()
@@ -239,7 +237,7 @@ def _remove_one_posting_per_board(app: App, sandbox: RunningSandbox, name: str) 
         gone += [
             row["id"]
             for row in _rows(app, name)
-            if row["board_id"] == board["id"] and row["external_id"] not in listed
+            if row["board_id"] == board.id and row["external_id"] not in listed
         ]
     return gone
 

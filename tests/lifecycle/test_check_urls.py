@@ -1,5 +1,5 @@
 """What each platform's direct check asks, and which platform answers close (pure:
-pipeline/crawl/platforms/checks.py and the adapters that use it). Board URLs are the ones
+pipeline/crawl/platforms/checks.py and the adapters that use it). BoardRow URLs are the ones
 the adapters build on the real default hosts, so these are the real questions."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import pytest
 from parsers.types import Posting
 from pipeline.config import SmartRecruitersSource
 from pipeline.crawl.platforms import PLATFORMS
+from pipeline.db.rows import DueCheck
 from pipeline.lifecycle.check_rules import AMBIGUOUS, EXPIRED, CheckedResponse, judge
 
 REAL_BOARD_URLS = {
@@ -21,7 +22,7 @@ REAL_BOARD_URLS = {
 }
 
 
-def row(platform: str, external_id: str, **extra: Any) -> dict[str, Any]:
+def row(platform: str, external_id: str, *, url: str = "https://example.invalid/page") -> DueCheck:
     adapter = PLATFORMS[platform]
     if platform in REAL_BOARD_URLS:
         base, token = REAL_BOARD_URLS[platform]
@@ -32,13 +33,11 @@ def row(platform: str, external_id: str, **extra: Any) -> dict[str, Any]:
         board_url = "https://jobs.example/it/jobs?page=1"
     else:
         board_url = adapter.listing_url(None, "acme")  # type: ignore[arg-type]
-    return {
-        "external_id": external_id,
-        "url": extra.pop("url", "https://example.invalid/page"),
-        "board_key": "acme",
-        "board_url": board_url,
-        **extra,
-    }
+    return due_check(external_id, url, board_url)
+
+
+def due_check(external_id: str, url: str, board_url: str) -> DueCheck:
+    return DueCheck(1, external_id, 1, url, "Engineer", "missing", "acme", board_url)
 
 
 @pytest.mark.parametrize(
@@ -87,9 +86,9 @@ def test_platforms_without_a_per_posting_record_ask_the_postings_page(platform: 
 
 
 def test_a_board_url_of_another_shape_falls_back_to_the_page_never_a_guessed_host() -> None:
-    odd = {"external_id": "X1", "url": "https://careers.acme.example/j/X1", "board_url": "x"}
-    assert PLATFORMS["workable"].check_request(odd).url == odd["url"]
-    assert PLATFORMS["bamboohr"].check_request(odd).url == odd["url"]
+    odd = due_check("X1", "https://careers.acme.example/j/X1", "x")
+    assert PLATFORMS["workable"].check_request(odd).url == odd.url
+    assert PLATFORMS["bamboohr"].check_request(odd).url == odd.url
 
 
 def _response(status: int, body: bytes, url: str = "https://jobs.ashbyhq.com/acme/u1") -> Any:

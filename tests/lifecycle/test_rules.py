@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline.db.rows import PostingState
 from pipeline.lifecycle.check_rules import CheckVerdict
 from pipeline.lifecycle.rules import (
     COUNTS,
@@ -20,6 +21,17 @@ from pipeline.lifecycle.rules import (
     outside_last_complete,
     sort_present,
 )
+
+
+def posting(
+    external_id: str = "a",
+    status: str = "active",
+    *,
+    id: int = 1,
+    board_id: int = 1,
+    missing: int = 0,
+) -> PostingState:
+    return PostingState(id, external_id, board_id, status, missing)
 
 
 def facts(**values: object) -> ScanFacts:
@@ -66,24 +78,18 @@ def test_only_a_complete_untruncated_read_of_the_same_scope_counts_absences(
 def test_an_active_posting_becomes_missing_on_its_second_complete_absence(
     status: str, missing_count: int, becomes: bool
 ) -> None:
-    assert becomes_missing({"status": status, "missing_count": missing_count}) is becomes
+    assert becomes_missing(posting(status=status, missing=missing_count)) is becomes
 
 
 def test_a_title_rule_filters_a_seen_posting_and_other_seen_postings_reopen() -> None:
-    rows = [
-        {"external_id": "a", "status": "missing"},
-        {"external_id": "b", "status": "active"},
-    ]
+    rows = [posting("a", "missing"), posting("b", "active")]
     to_filter, to_reopen = sort_present(rows, facts(exclude_titles=(r"\bintern\b",)))
-    assert [(r["external_id"], p) for r, p in to_filter] == [("b", r"\bintern\b")]
-    assert [r["external_id"] for r in to_reopen] == ["a"]
+    assert [(r.external_id, p) for r, p in to_filter] == [("b", r"\bintern\b")]
+    assert [r.external_id for r in to_reopen] == ["a"]
 
 
 def test_an_already_filtered_or_active_posting_moves_nowhere() -> None:
-    rows = [
-        {"external_id": "a", "status": "active"},
-        {"external_id": "b", "status": "filtered"},
-    ]
+    rows = [posting("a", "active"), posting("b", "filtered")]
     assert sort_present(rows, facts(exclude_titles=("intern",))) == ([], [])
 
 
@@ -95,35 +101,35 @@ def test_exclusion_patterns_match_case_insensitively_and_name_the_first_match() 
 
 def test_only_open_postings_of_the_scanned_board_can_be_absent() -> None:
     rows = [
-        {"id": 1, "board_id": 1, "status": "active"},
-        {"id": 2, "board_id": 1, "status": "missing"},
-        {"id": 3, "board_id": 1, "status": "expired"},
-        {"id": 4, "board_id": 2, "status": "active"},  # same posting id listed elsewhere
+        posting(id=1, board_id=1, status="active"),
+        posting(id=2, board_id=1, status="missing"),
+        posting(id=3, board_id=1, status="expired"),
+        posting(id=4, board_id=2, status="active"),  # same posting id listed elsewhere
     ]
-    assert [r["id"] for r in open_on_board(rows, 1)] == [1, 2]
+    assert [r.id for r in open_on_board(rows, 1)] == [1, 2]
 
 
 def test_events_carry_the_evidence_of_their_transition() -> None:
-    missing = absence_event({"id": 7, "missing_count": 1}, run_id=5, scan_id=10)
-    assert missing["reason"] == f"absent_from_{MISSING_AFTER_SCANS}_complete_scans"
-    assert missing["evidence"] == {"scan_id": 10, "missing_count": 2}
+    missing = absence_event(posting(id=7, missing=1), run_id=5, scan_id=10)
+    assert missing.reason == f"absent_from_{MISSING_AFTER_SCANS}_complete_scans"
+    assert missing.evidence == {"scan_id": 10, "missing_count": 2}
     verdict = CheckVerdict("not_found", "http_404", {"status": 404})
     closed = check_event(7, verdict, {"status": 404}, run_id=5)
-    assert (closed["from_status"], closed["to_status"]) == ("missing", "not_found")
-    assert closed["reason"] == "direct_check:http_404"
-    assert closed["scan_id"] is None
+    assert (closed.from_status, closed.to_status) == ("missing", "not_found")
+    assert closed.reason == "direct_check:http_404"
+    assert closed.scan_id is None
 
 
 @pytest.mark.parametrize(
     ("stored", "outside"),
     [
-        ({"a": {"board_id": 1, "missing_count": 0}}, False),  # held by the last complete one
+        ({"a": posting(board_id=1, missing=0)}, False),  # held by the last complete one
         ({}, True),  # new to the board
-        ({"a": {"board_id": 1, "missing_count": 1}}, True),  # absent from it
-        ({"a": {"board_id": 2, "missing_count": 0}}, True),  # listed by another board
+        ({"a": posting(board_id=1, missing=1)}, True),  # absent from it
+        ({"a": posting(board_id=2, missing=0)}, True),  # listed by another board
     ],
 )
 def test_a_listing_is_outside_the_last_complete_one_when_it_shows_what_that_one_lacked(
-    stored: dict[str, dict[str, int]], outside: bool
+    stored: dict[str, PostingState], outside: bool
 ) -> None:
     assert outside_last_complete(stored, ["a"], board_id=1) is outside

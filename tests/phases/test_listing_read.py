@@ -12,6 +12,7 @@ from parsers.types import Posting
 from pipeline.config import load_sources
 from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
 from pipeline.crawl.platforms import platform_of
+from pipeline.db.rows import BoardRow
 from pipeline.phases.listing import ListingRead, Poll, SourceContext, complete_read, listing_hash
 from pipeline.phases.recorder import board_values
 
@@ -34,7 +35,9 @@ def ctx() -> SourceContext:
 
 
 def poll_of(ctx: SourceContext, ids: list[str], total: int | None, dropped: int = 0) -> Poll:
-    poll = Poll({"id": 1}, ctx, total=total, dropped=dropped)
+    poll = Poll(
+        BoardRow(1, "greenhouse", "acme", "https://x/jobs"), ctx, total=total, dropped=dropped
+    )
     page = FetchResult(
         FetchRequest("https://x/jobs"), "https://x/jobs", 200, {"etag": "e1"}, b"", 1
     )
@@ -85,24 +88,17 @@ def test_the_listing_hash_ignores_order_but_not_membership_rows_or_total() -> No
     assert listing_hash("greenhouse", rows, 3) != same
 
 
-BOARD = {
-    "id": 1,
-    "interval_s": 3600,
-    "consecutive_failures": 0,
-    "consecutive_404s": 0,
-    "state": "active",
-    "quiet_passes": 0,
-    "state_reason": None,
-    "last_polled_at": None,  # never polled: no change-rate evidence yet
-    "rate_polls": 0.0,
-    "rate_changes": 0.0,
-    "rate_seen_s": 0.0,
-    "etag": "old-etag",
-    "last_modified": None,
-    "body_hash": "old-body",
-    "listing_hash": "old-listing",
-    "item_count": 2,
-}
+BOARD = BoardRow(
+    1,
+    "greenhouse",
+    "acme",
+    "https://x/jobs",
+    last_polled_at=None,  # never polled: no change-rate evidence yet
+    etag="old-etag",
+    body_hash="old-body",
+    listing_hash="old-listing",
+    item_count=2,
+)
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ Also the worker's robots.txt cache, whose requests go through the same budget.""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Protocol, TypedDict
 
 from pipeline.crawl.browser import BrowserFetcher
 from pipeline.crawl.http.fetcher import Fetcher, FetchRequest, FetchResult, ResultStream
@@ -27,6 +27,25 @@ class TransportContext(Protocol):
     def settings(self) -> Settings: ...
 
 
+class AttemptValues(TypedDict):
+    """One crawl.fetch_attempts row, as INSERT_ATTEMPT names its parameters (and
+    pipeline.crawl.scan_store.INSERT_ATTEMPTS its columns)."""
+
+    run_id: int | None
+    board_id: int | None
+    posting_id: int | None
+    url: str
+    host: str
+    method: str
+    transport: str
+    status: int | None
+    outcome: str
+    bytes: int
+    elapsed: int
+    raw: str | None
+    error: str | None
+
+
 INSERT_ATTEMPT = """
 INSERT INTO crawl.fetch_attempts (run_id, board_id, posting_id, url, host, method, transport,
     http_status, outcome, byte_length, elapsed_ms, raw_sha256, error)
@@ -43,7 +62,7 @@ def attempt_rows(
     board_id: int | None = None,
     posting_id: int | None = None,
     raw: str | None = None,
-) -> list[dict[str, Any]]:
+) -> list[AttemptValues]:
     """Every request behind one result: its redirect hops, itself, and the requests a
     rendered page made on its own."""
     hops = [
@@ -76,7 +95,7 @@ def attempt_row(
     board_id: int | None = None,
     posting_id: int | None = None,
     raw: str | None = None,
-) -> dict[str, Any]:
+) -> AttemptValues:
     """One crawl.fetch_attempts row: `url`/`status` default to the result's own (a
     redirect hop passes its own)."""
     url = url or result.final_url

@@ -30,6 +30,7 @@ from pipeline.config import AtsSource, HtmlSiteSource, SourceConfig
 from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.crawl.pacing import Budget
 from pipeline.crawl.volatile import DEFAULT_RULES, VolatileRules
+from pipeline.db.rows import BoardRow, DueCheck
 
 
 @dataclass(frozen=True)
@@ -96,12 +97,12 @@ class Platform:
 
     # ---- paging
 
-    def first_request(self, board: Mapping[str, Any], headers: Mapping[str, str]) -> FetchRequest:
-        return FetchRequest(board["url"], headers=dict(headers), tag=board)
+    def first_request(self, board: BoardRow, headers: Mapping[str, str]) -> FetchRequest:
+        return FetchRequest(board.url, headers=dict(headers), tag=board)
 
     def next_request(
         self,
-        board: Mapping[str, Any],
+        board: BoardRow,
         previous: FetchRequest,
         outcome: ParseOutcome,
         pages_read: int,
@@ -111,18 +112,18 @@ class Platform:
             return FetchRequest(outcome.next_page_url, tag=board)
         return None
 
-    def max_pages_for(self, board: Mapping[str, Any]) -> int:
+    def max_pages_for(self, board: BoardRow) -> int:
         return self.max_pages
 
-    def scope_hash(self, board: Mapping[str, Any]) -> str:
+    def scope_hash(self, board: BoardRow) -> str:
         """What a complete scan of this board covers. When it changes (another URL,
         page cap, facets), the next complete scan is a new baseline, not evidence
         that postings outside the new scope closed."""
-        scope = {"url": board["url"], "max_pages": self.max_pages_for(board), "platform": self.name}
+        scope = {"url": board.url, "max_pages": self.max_pages_for(board), "platform": self.name}
         return hashlib.sha256(json.dumps(scope, sort_keys=True).encode()).hexdigest()
 
     def truncated(
-        self, board: Mapping[str, Any], last: FetchRequest, outcome: ParseOutcome, pages_read: int
+        self, board: BoardRow, last: FetchRequest, outcome: ParseOutcome, pages_read: int
     ) -> bool:
         """Whether the listing stopped with pages unread (it may add, never retire).
         By default only the page cap leaves a next page unread."""
@@ -142,12 +143,12 @@ class Platform:
 
     # ---- direct checks (closing needs the posting itself to say it is gone)
 
-    def check_request(self, posting: Mapping[str, Any]) -> FetchRequest:
+    def check_request(self, posting: DueCheck) -> FetchRequest:
         """The request that asks the posting itself whether it still exists: the
         platform's per-posting record (`check_url`) where it has one, else its page."""
-        return FetchRequest(self.check_url(posting) or posting["url"], tag=posting)
+        return FetchRequest(self.check_url(posting) or posting.url, tag=posting)
 
-    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+    def check_url(self, posting: DueCheck) -> str | None:
         """The platform's per-posting endpoint, derived from the board's configured
         URL (pipeline/crawl/platforms/checks.py); None: ask the posting's own page."""
         return None
@@ -182,8 +183,8 @@ class HtmlSite(Platform):
             specs.append(BoardSpec(scope.key, url, self.lane(source, url), host_of(url)))
         return specs
 
-    def max_pages_for(self, board: Mapping[str, Any]) -> int:
-        return int(board.get("max_pages") or self.max_pages)
+    def max_pages_for(self, board: BoardRow) -> int:
+        return self.max_pages
 
     def detail_url(self, source: SourceConfig, posting: Posting) -> str | None:
         return posting.url

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
 from urllib.parse import quote
 
 from pipeline.crawl.platforms.base import Platform
 from pipeline.crawl.platforms.checks import greenhouse_check_url
+from pipeline.db.rows import DueCheck
 
 
 class Greenhouse(Platform):
@@ -17,5 +16,5 @@ class Greenhouse(Platform):
     def listing_url(self, api_base: str, token: str) -> str:
         return f"{api_base}/v1/boards/{quote(token, safe='')}/jobs?content=true"
 
-    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+    def check_url(self, posting: DueCheck) -> str | None:
         return greenhouse_check_url(posting)

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from parsers.oracle import detail_url
 from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.crawl.platforms.simple import DetailFromPosting, HostPerBoard
+from pipeline.db.rows import DueCheck
 
 PAGE_SIZE = 200
 _TOKEN = re.compile(r"^(?P<host>[A-Za-z0-9.-]+)/(?P<site>[A-Za-z0-9_-]+)$")
@@ -62,8 +62,8 @@ class Oracle(HostPerBoard, DetailFromPosting):
         origin = f"{api_base}/{host}" if api_base else f"https://{host}"
         return listing_url(origin, site)
 
-    def check_request(self, posting: Mapping[str, Any]) -> FetchRequest:
-        match = _PUBLIC.match(str(posting["url"]))
+    def check_request(self, posting: DueCheck) -> FetchRequest:
+        match = _PUBLIC.match(str(posting.url))
         if match is None:
             return super().check_request(posting)
         api = detail_url(match["origin"], match["site"], match["id"])

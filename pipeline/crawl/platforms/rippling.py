@@ -12,12 +12,11 @@ page (a JavaScript shell): 404 once the posting is gone.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 from urllib.parse import quote, urlsplit
 
 from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.crawl.platforms.simple import DetailFromPosting, PathPlatform
+from pipeline.db.rows import DueCheck
 
 PAGE_SIZE = 100
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
@@ -49,8 +48,8 @@ class Rippling(PathPlatform, DetailFromPosting):
     def listing_url(self, api_base: str, token: str) -> str:
         return f"{api_base}/api/v2/board/{quote(token, safe='')}/jobs?page=0&pageSize={PAGE_SIZE}"
 
-    def check_request(self, posting: Mapping[str, Any]) -> FetchRequest:
-        api = detail_api(str(posting["url"]))
+    def check_request(self, posting: DueCheck) -> FetchRequest:
+        api = detail_api(str(posting.url))
         if api is None:
             return super().check_request(posting)
         return FetchRequest(api, headers={"Accept": "application/json"}, tag=posting)

@@ -7,7 +7,6 @@ path segment instead: `{api_base}/{token}/...`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -15,6 +14,7 @@ from parsers.types import Posting
 from pipeline.config import AtsSource, SourceConfig
 from pipeline.crawl.platforms import checks
 from pipeline.crawl.platforms.base import BoardSpec, Platform, host_of
+from pipeline.db.rows import DueCheck
 
 
 class PathPlatform(Platform):
@@ -66,7 +66,7 @@ class Lever(PathPlatform):
     default_api_base = "https://api.lever.co"  # EU boards: api_base https://api.eu.lever.co
     path = "/v0/postings/{token}?mode=json"
 
-    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+    def check_url(self, posting: DueCheck) -> str | None:
         return checks.lever_check_url(posting)
 
 
@@ -86,7 +86,7 @@ class Recruitee(SubdomainPlatform):
     host_template = "{token}.recruitee.com"
     path = "/api/offers/"
 
-    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+    def check_url(self, posting: DueCheck) -> str | None:
         return checks.recruitee_check_url(posting)
 
 
@@ -111,5 +111,5 @@ class BambooHR(SubdomainPlatform, DetailFromPosting):
     host_template = "{token}.bamboohr.com"
     path = "/careers/list"
 
-    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+    def check_url(self, posting: DueCheck) -> str | None:
         return checks.bamboohr_check_url(posting)

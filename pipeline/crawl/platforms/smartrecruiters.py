@@ -8,7 +8,6 @@ listing does not name: the parser builds them on the real default, and the sourc
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
@@ -18,6 +17,7 @@ from parsers.types import Posting
 from pipeline.config import SourceConfig
 from pipeline.crawl.platforms import checks
 from pipeline.crawl.platforms.simple import DetailFromPosting, PathPlatform
+from pipeline.db.rows import DueCheck
 
 PAGE_SIZE = 100  # the API's maximum
 
@@ -34,7 +34,7 @@ class SmartRecruiters(PathPlatform, DetailFromPosting):
             f"{api_base}/v1/companies/{quote(token, safe='')}/postings?limit={PAGE_SIZE}&offset=0"
         )
 
-    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+    def check_url(self, posting: DueCheck) -> str | None:
         return checks.smartrecruiters_check_url(posting)
 
     def closed_flag(self, response: Any) -> str | None:

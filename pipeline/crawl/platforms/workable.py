@@ -18,6 +18,7 @@ from pipeline.config import SourceConfig
 from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.crawl.platforms import checks
 from pipeline.crawl.platforms.simple import PathPlatform
+from pipeline.db.rows import BoardRow, DueCheck
 
 V3_MAX_PAGES = 500  # 5,000 postings: past it the listing is reported as truncated
 _HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -39,7 +40,7 @@ class Workable(PathPlatform):
     default_api_base = "https://apply.workable.com"
     path = "/api/v1/widget/accounts/{token}?details=true"
 
-    def check_url(self, posting: Mapping[str, Any]) -> str | None:
+    def check_url(self, posting: DueCheck) -> str | None:
         return checks.workable_check_url(posting)
 
     def listing_url(self, api_base: str, token: str) -> str:
@@ -48,33 +49,33 @@ class Workable(PathPlatform):
             return f"{base}/accounts/{quote(token, safe='')}/jobs"
         return super().listing_url(base, token)
 
-    def max_pages_for(self, board: Mapping[str, Any]) -> int:
-        return V3_MAX_PAGES if is_v3(str(board["url"])) else self.max_pages
+    def max_pages_for(self, board: BoardRow) -> int:
+        return V3_MAX_PAGES if is_v3(str(board.url)) else self.max_pages
 
-    def first_request(self, board: Mapping[str, Any], headers: Mapping[str, str]) -> FetchRequest:
-        if not is_v3(str(board["url"])):
+    def first_request(self, board: BoardRow, headers: Mapping[str, str]) -> FetchRequest:
+        if not is_v3(str(board.url)):
             return super().first_request(board, headers)
         # A POST search has no validators to send.
         return FetchRequest(
-            board["url"], headers=_HEADERS, tag=board, method="POST", body=search_body()
+            board.url, headers=_HEADERS, tag=board, method="POST", body=search_body()
         )
 
     def next_request(
         self,
-        board: Mapping[str, Any],
+        board: BoardRow,
         previous: FetchRequest,
         outcome: ParseOutcome,
         pages_read: int,
     ) -> FetchRequest | None:
         token = outcome.paging.get("next_token")
-        if not is_v3(str(board["url"])) or not token or pages_read >= self.max_pages_for(board):
+        if not is_v3(str(board.url)) or not token or pages_read >= self.max_pages_for(board):
             return None
         return FetchRequest(
-            board["url"], headers=_HEADERS, tag=board, method="POST", body=search_body(token)
+            board.url, headers=_HEADERS, tag=board, method="POST", body=search_body(token)
         )
 
     def truncated(
-        self, board: Mapping[str, Any], last: FetchRequest, outcome: ParseOutcome, pages_read: int
+        self, board: BoardRow, last: FetchRequest, outcome: ParseOutcome, pages_read: int
     ) -> bool:
         return bool(outcome.paging.get("next_token")) and pages_read >= self.max_pages_for(board)
 

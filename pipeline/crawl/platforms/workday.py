@@ -23,6 +23,7 @@ from parsers.types import ParseOutcome, Posting
 from pipeline.config import WORKDAY_TOKEN, SourceConfig
 from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.crawl.platforms.simple import HostPerBoard
+from pipeline.db.rows import BoardRow, DueCheck
 
 PAGE_SIZE = 20  # Workday refuses more
 TOTAL_CAP = 2000
@@ -102,9 +103,9 @@ class Workday(HostPerBoard):
 
     # ---- direct checks
 
-    def check_request(self, posting: Mapping[str, Any]) -> FetchRequest:
+    def check_request(self, posting: DueCheck) -> FetchRequest:
         """Ask the CXS detail API, not the hosted page: it says when a posting is closed."""
-        url = str(posting["url"])
+        url = str(posting.url)
         match = re.match(r"^(?P<origin>.*?)/(?P<site>[^/]+)(?P<path>/job/.+)$", url)
         tenant = re.search(r"([^/.]+)\.wd\d+", url)
         if not match or not tenant:
@@ -142,18 +143,18 @@ class Workday(HostPerBoard):
 
     # ---- paging
 
-    def first_request(self, board: Mapping[str, Any], headers: Mapping[str, str]) -> FetchRequest:
-        request = Cursor(board["url"]).request()
+    def first_request(self, board: BoardRow, headers: Mapping[str, str]) -> FetchRequest:
+        request = Cursor(board.url).request()
         return replace(request, tag=board)  # discover finds its board on the first request
 
     def next_request(
         self,
-        board: Mapping[str, Any],
+        board: BoardRow,
         previous: FetchRequest,
         outcome: ParseOutcome,
         pages_read: int,
     ) -> FetchRequest | None:
-        cursor = previous.tag if isinstance(previous.tag, Cursor) else Cursor(board["url"])
+        cursor = previous.tag if isinstance(previous.tag, Cursor) else Cursor(board.url)
         following = self._advance(cursor, outcome, pages_read)
         return following.request() if following is not None else None
 
@@ -182,7 +183,7 @@ class Workday(HostPerBoard):
         return None
 
     def truncated(
-        self, board: Mapping[str, Any], last: FetchRequest, outcome: ParseOutcome, pages_read: int
+        self, board: BoardRow, last: FetchRequest, outcome: ParseOutcome, pages_read: int
     ) -> bool:
         cursor = last.tag if isinstance(last.tag, Cursor) else None
         capped = outcome.paging.get("reported_total")
