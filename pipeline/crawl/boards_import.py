@@ -26,8 +26,8 @@ from pipeline.crawl.catalog import CatalogContext, sync_catalog
 from pipeline.crawl.http.fetcher import Fetcher, FetchRequest, FetchResult
 from pipeline.crawl.platforms import host_of, platform_of
 from pipeline.crawl.validation import validate_body
-from pipeline.normalize.company import company_from_token
 from pipeline.db.rows import BoardRow
+from pipeline.normalize.company import company_from_token
 
 _URL = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s\"'<>,|]*)?", re.I)
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
