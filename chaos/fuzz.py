@@ -130,12 +130,21 @@ class FuzzReport:
         return {"fuzz_inputs": self.inputs, "fuzz_crashes": len(self.crashes)}
 
 
-def _run(report: FuzzReport, name: str, test: Callable[[], None], budget_s: float) -> None:
-    """Run one hypothesis test repeatedly (fresh random seeds) until its budget is spent
-    or it finds a crash (then reported with hypothesis's minimal example)."""
+def _run(
+    report: FuzzReport,
+    name: str,
+    test: Callable[[], None],
+    budget_s: float,
+    rounds: int | None = None,
+) -> None:
+    """Run one hypothesis test repeatedly (fresh random seeds) until its budget is spent,
+    `rounds` runs are done (the test suite's short pass), or it finds a crash (then
+    reported with hypothesis's minimal example)."""
     report.targets.append(name)
     deadline = time.monotonic() + budget_s
-    while time.monotonic() < deadline:
+    done = 0
+    while time.monotonic() < deadline and (rounds is None or done < rounds):
+        done += 1
         try:
             test()
         except Exception as exc:
@@ -154,7 +163,9 @@ def _settings(examples: int) -> settings:
     )
 
 
-def fuzz_parsers(report: FuzzReport, budget_s: float, examples: int = 60) -> None:
+def fuzz_parsers(
+    report: FuzzReport, budget_s: float, examples: int = 60, rounds: int | None = None
+) -> None:
     captures = real_captures()
     if not captures:
         report.skipped.append(f"real captures absent ({REAL}): arbitrary and JSON bytes only")
@@ -162,7 +173,11 @@ def fuzz_parsers(report: FuzzReport, budget_s: float, examples: int = 60) -> Non
     share = budget_s / max(1, len(parsers))
     for parser in parsers:
         _run(
-            report, f"parser {parser.ref}", _parser_test(report, parser, captures, examples), share
+            report,
+            f"parser {parser.ref}",
+            _parser_test(report, parser, captures, examples),
+            share,
+            rounds,
         )
 
 
@@ -185,7 +200,9 @@ def _parser_test(
     return test
 
 
-def fuzz_locations(report: FuzzReport, budget_s: float, examples: int = 200) -> None:
+def fuzz_locations(
+    report: FuzzReport, budget_s: float, examples: int = 200, rounds: int | None = None
+) -> None:
     words = st.sampled_from(
         [
             "Berlin",
@@ -220,10 +237,12 @@ def fuzz_locations(report: FuzzReport, budget_s: float, examples: int = 200) -> 
         report.inputs += 1
         locate(values, remote_hint=remote).to_dict()
 
-    _run(report, "location normalizer", test, budget_s)
+    _run(report, "location normalizer", test, budget_s, rounds)
 
 
-def fuzz_checker(report: FuzzReport, budget_s: float, examples: int = 100) -> None:
+def fuzz_checker(
+    report: FuzzReport, budget_s: float, examples: int = 100, rounds: int | None = None
+) -> None:
     captures = real_captures()
     parser = REGISTRY.get("jsonld")
     urls = st.sampled_from(
@@ -273,7 +292,7 @@ def fuzz_checker(report: FuzzReport, budget_s: float, examples: int = 100) -> No
         if status is None or status == 429 or status >= 500:
             assert not verdict.conclusive, (status, verdict)
 
-    _run(report, "evidence checker", test, budget_s)
+    _run(report, "evidence checker", test, budget_s, rounds)
 
 
 def run_fuzz(budget_s: float) -> FuzzReport:

@@ -1,4 +1,4 @@
-"""Fuzzing (docs/reliability.md §5), short budget: every parser, the evidence checker and
+"""Fuzzing (docs/reliability.md §5), one round of each target within a short budget: every parser, the evidence checker and
 the location normalizer over hypothesis-made inputs (arbitrary bytes, JSON of any
 shape, mutated real captures). `python -m chaos` fuzzes for 10 minutes."""
 
@@ -19,7 +19,7 @@ from pipeline.lifecycle.check_rules import CheckedResponse, judge
 
 def test_every_parser_survives_fuzzed_bytes() -> None:
     report = FuzzReport()
-    fuzz_parsers(report, budget_s=12, examples=25)
+    fuzz_parsers(report, budget_s=12, examples=25, rounds=1)
     assert report.targets == [f"parser {p.ref}" for p in REGISTRY]
     assert report.crashes == []
     assert report.inputs >= 25 * len(report.targets)
@@ -35,14 +35,14 @@ def test_the_fuzzer_mutates_real_captures_when_present() -> None:
 
 def test_the_evidence_checker_survives_fuzzed_responses_and_errors_never_close() -> None:
     report = FuzzReport()
-    fuzz_checker(report, budget_s=6, examples=50)
+    fuzz_checker(report, budget_s=6, examples=50, rounds=1)
     assert report.crashes == []
     assert report.inputs >= 50
 
 
 def test_the_location_normalizer_survives_fuzzed_text() -> None:
     report = FuzzReport()
-    fuzz_locations(report, budget_s=4, examples=100)
+    fuzz_locations(report, budget_s=4, examples=100, rounds=1)
     assert report.crashes == []
     assert report.inputs >= 100
 
