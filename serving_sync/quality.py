@@ -19,6 +19,7 @@ from typing import Any
 
 from pipeline.db.connect import DictConnection
 from pipeline.normalize.employment import VOCABULARY, is_mapped
+from pipeline.normalize.salary import PERIODS_PER_YEAR
 from serving_sync.evidence import holds, place, served_fields
 from serving_sync.text import fold
 
@@ -29,7 +30,6 @@ SKILLS = ("skills_required", "skills_preferred")
 # Yearly salaries above these, in these currencies, are not believable for a posting.
 YEARLY_CEILING = {"USD": 1_500_000, "EUR": 1_500_000, "GBP": 1_200_000, "CHF": 1_500_000}
 INTERN_YEARLY_CEILING = {"USD": 100_000, "EUR": 90_000, "GBP": 80_000, "CHF": 100_000}
-PERIODS_PER_YEAR = {"year": 1, "month": 12, "week": 52, "day": 260, "hour": 2080}
 _PLACE_KEY = re.compile(r"[\s\-'.]+")
 
 

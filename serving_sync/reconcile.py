@@ -28,6 +28,7 @@ from pipeline.db.connect import Database, DictConnection
 from pipeline.errors import FatalError
 from pipeline.normalize.company import resolve_company
 from pipeline.normalize.employment import coherent, employment_types
+from pipeline.normalize.salary import annualized
 from pipeline.normalize.work_mode import work_mode
 from pipeline.testhooks import kill_point
 from serving_sync import facet_totals, freshness, lexicon, schema, stage
@@ -107,6 +108,21 @@ def _location_columns(location: Mapping[str, Any] | None) -> dict[str, Any]:
     }
 
 
+def yearly_salary_columns(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The salary annualized in its currency, and its top in euros (docs/data-model.md,
+    "Salary"); all None when it cannot be annualized."""
+    yearly = annualized(
+        row.get("salary_min"), row.get("salary_max"), row.get("salary_period"),
+        row.get("salary_currency"),
+    )  # fmt: skip
+    return {
+        "salary_year_min": yearly.low if yearly else None,
+        "salary_year_max": yearly.high if yearly else None,
+        "salary_year_basis": yearly.basis if yearly else None,
+        "salary_year_top_eur": yearly.top_eur if yearly else None,
+    }
+
+
 def serving_row(record: Mapping[str, Any]) -> dict[str, Any]:
     """A source record as the serving.jobs content columns (plus `retained`)."""
     row = {k: v for k, v in record.items() if k != "location"}
@@ -132,6 +148,7 @@ def serving_row(record: Mapping[str, Any]) -> dict[str, Any]:
     )
     row["company"], row["company_source"] = company.name, company.source
     row["posted_precision"] = row.get("posted_precision") or "unknown"
+    row.update(yearly_salary_columns(row))
     row["retained"] = bool(row.get("retained"))
     for column in ("title", "company", "location_text"):
         row[f"u_{column}"] = unaccent(row.get(column))

@@ -24,7 +24,9 @@ from parsers.common import EMPLOYMENT_JOB_TYPES, JOB_TYPE_RULES
 from pipeline.enrich.catalog import load_catalog
 from pipeline.enrich.lexicon import ENUMS
 from pipeline.normalize.employment import VOCABULARY, employment_types
+from pipeline.normalize.salary import converted, reference_rates
 from pipeline.normalize.work_mode import REMOTE_ALIAS, WORK_MODES
+from serving_sync.dates import DateKind, date_kind
 from serving_sync.text import fold
 
 UNKNOWN = "unknown"
@@ -115,6 +117,8 @@ class Filters:
     source: tuple[str, ...] = ()
     company: tuple[str, ...] = ()
     posted_within_days: int | None = None
+    # With posted_within_days: also the postings whose age is unknown ("listed since").
+    include_undated: bool = False
     has_salary: bool | None = None
     salary_min: Decimal | None = None
     salary_currency: str | None = None
@@ -137,6 +141,8 @@ class Filters:
         for name in ("posted_within_days", "salary_min", "salary_currency"):
             if getattr(self, name) is not None:
                 pairs.append((name, str(getattr(self, name))))
+        if self.include_undated:
+            pairs.append(("include_undated", "true"))
         if self.has_salary is not None:
             pairs.append(("has_salary", "true" if self.has_salary else "false"))
         for name in ("skill", "experience_min", "seniority"):
@@ -155,7 +161,8 @@ class Filters:
 
 @dataclass(frozen=True)
 class Cursor:
-    """Where the previous page ended: its sort, last sort key and id."""
+    """Where the previous page ended: its sort, last sort key and id. Newest first, `at`
+    None is a posting of unknown age (the list's tail, sorted by id alone)."""
 
     sort: str
     id: int
@@ -359,6 +366,7 @@ def parse_filters(raw: Mapping[str, Sequence[str]]) -> Filters:
         q=q,
         **{group: _group_values(raw, group) for group in GROUPS},
         posted_within_days=_integer(raw, "posted_within_days", 1, MAX_DAYS),
+        include_undated=bool(_boolean(raw, "include_undated")),
         has_salary=_boolean(raw, "has_salary"),
         salary_min=salary_min,
         salary_currency=currency,
@@ -403,9 +411,11 @@ def prefix_applies(q: str) -> bool:
 
 
 def encode_cursor(cursor: Cursor) -> str:
-    body = {"s": cursor.sort, "i": cursor.id}
+    body: dict[str, str | int | float] = {"s": cursor.sort, "i": cursor.id}
     if cursor.at is not None:
         body["t"] = cursor.at.isoformat()
+    elif cursor.sort == "newest":
+        body["u"] = 1  # after a posting of unknown age
     if cursor.rank is not None:
         body["r"] = cursor.rank
     raw = json.dumps(body, separators=(",", ":")).encode()
@@ -425,7 +435,10 @@ def decode_cursor(text: str) -> Cursor:
         rank = float(body["r"]) if "r" in body else None
         if rank is not None and not abs(rank) < 1e30:  # also rejects nan and inf
             raise ValueError
-        if (sort == "newest" and at is None) or (sort == "relevance" and rank is None):
+        unknown_age = body.get("u") == 1 and at is None
+        if (sort == "newest" and at is None and not unknown_age) or (
+            sort == "relevance" and rank is None
+        ):
             raise ValueError
     except (ValueError, TypeError, KeyError, binascii.Error, UnicodeDecodeError):
         raise InvalidParameter("cursor", "malformed") from None
@@ -440,6 +453,8 @@ FILTERS_SQL = (
     "ROW(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int, %s::boolean, %s::numeric, %s::text"
     # skill, skill_match, skill_scope, experience ranges, experience unknown, seniority, work_mode
     ", %s::text[], %s::text, %s::text, %s::int4range[], %s::boolean, %s::text[], %s::text[]"
+    # include_undated, salary_min_eur
+    ", %s::boolean, %s::numeric"
     ")::serving.web_filter"
 )
 _FILTER_SQL = f"%s, %s, {FILTERS_SQL}"
@@ -470,7 +485,15 @@ def filter_args(filters: Filters) -> tuple[Any, ...]:
         True if UNKNOWN in filters.experience_min else None,
         list(filters.seniority) or None,
         list(filters.work_mode) or None,
+        filters.include_undated or None,
+        _in_eur(filters.salary_min, filters.salary_currency),
     )
+
+
+def _in_eur(amount: Decimal | None, currency: str | None) -> Decimal | None:
+    """salary_min in euros at the shipped reference rates (None: a currency they lack,
+    so postings in other currencies are not compared with it)."""
+    return None if amount is None else reference_rates().to_eur(amount, currency)
 
 
 def _ranges_literal(ranges: list[tuple[int, int]] | None) -> str | None:
@@ -494,7 +517,8 @@ def search(conn: psycopg.Connection, request: SearchRequest) -> Page:
         RELEVANCE_CANDIDATES,
     )
     rows = conn.execute(SEARCH_SQL, args).fetchall()
-    items = tuple(_item(row) for row in rows[: request.limit])
+    currency = request.filters.salary_currency
+    items = tuple(_item(row, currency) for row in rows[: request.limit])
     next_cursor = None
     if len(rows) > request.limit:
         last = rows[request.limit - 1]
@@ -502,17 +526,38 @@ def search(conn: psycopg.Connection, request: SearchRequest) -> Page:
     return Page(items, next_cursor)
 
 
+def converted_body(row: Mapping[str, Any], currency: str | None) -> dict[str, Any] | None:
+    """The yearly salary in the requested currency when the posting pays in another, with
+    the day of the reference rates it was converted at; None otherwise."""
+    if currency is None:
+        return None
+    moved = converted(
+        row.get("salary_year_min"), row.get("salary_year_max"), row.get("salary_currency"),
+        currency,
+    )  # fmt: skip
+    if moved is None:
+        return None
+    return {
+        "currency": moved.currency,
+        "min": moved.low,
+        "max": moved.high,
+        "reference_rates_of": moved.rates_day.isoformat(),
+    }
+
+
 def legacy_remote(work_mode: str | None) -> str:
     """The old `remote` tri-state of a work mode, for clients that still read it."""
     return {"remote": "yes", "hybrid": "hybrid"}.get(work_mode or "", UNKNOWN)
 
 
-def _item(row: Mapping[str, Any]) -> dict[str, Any]:
+def _item(row: Mapping[str, Any], currency: str | None = None) -> dict[str, Any]:
     item = {k: v for k, v in row.items() if k not in ("sort_at", "rank")}
+    item["salary_year_converted"] = converted_body(row, currency)
     item["remote"] = legacy_remote(row.get("work_mode"))
-    # The date shown: posted, else first seen, and which of the two it is.
-    item["date"] = row["sort_at"]
-    item["date_kind"] = "posted" if row["posted_at"] is not None else "first_seen"
+    # The date shown and what it is (docs/data-model.md, "Dates").
+    kind = date_kind(row["posted_at"], row["age_known"])
+    item["date"] = row["posted_at"] if kind is DateKind.POSTED else row["first_seen_at"]
+    item["date_kind"] = kind.value
     if row.get("rank") is not None:
         item["rank"] = row["rank"]
     return item

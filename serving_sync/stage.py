@@ -21,7 +21,8 @@ CONTENT = (
     "description", "openings_12m", "duplicate_group", "experience_min", "experience_max",
     "seniority", "work_mode", "work_mode_source", "education", "extracted_employment_type",
     "skills_required", "skills_preferred", "enrichment", "enriched_at", "company_source",
-    "legal_entity",
+    "legal_entity", "age_known", "salary_year_min", "salary_year_max", "salary_year_basis",
+    "salary_year_top_eur",
 )  # fmt: skip
 FINGERPRINTED = CONTENT[1:]
 # The searchable text without diacritics (serving_sync.text.unaccent), staged only: the

@@ -49,7 +49,22 @@ def filter_parameters(
     ] = None,
     source: Values = None,
     company: Values = None,
-    posted_within_days: Annotated[int | None, Query(ge=1, le=search.MAX_DAYS)] = None,
+    posted_within_days: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=search.MAX_DAYS,
+            description="Posted (or, undated, first seen on a board read before) within "
+            "this many days. Postings of unknown age are left out unless include_undated.",
+        ),
+    ] = None,
+    include_undated: Annotated[
+        bool | None,
+        Query(
+            description="With posted_within_days: also the undated postings of unknown age "
+            '("listed since", found on their board\'s first read).'
+        ),
+    ] = None,
     has_salary: bool | None = None,
     salary_min: Annotated[float | None, Query(ge=0, description="Needs salary_currency.")] = None,
     salary_currency: Annotated[str | None, Query(description="ISO 4217 code, e.g. EUR.")] = None,

@@ -3,6 +3,7 @@ group and value labels, URLs that carry the filters."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -12,6 +13,7 @@ import pycountry
 
 from pipeline.enrich.catalog import load_catalog
 from serving_sync import search
+from serving_sync.dates import DateKind, date_kind
 from serving_sync.evidence import NormalizedField, place, served_fields
 from serving_sync.search import DEFAULT_LIMIT, UNKNOWN, Filters, SearchRequest
 
@@ -191,14 +193,52 @@ def day(value: datetime | None) -> str:
     return value.strftime("%-d %b %Y") if value else ""
 
 
-def posted_text(job: dict[str, Any]) -> str:
-    """ "posted 3 Nov 2026" (with the time when the source gave one), else "first seen"."""
-    posted = job.get("posted_at")
-    if posted is None:
-        return f"first seen {day(job['first_seen_at'])}"
-    if job.get("posted_precision") == "exact":
-        return f"posted {posted.strftime('%-d %b %Y %H:%M UTC')}"
-    return f"posted {day(posted)}"
+@dataclass(frozen=True)
+class DateShown:
+    """A posting's date as a page shows it: what it is, how long ago, the exact day."""
+
+    label: str  # "posted", "first seen", "listed since"
+    relative: str  # "3 days ago"; "" for "listed since" (its age is not known)
+    exact: str  # "3 Nov 2026" (with the time when the source gave one)
+    iso: str  # for <time datetime>
+
+
+def relative_age(value: datetime, now: datetime) -> str:
+    """How long ago, in the unit a reader would say: today, 3 days, 2 weeks, 5 months."""
+    days = (now.astimezone(UTC).date() - value.astimezone(UTC).date()).days
+    if days <= 0:
+        return "today"
+    if days == 1:
+        return "yesterday"
+    for unit, size in (("year", 365), ("month", 30), ("week", 7), ("day", 1)):
+        if days >= size * (2 if unit != "day" else 1):
+            count = days // size
+            return f"{count} {unit}{'s' if count > 1 else ''} ago"
+    return f"{days} days ago"  # unreachable: days >= 2 meets the "day" unit
+
+
+def date_shown(job: dict[str, Any], now: datetime | None = None) -> DateShown:
+    """The date a posting shows (serving_sync.dates): posted at its precision; else
+    first seen (an estimate within one poll); else "listed since" (age unknown)."""
+    now = now or datetime.now(UTC)
+    kind = date_kind(job.get("posted_at"), bool(job.get("age_known", True)))
+    value = job["posted_at"] if kind is DateKind.POSTED else job["first_seen_at"]
+    exact = day(value)
+    if kind is DateKind.POSTED and job.get("posted_precision") == "exact":
+        exact = value.astimezone(UTC).strftime("%-d %b %Y %H:%M UTC")
+    if kind is DateKind.LISTED_SINCE:
+        return DateShown("listed since", "", exact, value.isoformat())
+    label = "posted" if kind is DateKind.POSTED else "first seen"
+    return DateShown(label, relative_age(value, now), exact, value.isoformat())
+
+
+def posted_text(job: dict[str, Any], now: datetime | None = None) -> str:
+    """The date as one line of text: "posted 3 days ago (3 Nov 2026)", "first seen
+    today (3 Dec 2026)", "listed since 3 Nov 2026"."""
+    shown = date_shown(job, now)
+    if not shown.relative:
+        return f"{shown.label} {shown.exact}"
+    return f"{shown.label} {shown.relative} ({shown.exact})"
 
 
 def _amount(value: Decimal | None) -> str:
@@ -218,6 +258,39 @@ def salary_text(job: dict[str, Any]) -> str:
     currency = job.get("salary_currency") or ""
     period = f" per {job['salary_period']}" if job.get("salary_period") else ""
     return f"{figures} {currency}{period}".replace("  ", " ").strip()
+
+
+def _range(low: Decimal | None, high: Decimal | None) -> str:
+    if low is not None and high is not None and low != high:
+        return f"{_amount(low)}–{_amount(high)}"
+    return _amount(high if high is not None else low)
+
+
+def salary_year_text(job: dict[str, Any]) -> str:
+    """The yearly figures where they add something to the salary as stated: "about
+    104,000 USD a year" for an hourly rate; "read as yearly from its size" for a figure
+    with no period; "" for a yearly salary (it says so already) or none."""
+    low, high = job.get("salary_year_min"), job.get("salary_year_max")
+    if low is None and high is None:
+        return ""
+    currency = job.get("salary_currency") or ""
+    if job.get("salary_year_basis") == "inferred":
+        return "no period stated: read as yearly from its size"
+    if job.get("salary_period") == "year":
+        return ""
+    return f"about {_range(low, high)} {currency} a year".replace("  ", " ")
+
+
+def salary_converted_text(job: dict[str, Any]) -> str:
+    """The yearly salary in the currency the visitor asked for, with the rates' day."""
+    moved = job.get("salary_year_converted")
+    if not moved:
+        return ""
+    day_of_rates = datetime.fromisoformat(moved["reference_rates_of"]).strftime("%-d %b %Y")
+    return (
+        f"≈ {_range(moved['min'], moved['max'])} {moved['currency']} a year "
+        f"(ECB reference rates of {day_of_rates})"
+    )
 
 
 def query_string(filters: Filters, **changes: Any) -> str:

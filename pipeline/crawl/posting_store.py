@@ -38,11 +38,17 @@ FROM core.postings
 WHERE source_id = %(source)s AND (board_id = %(board)s OR external_id = ANY(%(ids)s))
 """
 
+# A posting new on a board that an earlier scan read completely was posted since that
+# scan: its first-seen time estimates its age (age_known). New on the board's first
+# complete read, it may have been listed for years.
 INSERT_POSTING = """
 INSERT INTO core.postings (source_id, external_id, board_id, url, title, row_hash,
-    listing_raw_sha256, content_raw_sha256, detail_url, detail_state, last_seen_scan_id)
+    listing_raw_sha256, content_raw_sha256, detail_url, detail_state, last_seen_scan_id,
+    age_known)
 VALUES (%(source)s, %(external_id)s, %(board)s, %(url)s, %(title)s, %(row_hash)s,
-    %(listing_raw)s, %(content_raw)s, %(detail_url)s, %(detail_state)s, %(scan)s)
+    %(listing_raw)s, %(content_raw)s, %(detail_url)s, %(detail_state)s, %(scan)s,
+    EXISTS (SELECT 1 FROM crawl.scans AS s
+            WHERE s.board_id = %(board)s AND s.complete AND s.id <> %(scan)s))
 ON CONFLICT (source_id, external_id) DO NOTHING
 """
 

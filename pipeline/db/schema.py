@@ -269,6 +269,9 @@ postings = sa.Table(
     sa.Column("url", sa.Text, nullable=False),
     sa.Column("title", sa.Text),
     _ts("first_seen_at", False, True),
+    # True when a complete scan of the board came before the posting was first seen:
+    # first_seen_at then estimates its age (migration posting_age_known).
+    sa.Column("age_known", sa.Boolean, nullable=False, server_default=sa.false()),
     _ts("last_seen_at", False, True),
     sa.Column("last_seen_scan_id", sa.BigInteger),
     sa.Column("row_hash", sa.Text),

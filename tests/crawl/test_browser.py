@@ -9,6 +9,7 @@ import contextlib
 import itertools
 import os
 import shutil
+import statistics
 import subprocess
 import time
 
@@ -164,10 +165,12 @@ def test_a_shared_budget_paces_page_renders_and_their_api_calls(make_app, sandbo
     # Shells and API calls alike spend the budget: at 4/s with no burst, each request
     # comes a quarter second after the one before. The sandbox stamps a request when
     # its thread gets to it, so on a loaded machine (parallel workers) one stamp can be
-    # late and the next gap short: the span of them all is what the budget guarantees.
+    # late and the next gap short (seen: 0.04 s after a stamp 0.2 s late): the span of
+    # them all is what the budget guarantees, and most gaps are a quarter second. Unpaced,
+    # an API call follows its shell in milliseconds: every other gap, so the median, short.
     gaps = [b - a for a, b in itertools.pairwise(arrivals)]
     assert arrivals[-1] - arrivals[0] >= (len(arrivals) - 1) * 0.25 - 0.05
-    assert min(gaps) >= 0.25 - 0.1  # unpaced, an API call follows its shell in milliseconds
+    assert statistics.median(gaps) >= 0.25 - 0.05
 
 
 def test_at_most_browser_pages_render_at_once(make_app, sandbox) -> None:

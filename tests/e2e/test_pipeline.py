@@ -282,3 +282,27 @@ def test_a_malformed_detail_page_is_a_rejected_parse_that_keeps_the_good_result(
     ]
     assert rows[0]["id"] == good["id"]
     assert {i["code"] for i in rows[1]["issues"]} >= {"no_posting"}
+
+
+def test_only_a_posting_new_on_a_board_read_before_has_a_known_age(app: App, sandbox) -> None:
+    """The first read of a board finds postings that may have been listed for years; one
+    that appears at a later read was posted since the read before (docs/data-model.md,
+    "Dates"). The flag is published, so serving sorts and windows by it."""
+    run_all(app)
+    with app.db.connect() as conn:
+        first = conn.execute("SELECT count(*) AS n FROM core.postings WHERE age_known").fetchone()
+    assert first["n"] == 0
+    httpx.post(
+        f"{sandbox.url}/_sandbox/advance", params={"platform": "greenhouse", "token": "northwind"}
+    )
+    run_all(app)
+    with app.db.connect() as conn:
+        known = conn.execute("SELECT id FROM core.postings WHERE age_known").fetchall()
+    assert len(known) == 1  # the one posting the advance opened
+    with app.serving_db.connect() as conn:
+        published = conn.execute(
+            "SELECT id FROM serving.jobs WHERE age_known AND id = %s", (known[0]["id"],)
+        ).fetchall()
+        unknown = conn.execute("SELECT count(*) AS n FROM serving.jobs WHERE NOT age_known")
+        assert unknown.fetchone()["n"] == len(serving_ids(app)) - 1
+    assert len(published) == 1

@@ -23,7 +23,7 @@ from psycopg.rows import dict_row
 
 from pipeline.db.connect import Database
 from serving_sync import roles
-from serving_sync.reconcile import SyncReport, reconcile
+from serving_sync.reconcile import SyncReport, reconcile, yearly_salary_columns
 from tests.conftest import TestDatabases
 
 _raw = itertools.count(1)
@@ -194,7 +194,8 @@ def job_row(i: int, **overrides: Any) -> dict[str, Any]:
         "openings_12m": 1 + i % 3,
     }
     row.update(overrides)
-    return row
+    # The yearly figures the sync derives from the stated salary (unless a test sets them).
+    return {**yearly_salary_columns(row), **row}
 
 
 def insert_jobs(conn: psycopg.Connection, rows: list[dict[str, Any]]) -> None:

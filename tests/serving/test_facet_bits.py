@@ -47,6 +47,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "source": (("greenhouse",), ("lever", "vietnamworks")),
     "company": (("Acme",), ("unknown",), ("Globex", "Initech"), ("Nobody Inc",)),
     "posted_within_days": (1, 7, 30, 45, 400),
+    "include_undated": (True, False),
     "has_salary": (True, False),
     "skill": (("python",), ("python", "sql"), ("java", "unknown"), ("cobol",)),
     "skill_match": ("any", "all"),
@@ -63,13 +64,16 @@ YEARS = ((3, 5), (0, 1), (5, None), (None, None), (12, None))
 
 def _enriched_rows() -> list[dict[str, Any]]:
     """Forty postings the enrichment ran on (skills, years, seniority, work mode; some
-    with nothing stated), next to the seed's sixty it has not."""
+    with nothing stated; eight undated of unknown age), next to the seed's sixty it has
+    not."""
     rows = []
     for i in range(40):
         lo, hi = YEARS[i % len(YEARS)]
         required = [SKILLS[k] for k in range(len(SKILLS)) if (i >> k) % 2][:3]
         preferred = [SKILLS[(i + 2) % len(SKILLS)]]
         row = enriched(400 + i, required, preferred, lo, hi, LEVELS[i % 3], MODES[i % 4])
+        if i % 5 == 0:  # undated and of unknown age: in no window unless include_undated
+            row.update(posted_at=None, posted_precision="unknown", age_known=False)
         rows.append(row)
     return rows
 

@@ -12,6 +12,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from pipeline.normalize.salary import annualized, reference_rates
 from serving_sync import search
 from serving_sync.search import UNKNOWN, Filters, SearchRequest
 from tests.serving.conftest import NOW, insert_jobs, job_row
@@ -43,12 +44,22 @@ def _matches(row: dict[str, Any], filters: Filters, skip: str | None = None) -> 
     if filters.has_salary is not None and has_salary != filters.has_salary:
         return False
     if filters.salary_min is not None:
-        top = row["salary_max"] if row["salary_max"] is not None else row["salary_min"]
-        if row["salary_currency"] != filters.salary_currency or top is None:
-            return False
-        if top < filters.salary_min:
-            return False
+        return _salary_reaches(row, filters.salary_min, filters.salary_currency)
     return True
+
+
+def _salary_reaches(row: dict[str, Any], amount: Decimal, currency: str | None) -> bool:
+    """salary_min read plainly: the yearly top in the asked currency, else in euros."""
+    yearly = annualized(
+        row["salary_min"], row["salary_max"], row["salary_period"], row["salary_currency"]
+    )
+    if yearly is None:
+        return False
+    if row["salary_currency"] == currency:
+        top = yearly.high if yearly.high is not None else yearly.low
+        return top is not None and top >= amount
+    asked_in_eur = reference_rates().to_eur(amount, currency)
+    return None not in (asked_in_eur, yearly.top_eur) and yearly.top_eur >= asked_in_eur
 
 
 def _newest(rows: list[dict[str, Any]]) -> list[int]:
@@ -93,6 +104,8 @@ FILTER_CASES = {
     "has_salary": Filters(has_salary=True),
     "has_no_salary": Filters(has_salary=False),
     "salary_min_currency": Filters(salary_min=Decimal(30000), salary_currency="EUR"),
+    # Across currencies through the reference rates: EUR and USD postings, yearly.
+    "salary_min_other_currency": Filters(salary_min=Decimal(4_000_000), salary_currency="JPY"),
     "three_groups": Filters(
         country=("VN", "US"), work_mode=("remote", UNKNOWN), source=("greenhouse",)
     ),

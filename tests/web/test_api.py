@@ -35,7 +35,7 @@ def test_api_jobs_pages_through_every_match_once(web, seeded) -> None:
 def test_api_jobs_items_carry_what_a_list_shows(web, seeded) -> None:
     item = get(web, "/api/jobs", q="ke toan", limit=1).json()["items"][0]
     assert item["title"] in {"Kế toán trưởng", "Nhân viên kế toán tổng hợp"}
-    assert item["date_kind"] in {"posted", "first_seen"}
+    assert item["date_kind"] in {"posted", "first_seen", "listed_since"}
     assert item["page"] == f"/jobs/{item['id']}"
     assert "description" not in item
 
@@ -90,6 +90,8 @@ BAD_INPUT = {
     "salary_without_currency": ({"salary_min": 1000}, "salary_min"),
     "bad_currency": ({"salary_min": 1000, "salary_currency": "euro"}, "salary_currency"),
     "days_text": ({"posted_within_days": "week"}, "posted_within_days"),
+    "include_undated_text": ({"include_undated": "sometimes"}, "include_undated"),
+    "cursor_unknown_age_flag_not_1": ({"cursor": _cursor('{"s":"newest","i":1,"u":2}')}, "cursor"),
     "bad_sort": ({"sort": "oldest"}, "sort"),
     "unknown_parameter": ({"colour": "blue"}, "colour"),
 }

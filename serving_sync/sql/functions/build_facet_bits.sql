@@ -73,8 +73,11 @@ BEGIN
                ('salary', CASE WHEN j.salary_min IS NOT NULL OR j.salary_max IS NOT NULL
                                THEN 't' ELSE 'f' END),
                ('month', coalesce(to_char(j.posted_at AT TIME ZONE 'UTC', 'YYYY-MM'), 'unknown')),
-               ('day', to_char(coalesce(j.posted_at, j.first_seen_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')),
-               ('sort_month', to_char(coalesce(j.posted_at, j.first_seen_at) AT TIME ZONE 'UTC', 'YYYY-MM')),
+               -- sort_at's days and months (none for -infinity: to_char is NULL there),
+               ('day', to_char(j.sort_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')),
+               ('sort_month', to_char(j.sort_at AT TIME ZONE 'UTC', 'YYYY-MM')),
+               -- and the postings of unknown age, which include_undated adds to a window.
+               ('age', CASE WHEN j.sort_at = '-infinity' THEN 'unknown' END),
                ('seniority', coalesce(j.seniority, 'unknown')),
                ('enrichment', CASE WHEN j.enriched_at IS NULL THEN 'unknown' ELSE 'extracted' END),
                ('text', CASE WHEN j.search_tsv IS NOT NULL THEN '' END),

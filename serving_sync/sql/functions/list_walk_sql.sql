@@ -10,17 +10,16 @@ RETURN 'SELECT array_agg(w.id ORDER BY w.sort_at DESC, w.id DESC) FROM (
     SELECT j.id, j.sort_at FROM (
         SELECT j.id, j.countries, j.regions, j.cities, j.work_mode, j.job_type,
                j.employment_type, j.source, j.company, j.posted_at, j.first_seen_at,
-               j.salary_min, j.salary_max, j.salary_currency,
-               coalesce(j.posted_at, j.first_seen_at) AS sort_at,
+               j.salary_min, j.salary_max, j.salary_currency, j.salary_year_min,
+               j.salary_year_max, j.salary_year_top_eur, j.sort_at,
                NULL::tsvector AS search_tsv, NULL::text[] AS skills_required,
                NULL::text[] AS skills_all, NULL::integer AS experience_min,
                NULL::integer AS experience_max, NULL::text AS seniority
         FROM serving.jobs j
-        WHERE ($5 IS NULL OR (coalesce(j.posted_at, j.first_seen_at), j.id) < ($3, $5))
+        WHERE ($5 IS NULL OR (j.sort_at, j.id) < (coalesce($3, ''-infinity''), $5))
           AND (($2).posted_within_days IS NULL
-               OR coalesce(j.posted_at, j.first_seen_at)
-                  >= now() - make_interval(days => ($2).posted_within_days))
-        ORDER BY coalesce(j.posted_at, j.first_seen_at) DESC, j.id DESC
+               OR j.sort_at >= now() - make_interval(days => ($2).posted_within_days))
+        ORDER BY j.sort_at DESC, j.id DESC
         LIMIT $8) j ' || serving.web_where() || '
       AND (SELECT t.search_tsv @@ $9 FROM serving.jobs t WHERE t.id = j.id)
     ORDER BY j.sort_at DESC, j.id DESC

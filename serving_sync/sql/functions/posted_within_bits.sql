@@ -1,4 +1,5 @@
--- Posted (or first seen) within the last `days`: the days left in the boundary's month
+-- Dated within the last `days` by sort_at (posted, else the first-seen estimate; never
+-- a posting of unknown age): the days left in the boundary's month
 -- and the months after it from bitmaps, the boundary's own day row by row.
 CREATE OR REPLACE FUNCTION serving.posted_within_bits(days integer, n integer) RETURNS varbit
 LANGUAGE plpgsql STABLE
@@ -17,8 +18,8 @@ BEGIN
     found := coalesce(found, serving.bits_of_slots('{}', n));
     RETURN found | serving.bits_of_ids(ARRAY(
         SELECT j.id FROM serving.jobs j
-        WHERE coalesce(j.posted_at, j.first_seen_at) >= boundary
-          AND coalesce(j.posted_at, j.first_seen_at) < (boundary_day + 1)::timestamp AT TIME ZONE 'UTC'),
+        WHERE j.sort_at >= boundary
+          AND j.sort_at < (boundary_day + 1)::timestamp AT TIME ZONE 'UTC'),
         n);
 END
 $$;

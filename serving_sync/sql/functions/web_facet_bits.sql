@@ -94,7 +94,10 @@ BEGIN
         END IF;
     END IF;
     IF filters.posted_within_days IS NOT NULL THEN
-        common := common & serving.posted_within_bits(filters.posted_within_days, n);
+        common := common & (serving.posted_within_bits(filters.posted_within_days, n)
+                            | CASE WHEN filters.include_undated
+                                   THEN serving.filter_bits('age', '{unknown}', n)
+                                   ELSE serving.bits_of_slots('{}', n) END);
     END IF;
     IF filters.has_salary IS NOT NULL THEN
         common := common & serving.filter_bits('salary', ARRAY[CASE WHEN filters.has_salary THEN 't' ELSE 'f' END], n);

@@ -49,8 +49,9 @@ CREATE OR REPLACE FUNCTION serving.web_search(
 ) RETURNS TABLE (
     id bigint, title text, company text, location_text text, countries text[], cities text[],
     job_type text, employment_type text[], posted_at timestamptz,
-    posted_precision text, first_seen_at timestamptz, sort_at timestamptz,
+    posted_precision text, first_seen_at timestamptz, sort_at timestamptz, age_known boolean,
     salary_min numeric, salary_max numeric, salary_currency text, salary_period text,
+    salary_year_min numeric, salary_year_max numeric, salary_year_basis text,
     source text, openings_12m integer, experience_min integer, experience_max integer,
     seniority text, work_mode text, skills_required text[], skills_preferred text[],
     enriched boolean, rank real
@@ -76,8 +77,9 @@ DECLARE
     joined record;
     cols constant text := 'j.id, j.title, j.company, j.location_text, j.countries, j.cities,
         j.job_type, j.employment_type, j.posted_at, j.posted_precision,
-        j.first_seen_at, coalesce(j.posted_at, j.first_seen_at), j.salary_min, j.salary_max,
-        j.salary_currency, j.salary_period, j.source, j.openings_12m, j.experience_min,
+        j.first_seen_at, nullif(j.sort_at, ''-infinity''), j.age_known, j.salary_min, j.salary_max,
+        j.salary_currency, j.salary_period, j.salary_year_min, j.salary_year_max,
+        j.salary_year_basis, j.source, j.openings_12m, j.experience_min,
         j.experience_max, j.seniority, j.work_mode, j.skills_required, j.skills_preferred,
         j.enriched_at IS NOT NULL';
 BEGIN
@@ -90,6 +92,8 @@ BEGIN
        OR num_nonnulls(filters.skill, filters.experience, filters.experience_unknown,
                        filters.seniority) > 0 THEN
         walk := 0;
+    ELSIF filters.include_undated AND filters.posted_within_days IS NOT NULL THEN
+        walk := 0;  -- the window and the postings of unknown age, at the two ends of the list
     ELSIF filters.posted_within_days IS NOT NULL
           AND serving.window_rows(filters.posted_within_days) <= walk THEN
         whole_window := true;  -- every entry of the window: exact, however short (see above)
@@ -134,7 +138,7 @@ BEGIN
         RETURN QUERY EXECUTE
             'WITH candidates AS (SELECT ' || cols || ', ts_rank(j.search_tsv, $11) AS rank
                  FROM ' || rows_sql || serving.web_where() ||
-            ' ORDER BY coalesce(j.posted_at, j.first_seen_at) DESC, j.id DESC LIMIT $6)
+            ' ORDER BY j.sort_at DESC, j.id DESC LIMIT $6)
              SELECT * FROM candidates c
              WHERE $5 IS NULL OR (c.rank, c.id) < ($4, $5)
              ORDER BY c.rank DESC, c.id DESC LIMIT $7'
@@ -146,10 +150,10 @@ BEGIN
         -- entries instead of fetching a wide row for every posting it rejects.
         RETURN QUERY EXECUTE
             'WITH page AS (
-                 SELECT j.id, coalesce(j.posted_at, j.first_seen_at) AS sort_at
+                 SELECT j.id, j.sort_at
                  FROM ' || rows_sql || serving.web_where() ||
-            '    AND ($5 IS NULL OR (coalesce(j.posted_at, j.first_seen_at), j.id) < ($3, $5))
-                 ORDER BY coalesce(j.posted_at, j.first_seen_at) DESC, j.id DESC LIMIT $7)
+            '    AND ($5 IS NULL OR (j.sort_at, j.id) < (coalesce($3, ''-infinity''), $5))
+                 ORDER BY j.sort_at DESC, j.id DESC LIMIT $7)
              SELECT ' || cols || ', NULL::real FROM page p JOIN serving.jobs j ON j.id = p.id
              ORDER BY p.sort_at DESC, p.id DESC'
         USING tsq, filters, after_at, after_rank, after_id, candidates, page_rows, text_q,

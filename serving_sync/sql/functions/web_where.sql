@@ -1,5 +1,7 @@
 -- The shared filter of the web queries: OR within a group, AND across groups, 'unknown'
--- selectable ('unknown' employment type: none stated, '{}'). The type's `remote` is read
+-- selectable ('unknown' employment type: none stated, '{}'). salary_min is yearly: the
+-- yearly figures in the requested currency, or in euros (at the shipped reference rates)
+-- for a posting paid in another; a salary that cannot be annualized matches no amount. The type's `remote` is read
 -- by nothing: the web app reads that parameter as an alias of work_mode
 -- (serving_sync.search), one column, so both give the same postings. Every web query is one fixed SQL text run by EXECUTE ... USING: values are
 -- always parameters, never spliced in, and EXECUTE plans each call with the actual
@@ -24,14 +26,15 @@ RETURN $w$
    AND (($2).source IS NULL OR j.source = ANY (($2).source))
    AND (($2).company IS NULL OR coalesce(j.company, 'unknown') = ANY (($2).company))
    AND (($2).posted_within_days IS NULL
-        OR coalesce(j.posted_at, j.first_seen_at)
-           >= now() - make_interval(days => ($2).posted_within_days))
+        OR j.sort_at >= now() - make_interval(days => ($2).posted_within_days)
+        OR (($2).include_undated AND j.sort_at = '-infinity'))
    AND (($2).has_salary IS NULL
         OR (j.salary_min IS NOT NULL OR j.salary_max IS NOT NULL) = ($2).has_salary)
    AND (($2).salary_min IS NULL
         OR (j.salary_currency = ($2).salary_currency
-            AND coalesce(j.salary_max, j.salary_min) >= ($2).salary_min
-            AND (j.salary_min IS NOT NULL OR j.salary_max IS NOT NULL)))
+            AND coalesce(j.salary_year_max, j.salary_year_min) >= ($2).salary_min)
+        OR (j.salary_currency IS DISTINCT FROM ($2).salary_currency
+            AND j.salary_year_top_eur >= ($2).salary_min_eur))
    AND (($2).skill IS NULL
         OR (($2).skill_scope = 'required' AND ($2).skill_match = 'any'
             AND j.skills_required && ($2).skill)

@@ -5,5 +5,5 @@ LANGUAGE sql VOLATILE  -- it calls planned_rows
 SET search_path = serving, pg_catalog
 RETURN serving.planned_rows(
     'SELECT 1 FROM serving.jobs j
-     WHERE coalesce(j.posted_at, j.first_seen_at) >= now() - make_interval(days => $2)',
+     WHERE j.sort_at >= now() - make_interval(days => $2)',
     NULL, days);
