@@ -26,6 +26,7 @@ def world(pg_server, templates, sandbox, tmp_path: Path) -> World:
     return World(pg_server.admin_url, templates, sandbox, tmp_path)
 
 
+@pytest.mark.parametrize("drill", SHORT, ids=[d.kill_at for d in SHORT])
 def test_a_phase_killed_at_a_state_boundary_recovers_on_rerun(world: World, drill) -> None:
     result = run_drill(world, drill)
     assert result.passed, result.detail
