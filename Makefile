@@ -10,9 +10,10 @@ DATA   := .data
 # stated at 1,000,000 rows: `make bench SERVING_ROWS=1000000` (about 15 minutes).
 SERVING_ROWS ?= 200000
 # pytest-xdist workers for `make test`, each with its own PostgreSQL cluster and sandbox.
-# More workers than the machine's 2 cores, measured: many tests wait on sockets, so the
-# suite used 111-119% of the two cores either way (2 cores: 4 workers 802 s, 6 workers 690 s).
-TEST_WORKERS ?= 6
+# More workers than the machine's 2 cores, measured: many tests wait on sockets (the suite
+# uses 109-119% of the two cores). Six were no better on this machine: 690, 877 and 946 s
+# of pytest against 802 and 808 s on four.
+TEST_WORKERS ?= 4
 
 .DEFAULT_GOAL := help
 .PHONY: help install demo test test-fast lint format bench freshness chaos up up-check down clean
