@@ -140,9 +140,20 @@ def test_job_sites_name_a_category_not_an_employer() -> None:
         assert company_from_token("html_site", scope) is None
 
 
+# Where each platform's token names the employer; every other ATS token is its slug.
+ACME_TOKENS = {
+    "workday": "acme.wd5/External",
+    "successfactors": "career2.successfactors.eu/acme",
+    "oracle": "acme.fa.us2.oraclecloud.com/CX_1",
+    "icims": "careers-acme",
+}
+
+
 def test_every_platform_has_a_rule() -> None:
+    """Each ATS reads the employer from its own token form; a job site names nobody."""
     for platform in PLATFORMS:
-        company_from_token(platform, "acme")  # no platform raises
+        expected = None if platform == "html_site" else "Acme"
+        assert company_from_token(platform, ACME_TOKENS.get(platform, "acme")) == expected, platform
 
 
 # ---------------------------------------------------------------- composite tokens
