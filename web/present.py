@@ -197,6 +197,7 @@ def day(value: datetime | None) -> str:
 class DateShown:
     """A posting's date as a page shows it: what it is, how long ago, the exact day."""
 
+    kind: DateKind
     label: str  # "posted", "first seen", "listed since"
     relative: str  # "3 days ago"; "" for "listed since" (its age is not known)
     exact: str  # "3 Nov 2026" (with the time when the source gave one)
@@ -227,9 +228,9 @@ def date_shown(job: dict[str, Any], now: datetime | None = None) -> DateShown:
     if kind is DateKind.POSTED and job.get("posted_precision") == "exact":
         exact = value.astimezone(UTC).strftime("%-d %b %Y %H:%M UTC")
     if kind is DateKind.LISTED_SINCE:
-        return DateShown("listed since", "", exact, value.isoformat())
+        return DateShown(kind, "listed since", "", exact, value.isoformat())
     label = "posted" if kind is DateKind.POSTED else "first seen"
-    return DateShown(label, relative_age(value, now), exact, value.isoformat())
+    return DateShown(kind, label, relative_age(value, now), exact, value.isoformat())
 
 
 def posted_text(job: dict[str, Any], now: datetime | None = None) -> str:
@@ -247,23 +248,20 @@ def _amount(value: Decimal | None) -> str:
     return f"{value:,.0f}" if value == value.to_integral_value() else f"{value:,.2f}"
 
 
+def _range(low: Decimal | None, high: Decimal | None) -> str:
+    if low is not None and high is not None and low != high:
+        return f"{_amount(low)}–{_amount(high)}"
+    return _amount(high if high is not None else low)
+
+
 def salary_text(job: dict[str, Any]) -> str:
     """The salary as stated: range or single figure, currency and period, or ""."""
     low, high = job.get("salary_min"), job.get("salary_max")
     if low is None and high is None:
         return ""
-    figures = _amount(low) if high is None or low == high else _amount(high)
-    if low is not None and high is not None and low != high:
-        figures = f"{_amount(low)}–{_amount(high)}"
     currency = job.get("salary_currency") or ""
     period = f" per {job['salary_period']}" if job.get("salary_period") else ""
-    return f"{figures} {currency}{period}".replace("  ", " ").strip()
-
-
-def _range(low: Decimal | None, high: Decimal | None) -> str:
-    if low is not None and high is not None and low != high:
-        return f"{_amount(low)}–{_amount(high)}"
-    return _amount(high if high is not None else low)
+    return f"{_range(low, high)} {currency}{period}".replace("  ", " ").strip()
 
 
 def salary_year_text(job: dict[str, Any]) -> str:
