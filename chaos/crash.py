@@ -35,7 +35,7 @@ import psycopg
 import yaml
 from psycopg.rows import dict_row
 
-from pipeline.settings import REPO_ROOT
+from pipeline.settings import REPO_ROOT, load_settings
 from pipeline.testhooks import KILL_ENV
 from sandbox.faults import Fault
 from sandbox.server import RunningSandbox
@@ -187,6 +187,9 @@ class _Run:
             JOBHARBOR_SERVING_DATABASE_URL=self.urls[1],
             JOBHARBOR_RAW_STORE_URL=(self.data / "raw").resolve().as_uri(),
             JOBHARBOR_DATA_DIR=str(self.data),
+            # Derived artifacts (the place-name index) are shared with the caller: the
+            # drill's fresh data dir would otherwise rebuild the index in every parse.
+            JOBHARBOR_CACHE_DIR=str(load_settings().effective_cache_dir),
             JOBHARBOR_ALLOW_PRIVATE_NETWORKS="true",
             JOBHARBOR_SOURCES=str(self.data / "sources.yaml"),
             JOBHARBOR_SANDBOX_URL=self.world.sandbox.url,

@@ -167,6 +167,7 @@ def worker_env(app: App) -> dict[str, str]:
         JOBHARBOR_SERVING_DATABASE_URL=app.urls.serving,
         JOBHARBOR_RAW_STORE_URL=settings.effective_raw_store_url,
         JOBHARBOR_DATA_DIR=str(settings.data_dir),
+        JOBHARBOR_CACHE_DIR=str(settings.effective_cache_dir),
         JOBHARBOR_ALLOW_PRIVATE_NETWORKS="true",
         JOBHARBOR_SOURCES=str(settings.sources_file),
         JOBHARBOR_SANDBOX_URL=settings.sandbox_url,

@@ -72,6 +72,26 @@ def pytest_configure(config: pytest.Config) -> None:
         config._jobharbor_basetemp = config.option.basetemp  # type: ignore[attr-defined]
     if config.getoption("--fast"):
         _forbid_services()
+    if not hasattr(config, "workerinput"):
+        _build_location_index_once()
+
+
+# Every test and every `jobharbor` process a test starts shares one place-name index
+# cache (keyed by the code and data that shape it, so it is never stale): built on a
+# throwaway data dir, it cost 15-30 s of CPU per process, and the crash drills alone
+# built it six times.
+SHARED_CACHE_DIR = REPO_ROOT / ".data" / "cache"
+
+
+def _build_location_index_once() -> None:
+    """The controller builds the index before the workers start, so that they load it
+    instead of each building it at once on two cores."""
+    from pipeline.normalize.locations import gazetteer
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JOBHARBOR_CACHE_DIR", str(SHARED_CACHE_DIR))
+        if not gazetteer.cache_path(gazetteer.index_key()).exists():
+            gazetteer.load_or_build()  # builds and stores it
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -188,6 +208,7 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith("JOBHARBOR_") and name != "JOBHARBOR_REAL_FIXTURES":
             monkeypatch.delenv(name)
+    monkeypatch.setenv("JOBHARBOR_CACHE_DIR", str(SHARED_CACHE_DIR))
 
 
 @dataclass(frozen=True)
@@ -320,6 +341,7 @@ def make_settings(databases: TestDatabases, data_dir: Path, **overrides: object)
         "serving_database_url": databases.serving.url,
         "raw_store_url": (data_dir / "raw").resolve().as_uri(),
         "data_dir": data_dir,
+        "cache_dir": SHARED_CACHE_DIR,
         "allow_private_networks": True,  # the sandbox is on loopback; tests allow it explicitly
         # ...and nothing else: the sandbox and the engine tests' second host (127.0.0.2).
         # A URL built on a real public host fails loudly instead of reaching the internet.

@@ -33,6 +33,7 @@ def _run(databases, tmp_path, *args: str, port: int | None = None) -> str:
         JOBHARBOR_SERVING_DATABASE_URL=_with_password(databases.serving.url, port),
         JOBHARBOR_RAW_STORE_URL=(tmp_path / "raw").as_uri(),
         JOBHARBOR_DATA_DIR=str(tmp_path),
+        JOBHARBOR_CACHE_DIR=os.environ["JOBHARBOR_CACHE_DIR"],
         JOBHARBOR_S3_ACCESS_KEY=SECRETS["access"],
         JOBHARBOR_S3_SECRET_KEY=SECRETS["secret"],
         JOBHARBOR_SOURCES=str(REPO_ROOT / "sandbox" / "sources.yaml"),
@@ -109,6 +110,7 @@ def _serve_and_capture(tmp_path, reader_url: str) -> tuple[list[tuple[int, str]]
         JOBHARBOR_WEB_DB_PASSWORD=SECRETS["password"],
         JOBHARBOR_WEB_POOL_TIMEOUT_S="1",
         JOBHARBOR_DATA_DIR=str(tmp_path),
+        JOBHARBOR_CACHE_DIR=os.environ["JOBHARBOR_CACHE_DIR"],
     )
     log = tmp_path / "web.log"
     with log.open("w") as sink:

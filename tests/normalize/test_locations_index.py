@@ -12,6 +12,7 @@ from pipeline.settings import REPO_ROOT, load_settings
 
 
 def test_cache_lives_under_the_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JOBHARBOR_CACHE_DIR")  # the suite shares one cache dir
     monkeypatch.setenv("JOBHARBOR_DATA_DIR", str(tmp_path))
     path = gazetteer.cache_path("abc")
     assert path == tmp_path / "cache" / "locations-abc.marshal"
