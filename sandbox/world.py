@@ -9,11 +9,15 @@ is what tests and the demo need to drive lifecycle changes.
 from __future__ import annotations
 
 import hashlib
+import html
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+
+from sandbox import prose
 
 EPOCH = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -57,6 +61,7 @@ LOCATIONS = (
     "Paris, France",
     "Singapore",
 )
+ENTRY_LEVEL_WORDS = ("Intern", "New Grad", "Thực tập sinh")
 VIETNAMESE_LOCATIONS = ("Hà Nội", "Hồ Chí Minh", "Đà Nẵng", "Hà Nội & 2 nơi khác", "Cần Thơ")
 DEPARTMENTS = ("Engineering", "Data", "Design", "Sales", "Customer Success", "People", "Security")
 SKILLS = (
@@ -78,6 +83,14 @@ COMPANY_SUFFIXES = ("Labs", "Systems", "Robotics", "Health", "Analytics", "Works
 
 
 @dataclass(frozen=True)
+class Pay:
+    low: int
+    high: int
+    currency: str
+    unit: str  # schema.org unitText: YEAR | MONTH
+
+
+@dataclass(frozen=True)
 class Job:
     job_id: int
     title: str
@@ -86,28 +99,48 @@ class Job:
     skills: tuple[str, ...]
     posted_at: datetime
     edits: int = 0  # how many times this posting's content changed
-    salary: tuple[int, int] | None = None
+    salary: tuple[int, int] | None = None  # yearly, in `currency` (VND: see vn_salary)
     vietnamese: bool = False
+    currency: str = "USD"
+    facts: prose.Facts | None = None  # what the description states (None: a short one)
+    company: str | None = None  # a job site's posting names its employer, not the site
+
+    def pay(self) -> Pay | None:
+        """The salary as structured fields state it: yearly in the job's currency; the
+        Vietnamese sites' monthly dong (the "N triệu" they show, see vn_salary)."""
+        if self.salary is None:
+            return None
+        low, high = self.salary
+        if self.vietnamese:
+            return Pay(low * 100, high * 100, "VND", "MONTH")
+        return Pay(low, high, self.currency, "YEAR")
+
+    def money_range(self) -> str:
+        """ "$120,000 - $150,000": the yearly range as free-text pay fields write it."""
+        low, high = self.salary or (0, 0)
+        return f"{money(low, self.currency)} - {money(high, self.currency)}"
+
+    def description_blocks(self, company: str) -> list[prose.Block]:
+        facts = self.facts or prose.draw_facts(
+            _rng("facts", self.job_id), "vi" if self.vietnamese else "en", self.location
+        )
+        return prose.describe(
+            facts,
+            company=self.company or company,
+            title=self.title,
+            department=self.department,
+            skills=self.skills,
+            salary_range=salary_words(self, facts.language),
+            edits=self.edits,
+        )
 
     def description_paragraphs(self, company: str) -> list[str]:
-        skills = ", ".join(self.skills)
-        if self.vietnamese:
-            paragraphs = [
-                f"{company} tuyển dụng vị trí {self.title} cho nhóm {self.department}.",
-                f"Bạn sẽ làm việc với {skills} hằng ngày.",
-                "Chế độ đãi ngộ hấp dẫn, môi trường làm việc thân thiện.",
-            ]
-            if self.edits:
-                paragraphs.append(f"Cập nhật {self.edits}: mở rộng phạm vi công việc.")
-            return paragraphs
-        paragraphs = [
-            f"{company} is hiring a {self.title} to join the {self.department} team.",
-            f"You will work with {skills} every day and ship work that customers use.",
-            "We offer flexible hours, a learning budget and a kind team.",
-        ]
-        if self.edits:
-            paragraphs.append(f"Update {self.edits}: the team has grown and the scope is wider.")
-        return paragraphs
+        """The description as text paragraphs (list items as "- " lines)."""
+        return prose.as_text(self.description_blocks(company))
+
+    def description_html(self, company: str, escape: Callable[[str], str] = html.escape) -> str:
+        """The description as rich-text HTML: headings, paragraphs and bullet lists."""
+        return prose.as_html(self.description_blocks(company), escape)
 
 
 @dataclass(frozen=True)
@@ -166,16 +199,96 @@ def _new_job(seed: int, platform: str, token: str, ordinal: int, vietnamese: boo
     titles = VIETNAMESE_TITLES if vietnamese else TITLES
     locations = VIETNAMESE_LOCATIONS if vietnamese else LOCATIONS
     low = rng.randrange(60, 180) * 1000
+    title = rng.choice(titles)
+    location = rng.choice(locations)
+    department = rng.choice(DEPARTMENTS)
+    skills = tuple(rng.sample(SKILLS, 3))
+    posted_at = EPOCH + timedelta(days=ordinal % 40, hours=rng.randrange(0, 23))
+    salary = (low, low + rng.randrange(10, 60) * 1000) if rng.random() < 0.5 else None
+    # What the text says is drawn from a stream of its own, so the fields above stay
+    # what they always were for the same seed.
+    text = _rng(seed, platform, token, "text", ordinal)
+    currency = "VND" if vietnamese else CURRENCIES.get(COUNTRIES.get(location, ""), "USD")
     return Job(
         job_id=_job_id(platform, token, ordinal),
-        title=rng.choice(titles),
-        location=rng.choice(locations),
-        department=rng.choice(DEPARTMENTS),
-        skills=tuple(rng.sample(SKILLS, 3)),
-        posted_at=EPOCH + timedelta(days=ordinal % 40, hours=rng.randrange(0, 23)),
-        salary=(low, low + rng.randrange(10, 60) * 1000) if rng.random() < 0.5 else None,
+        title=title,
+        location=location,
+        department=department,
+        skills=skills,
+        posted_at=posted_at,
+        salary=_in_currency(salary, currency),
         vietnamese=vietnamese,
+        currency=currency,
+        facts=prose.draw_facts(
+            text,
+            _language(text, vietnamese, location),
+            location,
+            entry_level=any(w in title for w in ENTRY_LEVEL_WORDS),
+        ),
     )
+
+
+def _language(rng: random.Random, vietnamese: bool, location: str) -> prose.Language:
+    """Vietnamese boards write Vietnamese; about half the Berlin and Paris postings are in
+    German or French (the rest in English, as international teams there write)."""
+    if vietnamese:
+        return "vi"
+    local = {"Berlin, Germany": "de", "Paris, France": "fr"}.get(location)
+    return local if local and rng.random() < 0.5 else "en"  # type: ignore[return-value]
+
+
+# The yearly figures are drawn as US dollars; a posting in another country pays in its
+# currency, at about what the same role pays there (not a conversion: Berlin pays less).
+CURRENCIES = {
+    "United States": "USD",
+    "United Kingdom": "GBP",
+    "Germany": "EUR",
+    "France": "EUR",
+    "Netherlands": "EUR",
+    "Canada": "CAD",
+    "Singapore": "SGD",
+}
+_PAY_LEVEL = {"USD": 1.0, "GBP": 0.55, "EUR": 0.6, "CAD": 0.9, "SGD": 0.95, "VND": 1.0}
+
+
+def _in_currency(salary: tuple[int, int] | None, currency: str) -> tuple[int, int] | None:
+    if salary is None:
+        return None
+    level = _PAY_LEVEL[currency]
+    return (int(round(salary[0] * level, -3)), int(round(salary[1] * level, -3)))
+
+
+_SYMBOL = {"USD": "$", "EUR": "€", "GBP": "£"}
+
+
+def money(amount: int, currency: str) -> str:
+    """$120,000, €65,000, £48,000; CAD 90,000 (a code where a symbol would be read as $)."""
+    symbol = _SYMBOL.get(currency)
+    return f"{symbol}{amount:,}" if symbol else f"{currency} {amount:,}"
+
+
+def salary_words(job: Job, language: prose.Language) -> tuple[str, str] | None:
+    """The salary as the description states it: yearly amounts, or for Vietnamese postings
+    the monthly millions of dong (triệu) that the job sites show (see vn_salary)."""
+    if job.salary is None:
+        return None
+    low, high = job.salary
+    if job.vietnamese:
+        return f"{low // 10000} triệu", f"{high // 10000} triệu/tháng"
+    if language in ("de", "fr") and job.currency == "EUR":
+        sep = "." if language == "de" else "\u202f"
+        return tuple(f"{a:,}".replace(",", sep) + " €" for a in (low, high))  # type: ignore[return-value]
+    return money(low, job.currency), money(high, job.currency)
+
+
+# One company's job on two of its boards (two platforms: a migration, or two brands):
+# the same title, place, pay and text under each board's own id.
+CROSS_POSTED = {("lever", "harbor-labs"): ("greenhouse", "harbor-labs")}
+
+
+def same_job(original: Job, slot: Job) -> Job:
+    """`original`'s content under `slot`'s id and date."""
+    return replace(original, job_id=slot.job_id, posted_at=slot.posted_at, edits=0)
 
 
 def _job_id(platform: str, token: str, ordinal: int) -> int:
@@ -195,6 +308,13 @@ def build_board(
     """The board at `revision`: revision 0 plus `revision` deterministic change steps."""
     size = base_size(seed, platform, token)
     jobs = [_new_job(seed, platform, token, i, vietnamese) for i in range(size)]
+    if (platform, token) in CROSS_POSTED:
+        other = CROSS_POSTED[(platform, token)]
+        jobs[0] = same_job(build_board(seed, *other, 0, vietnamese).jobs[0], jobs[0])
+    if size > 4 and _rng(seed, platform, token, "repost").random() < 0.35:
+        # Reposted: the first job again under a new id and a later date, the old one
+        # still listed (boards do this to float a job back up the list).
+        jobs[-1] = same_job(jobs[0], jobs[-1])
     for step in range(1, revision + 1):
         if len(jobs) > 1:
             jobs.pop(step % len(jobs))  # one posting closes

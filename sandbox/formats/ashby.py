@@ -14,7 +14,7 @@ from sandbox.formats.common import (
     paragraphs_html,
 )
 from sandbox.routing import HTML, Format, Reply, Request
-from sandbox.world import Board, Job, country_of, job_locations, job_uuid
+from sandbox.world import Board, Job, country_of, job_locations, job_uuid, money
 
 FORMAT = Format("ashby")
 PLATFORM = "ashby"
@@ -64,12 +64,12 @@ def job_object(request: Request, board: Board, job: Job, *, compensation: bool) 
         summary = None
         if job.salary:
             low, high = job.salary
-            summary = f"${low // 1000}K – ${high // 1000}K"
+            summary = f"{money(low // 1000, job.currency)}K – {money(high // 1000, job.currency)}K"
             components.append(
                 {
                     "compensationType": "Salary",
                     "interval": "1 YEAR",
-                    "currencyCode": "USD",
+                    "currencyCode": job.currency,
                     "minValue": low,
                     "maxValue": high,
                 }

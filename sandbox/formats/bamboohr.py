@@ -65,7 +65,7 @@ def detail(request: Request) -> Reply:
     opening.update(
         description=paragraphs_html(board, job),
         datePosted=job.posted_at.date().isoformat(),
-        compensation=f"${job.salary[0]:,} - ${job.salary[1]:,} per year" if job.salary else None,
+        compensation=f"{job.money_range()} per year" if job.salary else None,
         jobOpeningShareUrl=f"{request.base_url}/bamboohr/{board.token}/careers/{opening['id']}",
         jobOpeningStatus="Open",
     )

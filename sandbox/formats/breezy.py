@@ -60,7 +60,7 @@ def _position(request: Request, board: Board, job: Job, verbose: bool) -> dict[s
         else {"id": "internship", "name": "Internship"},
         "location": _location(job),
         "department": job.department,
-        "salary": f"${job.salary[0]:,} - ${job.salary[1]:,} / yr" if job.salary else "",
+        "salary": f"{job.money_range()} / yr" if job.salary else "",
         "company": {"name": board.company, "logo_url": None, "friendly_id": board.token},
     }
     if verbose:

@@ -13,7 +13,7 @@ from sandbox.world import Board, Job, country_of, job_locations
 
 
 def paragraphs_html(board: Board, job: Job) -> str:
-    return "".join(f"<p>{html.escape(p)}</p>" for p in job.description_paragraphs(board.company))
+    return job.description_html(board.company)
 
 
 def find_job(board: Board, matches: Callable[[Job], bool]) -> Job | None:
@@ -57,16 +57,15 @@ def job_posting_jsonld(board: Board, job: Job, url: str, identifier: str) -> dic
     }
     if job.location.startswith("Remote"):
         data["jobLocationType"] = "TELECOMMUTE"
-    if job.salary:
-        low, high = job.salary
+    if pay := job.pay():
         data["baseSalary"] = {
             "@type": "MonetaryAmount",
-            "currency": "USD",
+            "currency": pay.currency,
             "value": {
                 "@type": "QuantitativeValue",
-                "minValue": low,
-                "maxValue": high,
-                "unitText": "YEAR",
+                "minValue": pay.low,
+                "maxValue": pay.high,
+                "unitText": pay.unit,
             },
         }
     return data

@@ -9,19 +9,20 @@ from datetime import timedelta
 from typing import Any
 
 from sandbox.routing import HTML, Format, Reply, Request, not_found
-from sandbox.world import Board, Job, job_locations
+from sandbox.world import Board, Job, job_locations, money
 
 FORMAT = Format("greenhouse")
 PLATFORM = "greenhouse"
 
 
 def _content(job: Job, company: str) -> str:
-    body = "".join(f"<p>{html.escape(p)}</p>" for p in job.description_paragraphs(company))
+    body = job.description_html(company)
     if job.salary:
         low, high = job.salary
         body += (
             '<div class="content-pay-transparency"><div class="pay-range">'
-            f"<span>${low:,}</span><span>&mdash;</span><span>${high:,} USD</span></div></div>"
+            f"<span>{money(low, job.currency)}</span><span>&mdash;</span>"
+            f"<span>{money(high, job.currency)} {job.currency}</span></div></div>"
         )
     # The real API entity-escapes the HTML once more.
     return html.escape(body, quote=True)
@@ -109,9 +110,7 @@ def _remix_page(title: str, route: str, loader: dict[str, Any], body_html: str) 
 
 
 def hosted_page(board: Board, job: Job, public_url: str) -> bytes:
-    paragraphs = "".join(
-        f"<p>{html.escape(p)}</p>" for p in job.description_paragraphs(board.company)
-    )
+    paragraphs = job.description_html(board.company)
     pay_ranges = []
     if job.salary:
         low, high = job.salary
@@ -119,9 +118,9 @@ def hosted_page(board: Board, job: Job, public_url: str) -> bytes:
             {
                 "title": "Annual Salary:",
                 "description": "<p>The annual compensation range for this role.</p>",
-                "min": f"${low:,}",
-                "max": f"${high:,}",
-                "currency_type": "USD",
+                "min": money(low, job.currency),
+                "max": money(high, job.currency),
+                "currency_type": job.currency,
             }
         )
     post = {

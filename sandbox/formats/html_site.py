@@ -60,7 +60,7 @@ def _jsonld(board: Board, job: Job, url: str) -> str:
         "@context": "https://schema.org",
         "@type": "JobPosting",
         "title": job.title,
-        "description": "".join(f"<p>{p}</p>" for p in job.description_paragraphs(board.company)),
+        "description": job.description_html(board.company, escape=str),
         "identifier": {"@type": "PropertyValue", "name": board.company, "value": str(job.job_id)},
         "datePosted": job.posted_at.date().isoformat(),
         "employmentType": "FULL_TIME",
@@ -75,16 +75,15 @@ def _jsonld(board: Board, job: Job, url: str) -> str:
         },
         "url": url,
     }
-    if job.salary:
-        low, high = job.salary
+    if pay := job.pay():
         data["baseSalary"] = {
             "@type": "MonetaryAmount",
-            "currency": "USD",
+            "currency": pay.currency,
             "value": {
                 "@type": "QuantitativeValue",
-                "minValue": low,
-                "maxValue": high,
-                "unitText": "YEAR",
+                "minValue": pay.low,
+                "maxValue": pay.high,
+                "unitText": pay.unit,
             },
         }
     # JSON-LD inside <script> must not contain "</": escape it as the real sites do.
@@ -92,9 +91,7 @@ def _jsonld(board: Board, job: Job, url: str) -> str:
 
 
 def detail_page(board: Board, job: Job, url: str) -> bytes:
-    paragraphs = "".join(
-        f"<p>{html.escape(p)}</p>" for p in job.description_paragraphs(board.company)
-    )
+    paragraphs = job.description_html(board.company)
     return (
         "<!doctype html><html lang='vi'><head><meta charset='utf-8'>"
         f"<title>{html.escape(job.title)} - {html.escape(board.company)}</title>"

@@ -52,7 +52,7 @@ def posting(request: Request, board: Board, job: Job) -> dict[str, object]:
     if job.salary:
         low, high = job.salary
         item["salaryRange"] = {
-            "currency": "USD",
+            "currency": job.currency,
             "interval": "per-year-salary",
             "min": low,
             "max": high,

@@ -22,7 +22,7 @@ def _position(board: Board, job: Job) -> str:
         for name, value in (
             (
                 "About the role",
-                "".join(f"<p>{escape(p)}</p>" for p in job.description_paragraphs(board.company)),
+                job.description_html(board.company, escape),
             ),
             (
                 "Your skills",

@@ -51,7 +51,7 @@ def _item(request: Request, board: Board, job: Job) -> dict[str, Any]:
         "employment_type_text": "Internship" if "Intern" in job.title else "Full Time",
         "workplace_type": _workplace(job),
         "workplace_type_text": _workplace(job).title(),
-        "compensation": f"${job.salary[0]:,} - ${job.salary[1]:,} per year" if job.salary else "",
+        "compensation": f"{job.money_range()} per year" if job.salary else "",
         "compensation_visible": bool(job.salary),
         "deadline_at": None,
     }

@@ -65,7 +65,12 @@ def offer(request: Request, board: Board, job: Job) -> dict[str, Any]:
     }
     if job.salary:
         low, high = job.salary
-        item["salary"] = {"min": str(low), "max": str(high), "period": "year", "currency": "USD"}
+        item["salary"] = {
+            "min": str(low),
+            "max": str(high),
+            "period": "year",
+            "currency": job.currency,
+        }
     return item
 
 

@@ -112,7 +112,7 @@ def detail(request: Request) -> Reply:
         createdOn=job.posted_at.isoformat().replace("+00:00", ".000000-00:00"),
         payRangeDetails=[
             {
-                "currency": "USD",
+                "currency": job.currency,
                 "frequency": "YEAR",
                 "rangeStart": job.salary[0],
                 "rangeEnd": job.salary[1],

@@ -139,12 +139,20 @@ def test_workday_details_only_for_counted_locations_or_wanted_titles(
             assert row["posted_precision"] == "day"  # the detail's startDate
 
 
-def test_lever_and_ashby_fields(app: App) -> None:
+def test_lever_and_ashby_fields(app: App, sandbox: RunningSandbox) -> None:
     run_all(app, "ashby")
     ashby = current_results(app, "ashby")
     with_pay = [r for r in ashby if r["salary_min"] is not None]
-    assert with_pay
-    assert all(r["salary_currency"] == "USD" and r["salary_period"] == "year" for r in with_pay)
+    # Each posting pays in its country's currency, as the world states it.
+    paid = {
+        (job.title, job.salary[0], job.currency)
+        for jobs in world_jobs(app, sandbox, "ashby").values()
+        for job in jobs
+        if job.salary
+    }
+    assert len({currency for _, _, currency in paid}) > 1, "the world pays in more than one"
+    assert {(r["title"], int(r["salary_min"]), r["salary_currency"]) for r in with_pay} == paid
+    assert all(r["salary_period"] == "year" for r in with_pay)
     run_all(app, "lever")
     lever = current_results(app, "lever")
     assert {r["remote"] for r in lever} >= {"yes", "hybrid"}
