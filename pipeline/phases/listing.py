@@ -164,6 +164,10 @@ def probe_says_unchanged(ctx: SourceContext, board: BoardRow, first_page: ParseO
     (read within the last day), is taken as "nothing changed" after one page."""
     if not ctx.platform.count_probe or first_page.total is None:
         return False
+    if len(first_page.postings) >= first_page.total:
+        # The probe page is the whole listing: read it as the complete scan it is (a
+        # swap that keeps the count shows here, and nothing else would show it).
+        return False
     if board.pending_absences > 0:
         return False  # postings wait on a complete listing (an absence to count, a reopen)
     if board.body_hash is None:

@@ -1,49 +1,93 @@
-"""Workday's count probe cannot see a swap that keeps the count
-(one posting removed, another added) until the daily full pass. The design stays;
-the full pass finds the swap, and `jobharbor status` shows each count-probed board's
-last full pass."""
+"""Workday's count probe: a first page stating the total of the last full pass is taken
+as "unchanged". When that page is the whole listing it is read as the complete scan it
+is, so a swap that keeps the count (one posting removed, another added) shows at once.
+On a board of several pages the probe cannot see such a swap until the daily full pass;
+the full pass finds it, and `jobharbor status` shows each count-probed board's last full
+pass."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+from pipeline.app import App
 from pipeline.cli import main
 from pipeline.commands.status import gather_status, render_status
+from pipeline.crawl.catalog import sync_catalog
 from pipeline.phases.discover import discover
-from sandbox.world import build_board
+from sandbox.world import BOARD_SIZES, build_board
 from tests.lifecycle.test_scenarios import advance, postings
 
 TENANT = "harbor.wd5"  # the sandbox keys a Workday board by tenant and data center
 BOARD = "harbor.wd5/HarborCareers"
+LARGE_TENANT = "atlas.wd1"  # three pages of 20
+LARGE_BOARD = "atlas.wd1/Careers"
 
 
-def _ids(sandbox, revision: int) -> set[str]:
+def _ids(sandbox, tenant: str, revision: int) -> set[str]:
     from sandbox.formats.workday import req_id
 
-    return {req_id(j) for j in build_board(sandbox.state.seed, "workday", TENANT, revision).jobs}
+    return {req_id(j) for j in build_board(sandbox.state.seed, "workday", tenant, revision).jobs}
 
 
-def test_the_full_pass_finds_a_swap_the_count_probe_hides(app, sandbox) -> None:
-    discover(app, "workday", force=True)  # first read: a full pass
-    before, after = _ids(sandbox, 0), _ids(sandbox, 1)
+def _swap(sandbox, tenant: str) -> tuple[str, str]:
+    """Advance the board one step: (the posting removed, the one added); same count."""
+    before, after = _ids(sandbox, tenant, 0), _ids(sandbox, tenant, 1)
     (gone,), (new,) = before - after, after - before
     assert len(before) == len(after)  # the swap keeps the count
-    advance(sandbox, TENANT, platform="workday")
+    advance(sandbox, tenant, platform="workday")
+    return gone, new
 
-    probed = discover(app, "workday", force=True).stats
-    assert probed["outcomes"] == {"unchanged": 2}  # both boards stopped after the probe page
-    assert new not in postings(app)
-    assert postings(app)[gone]["missing_count"] == 0
 
-    with app.db.connect() as conn:  # a day later: the full pass is due
+def test_a_probe_page_that_is_the_whole_listing_reads_a_swap_at_once(app, sandbox) -> None:
+    discover(app, "workday", force=True)  # first read: a full pass
+    gone, new = _swap(sandbox, TENANT)
+    stats = discover(app, "workday", force=True).stats
+    # The advanced board is read as a complete scan; the other, unchanged, is too.
+    assert stats["outcomes"] == {"changed": 1, "unchanged": 1}, stats
+    rows = postings(app)
+    assert rows[new]["status"] == "active"  # recorded at once, not a day later
+    assert rows[gone]["missing_count"] == 1  # absent from a complete scan: counted
+    with app.db.connect() as conn:
+        probes = conn.execute("SELECT count(*) AS n FROM crawl.scans WHERE probe").fetchone()
+    assert probes["n"] == 0, "no one-page board answered from its count alone"
+
+
+def _large_app(app: App, sandbox, tmp_path: Path) -> App:
+    sources = tmp_path / "sources.yaml"
+    sources.write_text(
+        "sources:\n  workday:\n    platform: workday\n"
+        f"    api_base: {sandbox.url}/workday\n    boards: [{LARGE_BOARD}]\n"
+        "    pacing: {rate_per_s: 500, burst: 500}\n"
+        "    validation: {content_types: [application/json]}\n"
+    )
+    scoped = App.create(settings=app.settings.model_copy(update={"sources_file": sources}))
+    sync_catalog(scoped)
+    return scoped
+
+
+def test_the_full_pass_finds_a_swap_the_count_probe_hides_on_a_board_of_several_pages(
+    app, sandbox, tmp_path
+) -> None:
+    assert BOARD_SIZES[("workday", LARGE_TENANT)] > 20  # more than one page
+    wd = _large_app(app, sandbox, tmp_path)
+    discover(wd, "workday", force=True)  # first read: a full pass
+    gone, new = _swap(sandbox, LARGE_TENANT)
+
+    probed = discover(wd, "workday", force=True).stats
+    assert probed["outcomes"] == {"unchanged": 1}  # stopped after the probe page
+    assert new not in postings(wd)
+    assert postings(wd)[gone]["missing_count"] == 0
+
+    with wd.db.connect() as conn:  # a day later: the full pass is due
         conn.execute(
             "UPDATE crawl.boards SET last_full_pass_at = now() - interval '25 hours' "
             "WHERE board_key = %s",
-            (BOARD,),
+            (LARGE_BOARD,),
         )
-    full = discover(app, "workday", force=True).stats
-    assert full["outcomes"] == {"changed": 1, "unchanged": 1}
-    rows = postings(app)
+    full = discover(wd, "workday", force=True).stats
+    assert full["outcomes"] == {"changed": 1}
+    rows = postings(wd)
     assert rows[new]["status"] == "active"
     assert rows[gone]["missing_count"] == 1  # absent from one complete scan so far
 

@@ -22,8 +22,11 @@ from pipeline.phases.discover import discover
 from sandbox.formats.workday import req_id
 from tests.lifecycle.test_scenarios import events, fault, postings
 
-TOKEN = "harbor.wd5"  # the sandbox keys a Workday board by tenant and data center
-BOARD = "harbor.wd5/HarborCareers"
+# A board of three pages (sandbox.world.BOARD_SIZES): a first page that is the whole
+# listing is read as a complete scan, so only a board of several pages is probed.
+TOKEN = "atlas.wd1"  # the sandbox keys a Workday board by tenant and data center
+BOARD = "atlas.wd1/Careers"
+PAGES = 3
 
 
 def wd_app(app: App, sandbox, tmp_path: Path) -> App:
@@ -59,16 +62,24 @@ def serve(sandbox, spec: dict[str, Any] | None) -> None:
 
 def partial_first_page(sandbox, *, drop_first: bool, stated_total: int) -> dict[str, Any]:
     """The board's real first page (every job on it, or all but the first), stating a
-    total the rows do not match: a partial listing (one page: the board is small)."""
+    total the rows do not match, once: the pages after it are the real ones, so the
+    listing read is partial."""
     serve(sandbox, None)
-    url = f"{sandbox.url}/workday/{TOKEN}/wday/cxs/harbor/HarborCareers/jobs"
+    url = f"{sandbox.url}/workday/{TOKEN}/wday/cxs/atlas/Careers/jobs"
     page = httpx.post(url, json={"limit": 20, "offset": 0, "appliedFacets": {}}).json()
-    assert len(page["jobPostings"]) == page["total"]  # the whole board on the first page
+    real_total = page["total"]
+    assert real_total > len(page["jobPostings"])  # the board has more pages
     if drop_first:
         page["jobPostings"] = page["jobPostings"][1:]
     page["total"] = stated_total
-    assert len(page["jobPostings"]) != stated_total
-    return {"status": 200, "body": json.dumps(page), "content_type": "application/json"}
+    assert real_total - drop_first != stated_total
+    return {
+        "status": 200,
+        "body": json.dumps(page),
+        "content_type": "application/json",
+        "times": 1,
+        "on": "listing",
+    }
 
 
 def last_scan(app: App) -> dict[str, Any]:
@@ -105,7 +116,7 @@ def test_a_posting_shown_only_by_a_partial_listing_of_a_count_probed_board_goes_
     # Every job, the target too, on a listing that states a total it does not hold.
     serve(sandbox, partial_first_page(sandbox, drop_first=False, stated_total=len(jobs) - 2))
     assert poll(wd)["outcomes"] == {"changed": 1}
-    assert last_scan(wd) == {"probe": False, "pages": 1, "complete": False}
+    assert last_scan(wd) == {"probe": False, "pages": PAGES, "complete": False}
     assert statuses(wd)[target] == statuses(wd)[other] == ("active", 0)
     row = board_row(wd)
     assert (row["item_count"], row["pending_absences"]) == (len(jobs) - 2, 0)
@@ -113,7 +124,7 @@ def test_a_posting_shown_only_by_a_partial_listing_of_a_count_probed_board_goes_
 
     serve(sandbox, after)  # a complete listing whose first page states the stored count
     first = poll(wd)
-    assert last_scan(wd) == {"probe": False, "pages": 1, "complete": True}, first  # read in full
+    assert last_scan(wd) == {"probe": False, "pages": PAGES, "complete": True}, first  # in full
     assert statuses(wd)[target] == statuses(wd)[other] == ("active", 1)
     row = board_row(wd)
     assert row["pending_absences"] == 2
@@ -163,10 +174,10 @@ def test_a_count_probed_board_in_its_steady_state_still_trusts_the_probe(
 
     serve(sandbox, partial_first_page(sandbox, drop_first=True, stated_total=count + 1))
     assert poll(wd)["outcomes"] == {"changed": 1}
-    assert last_scan(wd) == {"probe": False, "pages": 1, "complete": False}
+    assert last_scan(wd) == {"probe": False, "pages": PAGES, "complete": False}
     assert board_row(wd)["body_hash"] == stored["body_hash"]  # nothing forgotten
     serve(sandbox, None)
     poll(wd)  # the total is not the partial listing's: read in full
-    assert last_scan(wd) == {"probe": False, "pages": 1, "complete": True}
+    assert last_scan(wd) == {"probe": False, "pages": PAGES, "complete": True}
     stored = board_row(wd)
     probe_once()

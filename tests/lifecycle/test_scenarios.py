@@ -124,6 +124,26 @@ def test_removed_posting_survives_one_scan_goes_missing_after_two_and_closes_on_
     ]
 
 
+def test_a_posting_checked_while_active_is_checked_as_soon_as_it_goes_missing(
+    app, sandbox, tmp_path
+) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    gone = removed_by_next_step(sandbox)
+    # A check backfill asked about every active posting an hour ago: all were live.
+    with gh.db.connect() as conn:
+        conn.execute("UPDATE core.postings SET last_checked_at = now() - interval '1 hour'")
+    advance(sandbox)
+    poll(gh)
+    poll(gh)
+    assert postings(gh)[gone]["status"] == "missing"
+    # Within the 6-hour recheck interval of that check, yet due: it was made while the
+    # posting was active, so it says nothing about its absence.
+    checked = check_postings(gh, "greenhouse").stats
+    assert checked["outcomes"] == {"closed": 1}
+    assert postings(gh)[gone]["status"] == "not_found"
+
+
 @pytest.mark.parametrize(
     ("name", "spec"),
     [
