@@ -7,7 +7,12 @@ answers conditional requests with 304. Admin routes:
   POST /_sandbox/advance?platform=P&token=T[&steps=N]  change a board (one closes, one changes, one opens)
   POST /_sandbox/advance-many  {"platform": P, "tokens": [...]}  the same for many boards
   POST /_sandbox/fault?platform=P&token=T  (JSON body)  set a board's fault; empty body clears it
-  POST /_sandbox/reset                                 every board back to revision 0, no faults
+  POST /_sandbox/remove?platform=P&token=T[&id=ID]    remove a posting for real (without id:
+                                                       every posting of the board): gone from
+                                                       the listing, its own URLs answer as the
+                                                       platform answers for a removed job
+  POST /_sandbox/reset                                 every board back to revision 0, no faults,
+                                                       nothing removed
   POST /_sandbox/robots?status=N  (text body)          what /robots.txt answers (reset restores it)
   GET  /_sandbox/log[?since=T]                         every request received, with arrival times
   GET  /robots.txt
@@ -72,7 +77,18 @@ class SandboxState:
     # (path with query, platform, token, revision) -> (ETag, Last-Modified) of the body
     # last served: lets a conditional request be answered 304 without building the body.
     etags: dict[tuple[str, str, str, int], tuple[str, str]] = field(default_factory=dict)
+    # Postings removed for real (POST /_sandbox/remove): job ids, or None for all of them.
+    removed: dict[tuple[str, str], frozenset[int] | None] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def remove(self, platform: str, token: str, job_id: int | None) -> None:
+        with self.lock:
+            key = (platform, token)
+            if job_id is None:
+                self.removed[key] = None
+            elif key not in self.removed or self.removed[key] is not None:
+                self.removed[key] = (self.removed.get(key) or frozenset()) | {job_id}
+            self.etags.clear()  # cached 304s were for the board before the removal
 
     def revision(self, platform: str, token: str) -> int:
         with self.lock:
@@ -139,9 +155,16 @@ class SandboxState:
             self.robots = DEFAULT_ROBOTS
             self.log.clear()
             self.etags.clear()
+            self.removed.clear()
 
     def board(self, platform: str, token: str, *, vietnamese: bool = False) -> Board:
-        return build_board(self.seed, platform, token, self.revision(platform, token), vietnamese)
+        board = build_board(self.seed, platform, token, self.revision(platform, token), vietnamese)
+        with self.lock:
+            if (platform, token) not in self.removed:
+                return board
+            gone = self.removed[(platform, token)]
+        kept = () if gone is None else tuple(j for j in board.jobs if j.job_id not in gone)
+        return replace(board, jobs=kept)
 
     def snapshot(self) -> dict[str, object]:
         with self.lock:
@@ -199,6 +222,20 @@ def admin_fault(request: Request) -> Reply:
         json.dumps(
             {"platform": platform, "token": token, "fault": fault and fault.as_dict()}
         ).encode(),
+    )
+
+
+@ADMIN.post(r"/_sandbox/remove")
+def admin_remove(request: Request) -> Reply:
+    platform, token, job = request.arg("platform"), request.arg("token"), request.arg("id") or None
+    if not platform or not token:
+        return Reply(400, b'{"error": "platform and token are required"}')
+    if job is not None and not job.isdigit():
+        return Reply(400, b'{"error": "id must be a posting\'s numeric job id"}')
+    request.state.remove(platform, token, int(job) if job is not None else None)
+    removed = "all" if job is None else int(job)
+    return Reply(
+        200, json.dumps({"platform": platform, "token": token, "removed": removed}).encode()
     )
 
 

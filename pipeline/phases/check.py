@@ -105,6 +105,9 @@ def _due(
         "ids": list(ids),
         "statuses": list(statuses),
         "recheck_s": recheck_after_s,
+        # A selection of ids (a backfill) is exactly that; otherwise the active postings
+        # of boards whose listing went empty are asked too (check_store.DUE_CHECKS).
+        "emptied": not ids,
         "limit": batch,
     }
     return fetch_all(conn, DueCheck, DUE_CHECKS, params)

@@ -214,6 +214,66 @@ def test_repeated_empty_listings_flag_the_board_without_retiring_anything(
     assert (board["empty_streak"], board["suspect_since"]) == (0, None)
 
 
+def remove(sandbox, token: str = BOARD, job_id: int | None = None) -> None:
+    params: dict[str, str | int] = {"platform": "greenhouse", "token": token}
+    if job_id is not None:
+        params["id"] = job_id
+    httpx.post(f"{sandbox.url}/_sandbox/remove", params=params).raise_for_status()
+
+
+def test_a_board_emptied_for_real_closes_every_posting_on_direct_evidence(
+    app, sandbox, tmp_path
+) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    listed = set(postings(gh))
+    assert len(listed) > 1
+    remove(sandbox)  # the company takes down every job: the listing is empty
+    poll(gh)
+    with gh.db.connect() as conn:
+        scan = conn.execute("SELECT outcome FROM crawl.scans ORDER BY id DESC LIMIT 1").fetchone()
+    assert scan["outcome"] == "empty"
+    assert {v["status"] for v in postings(gh).values()} == {"active"}, "no absence counted"
+
+    checked = check_postings(gh, "greenhouse").stats
+    assert checked["checked"] == len(listed)
+    assert checked["outcomes"] == {"closed": len(listed)}
+    rows = postings(gh)
+    assert {rows[k]["status"] for k in listed} == {"not_found"}
+    some = next(iter(listed))
+    assert events(gh, some) == [("active", "not_found", "direct_check:http_404")]
+    with gh.db.connect() as conn:
+        board = conn.execute(
+            "SELECT state, suspect_since FROM crawl.boards WHERE board_key = %s", (BOARD,)
+        ).fetchone()
+    assert (board["state"], board["suspect_since"]) == ("active", None)  # as it was
+
+
+def test_an_empty_listing_whose_postings_answer_live_keeps_them_and_backs_off(
+    app, sandbox, tmp_path
+) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    # An outage: the listing comes back empty, every posting's own record is live.
+    fault(sandbox, {"status": 200, "body": '{"jobs": [], "meta": {"total": 0}}', "on": "listing"})
+    poll(gh)
+    checked = check_postings(gh, "greenhouse").stats
+    assert checked["checked"] == len(postings(gh))
+    assert set(checked["outcomes"]) == {"live"}
+    assert {v["status"] for v in postings(gh).values()} == {"active"}
+    poll(gh)  # still empty: the checks just made stand until the recheck interval
+    assert check_postings(gh, "greenhouse").stats["checked"] == 0
+
+
+def test_a_check_backfill_of_chosen_ids_asks_only_those(app, sandbox, tmp_path) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    remove(sandbox)
+    poll(gh)
+    first = min(v["id"] for v in postings(gh).values())
+    assert check_postings(gh, "greenhouse", ids=[first], statuses=("active",)).stats["checked"] == 1
+
+
 def test_a_truncated_listing_adds_but_never_counts_toward_closing(app, sandbox, tmp_path) -> None:
     site = tmp_path / "site.yaml"
     template = (REPO_ROOT / "sandbox" / "sources.yaml").read_text()

@@ -74,6 +74,31 @@ def test_advance_removes_changes_and_adds_one_posting(sandbox) -> None:
     assert httpx.get(url, headers={"If-None-Match": etag}).status_code == 200
 
 
+def test_remove_takes_postings_down_for_real_until_reset(sandbox) -> None:
+    base = f"{sandbox.url}/greenhouse/v1/boards/northwind/jobs"
+    ids = [j["id"] for j in httpx.get(base).json()["jobs"]]
+    etag = httpx.get(base).headers["etag"]
+    admin = f"{sandbox.url}/_sandbox/remove"
+    one = httpx.post(admin, params={"platform": "greenhouse", "token": "northwind", "id": ids[0]})
+    assert one.json()["removed"] == ids[0]
+    listed = [j["id"] for j in httpx.get(base).json()["jobs"]]
+    assert listed == ids[1:]
+    assert httpx.get(f"{base}/{ids[0]}").status_code == 404  # its own record: gone
+    assert httpx.get(f"{base}/{ids[1]}").status_code == 200
+    # The listing changed: a conditional request for the old one is answered in full.
+    assert httpx.get(base, headers={"If-None-Match": etag}).status_code == 200
+
+    httpx.post(admin, params={"platform": "greenhouse", "token": "northwind"})  # all of them
+    assert httpx.get(base).json()["jobs"] == []
+    assert {httpx.get(f"{base}/{i}").status_code for i in ids} == {404}
+
+    for bad in ({"platform": "greenhouse"}, {"platform": "greenhouse", "token": "x", "id": "a"}):
+        refused = httpx.post(admin, params=bad)
+        assert refused.status_code == 400, bad
+    httpx.post(f"{sandbox.url}/_sandbox/reset").raise_for_status()
+    assert [j["id"] for j in httpx.get(base).json()["jobs"]] == ids
+
+
 def test_html_site_paginates_and_embeds_jsonld(sandbox) -> None:
     page1 = httpx.get(f"{sandbox.url}/sites/vieclam/it/jobs?page=1")
     assert page1.status_code == 200
