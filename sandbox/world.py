@@ -98,12 +98,11 @@ class Job:
     department: str
     skills: tuple[str, ...]
     posted_at: datetime
+    facts: prose.Facts  # what the description states (sandbox.prose)
     edits: int = 0  # how many times this posting's content changed
     salary: tuple[int, int] | None = None  # yearly, in `currency` (VND: see vn_salary)
     vietnamese: bool = False
     currency: str = "USD"
-    facts: prose.Facts | None = None  # what the description states (None: a short one)
-    company: str | None = None  # a job site's posting names its employer, not the site
 
     def pay(self) -> Pay | None:
         """The salary as structured fields state it: yearly in the job's currency; the
@@ -121,16 +120,13 @@ class Job:
         return f"{money(low, self.currency)} - {money(high, self.currency)}"
 
     def description_blocks(self, company: str) -> list[prose.Block]:
-        facts = self.facts or prose.draw_facts(
-            _rng("facts", self.job_id), "vi" if self.vietnamese else "en", self.location
-        )
         return prose.describe(
-            facts,
-            company=self.company or company,
+            self.facts,
+            company=company,
             title=self.title,
             department=self.department,
             skills=self.skills,
-            salary_range=salary_words(self, facts.language),
+            salary_range=salary_words(self, self.facts.language),
             edits=self.edits,
         )
 

@@ -8,14 +8,12 @@ pass."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from pipeline.app import App
 from pipeline.cli import main
 from pipeline.commands.status import gather_status, render_status
-from pipeline.crawl.catalog import sync_catalog
 from pipeline.phases.discover import discover
 from sandbox.world import BOARD_SIZES, build_board
+from tests.lifecycle.test_probe_after_partial import wd_app
 from tests.lifecycle.test_scenarios import advance, postings
 
 TENANT = "harbor.wd5"  # the sandbox keys a Workday board by tenant and data center
@@ -53,24 +51,11 @@ def test_a_probe_page_that_is_the_whole_listing_reads_a_swap_at_once(app, sandbo
     assert probes["n"] == 0, "no one-page board answered from its count alone"
 
 
-def _large_app(app: App, sandbox, tmp_path: Path) -> App:
-    sources = tmp_path / "sources.yaml"
-    sources.write_text(
-        "sources:\n  workday:\n    platform: workday\n"
-        f"    api_base: {sandbox.url}/workday\n    boards: [{LARGE_BOARD}]\n"
-        "    pacing: {rate_per_s: 500, burst: 500}\n"
-        "    validation: {content_types: [application/json]}\n"
-    )
-    scoped = App.create(settings=app.settings.model_copy(update={"sources_file": sources}))
-    sync_catalog(scoped)
-    return scoped
-
-
 def test_the_full_pass_finds_a_swap_the_count_probe_hides_on_a_board_of_several_pages(
     app, sandbox, tmp_path
 ) -> None:
     assert BOARD_SIZES[("workday", LARGE_TENANT)] > 20  # more than one page
-    wd = _large_app(app, sandbox, tmp_path)
+    wd = wd_app(app, sandbox, tmp_path, LARGE_BOARD)
     discover(wd, "workday", force=True)  # first read: a full pass
     gone, new = _swap(sandbox, LARGE_TENANT)
 

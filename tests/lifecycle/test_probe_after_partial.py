@@ -29,12 +29,12 @@ BOARD = "atlas.wd1/Careers"
 PAGES = 3
 
 
-def wd_app(app: App, sandbox, tmp_path: Path) -> App:
+def wd_app(app: App, sandbox, tmp_path: Path, board: str = BOARD) -> App:
     """The test app with one Workday board."""
     sources = tmp_path / "sources.yaml"
     sources.write_text(
         "sources:\n  workday:\n    platform: workday\n"
-        f"    api_base: {sandbox.url}/workday\n    boards: [{BOARD}]\n"
+        f"    api_base: {sandbox.url}/workday\n    boards: [{board}]\n"
         "    pacing: {rate_per_s: 500, burst: 500}\n"
         "    validation: {content_types: [application/json]}\n"
     )

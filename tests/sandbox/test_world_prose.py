@@ -59,11 +59,10 @@ def test_descriptions_have_headings_paragraphs_and_bullet_lists() -> None:
 
 
 def test_four_languages_with_german_and_french_only_where_they_are_spoken() -> None:
-    languages = Counter(j.facts.language for _, j in JOBS if j.facts)
+    languages = Counter(j.facts.language for _, j in JOBS)
     assert set(languages) == {"en", "vi", "de", "fr"}
     assert languages["en"] > languages["de"] + languages["fr"]
     for _, job in JOBS:
-        assert job.facts is not None
         if job.facts.language == "de":
             assert job.location == "Berlin, Germany"
         if job.facts.language == "fr":
@@ -95,7 +94,7 @@ def test_vietnamese_pay_is_monthly_dong() -> None:
 
 def test_the_description_states_the_pay_the_structured_fields_give() -> None:
     for board, job in JOBS:
-        if job.salary and job.facts and job.facts.language == "en":
+        if job.salary and job.facts.language == "en":
             low, high = (world.money(a, job.currency) for a in job.salary)
             text = _text(board, job)
             assert low in text, text[-400:]
@@ -109,7 +108,6 @@ def test_stated_experience_and_education_are_what_the_rules_read() -> None:
     # Every fourth job: the rules take ~20 ms a posting, and a quarter covers each form.
     for board, job in JOBS[::4]:
         facts = job.facts
-        assert facts is not None
         if facts.language not in ("en", "vi"):
             continue  # the rules read English and Vietnamese only
         answer = baseline(normalize(_text(board, job)), catalog)
@@ -128,13 +126,13 @@ def test_stated_experience_and_education_are_what_the_rules_read() -> None:
 def test_entry_level_jobs_ask_for_no_years_of_experience() -> None:
     entry = [j for _, j in JOBS if any(w in j.title for w in world.ENTRY_LEVEL_WORDS)]
     assert entry
-    assert all(j.facts and j.facts.experience in (None, (0, None)) for j in entry)
+    assert all(j.facts.experience in (None, (0, None)) for j in entry)
     others = [j for _, j in JOBS if j not in entry]
-    assert all(j.facts and j.facts.experience != (0, None) for j in others), "a manager needs years"
+    assert all(j.facts.experience != (0, None) for j in others), "a manager needs years"
 
 
 def test_the_intro_uses_the_article_the_title_needs() -> None:
-    texts = [_text(b, j) for b, j in JOBS if j.facts and j.facts.language == "en"]
+    texts = [_text(b, j) for b, j in JOBS if j.facts.language == "en"]
     assert any(" is hiring an Engineering Manager " in t for t in texts)
     assert not any(" is hiring a Engineering" in t or " is hiring a Account" in t for t in texts)
 
