@@ -75,6 +75,7 @@ def describe(stats: dict, status: str = "succeeded", elapsed_s: float = 0.0) -> 
         f"  rejected values by reason: {refused}",
         f"  unmapped skill labels kept: {stats.get('unmapped', 0)}",
         f"  re-queued: {stats.get('requeued', 0)}; failed for good: {stats.get('failed', 0)}; wrong ids in answers: {stats.get('wrong_id', 0)}",
+        f"  short rate limits waited out: {stats.get('rate_limit_waits', 0)} ({stats.get('rate_limit_wait_s', 0.0):.0f}s)",
         f"  cooled down: {stats.get('cooled_down') or 'no'}",
     ]
     return "\n".join(lines)

@@ -3,7 +3,8 @@
 | error                               | the queue                                              |
 |-------------------------------------|--------------------------------------------------------|
 | 429 whose quota id contains PerDay  | provider+model cool down to the next midnight, LA time |
-| other 429                           | provider+model wait RetryInfo.retryDelay               |
+| other 429                           | provider+model wait RetryInfo.retryDelay (the runner   |
+|                                     | waits out one that fits its budget wait)               |
 | 408 / 5xx / transport               | exponential backoff, capped, attempts capped           |
 | 400 / 401 / 403 / 404               | permanent                                              |
 | invalid JSON / validation / MAX_TOKENS | one re-ask with the error text, then fail           |

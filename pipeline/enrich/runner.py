@@ -54,6 +54,8 @@ class PassStats:
     wrong_id: int = 0
     cooled_down: str | None = None  # why and until when the provider is cooling down
     budget_waits: int = 0
+    rate_limit_waits: int = 0  # short 429s waited out inside the pass
+    rate_limit_wait_s: float = 0.0
     tokens: int = 0
 
     def as_dict(self) -> dict[str, Any]:
@@ -196,9 +198,15 @@ class Runner:
         self, conn: store.DictConnection, items: list[dict], failure: Failure, stats: PassStats
     ) -> bool:
         now = datetime.now(UTC)
+        wait_s = self._short_rate_limit(failure, stats)
         for item in items:
             decision = decide(failure, item["attempts"], item["reasks"], now, self.limits)
-            self._apply(conn, item, decision, failure, stats)
+            if wait_s is None:
+                self._apply(conn, item, decision, failure, stats)
+            else:
+                # Back in the queue until the delay ends, for every worker; this pass
+                # claims it again after its wait, so it is not counted as re-queued.
+                store.requeue(conn, self.worker, [item["posting_id"]], decision, failure)
             if decision.cooldown_until is not None:
                 store.cool_down(
                     conn,
@@ -210,7 +218,25 @@ class Runner:
                 stats.cooled_down = (
                     f"{failure.error_class} until {decision.cooldown_until.isoformat()}"
                 )
+        if wait_s is not None:
+            stats.rate_limit_waits += 1
+            stats.rate_limit_wait_s += wait_s
+            stats.cooled_down = None
+            self.sleep(wait_s)
+            return True
         return failure.error_class not in ("quota_day", "rate_limited")
+
+    def _short_rate_limit(self, failure: Failure, stats: PassStats) -> float | None:
+        """The RetryInfo delay of a per-minute 429 this pass waits out, or None to stop.
+        A short delay is the provider smoothing its rate, not a reason to give up on a
+        batch; waiting is bounded by the budget wait, for each delay and for the pass in
+        all, so a provider answering 429 forever still ends the pass."""
+        delay = failure.retry_delay_s
+        if failure.error_class != "rate_limited" or delay is None:
+            return None
+        if stats.rate_limit_wait_s + delay > self.settings.budget_wait_s:
+            return None
+        return delay
 
     def _apply(
         self,

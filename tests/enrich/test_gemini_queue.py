@@ -176,6 +176,50 @@ def test_429_with_retry_info_cools_the_model_down_for_the_delay(
     assert runner(databases, llm_settings).run().sent == 0
 
 
+def waiting_runner(databases, settings: EnrichSettings, slept: list[float], **overrides) -> Runner:
+    """A runner that really sleeps (the queue and the cooldown are on the database's
+    clock) and records how long."""
+    import time
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        time.sleep(seconds)
+
+    llm = settings.model_copy(update=overrides)
+    return Runner(databases.db, GeminiProvider(llm), llm, sleep=sleep)
+
+
+def test_a_short_429_is_waited_out_and_the_pass_finishes_its_batch(
+    databases, gemini, llm_settings
+) -> None:
+    pids = seed_postings(databases.db, [GOOD, OTHER, THIRD])
+    gemini.answer(script=[{"status": 429, "retry_delay": "1s"}])
+    slept: list[float] = []
+    stats = waiting_runner(databases, llm_settings, slept, group_size=3).run()
+    assert slept == [1.0]
+    assert (stats.sent, stats.valid, stats.requeued) == (2, 3, 0)
+    assert (stats.rate_limit_waits, stats.cooled_down) == (1, None)
+    for pid in pids:
+        row = queue_row(databases.db, pid)
+        assert (row["state"], row["attempts"]) == ("done", 0)
+        assert result(databases.db, pid) is not None
+
+
+def test_rate_limit_waits_beyond_the_budget_wait_end_the_pass(
+    databases, gemini, llm_settings
+) -> None:
+    (pid,) = seed_postings(databases.db, [GOOD])
+    gemini.answer(script=[{"status": 429, "retry_delay": "1s"}] * 3)
+    slept: list[float] = []
+    stats = waiting_runner(databases, llm_settings, slept, budget_wait_s=1.5).run()
+    # the first second fits in the 1.5 s budget wait, a second one would not
+    assert slept == [1.0]
+    assert (stats.sent, stats.valid, stats.requeued, stats.rate_limit_waits) == (2, 0, 1, 1)
+    assert stats.cooled_down.startswith("rate_limited")
+    row = queue_row(databases.db, pid)
+    assert (row["state"], row["attempts"], row["last_error_class"]) == ("queued", 0, "rate_limited")
+
+
 def test_429_per_day_cools_down_to_midnight_pacific(databases, gemini, llm_settings) -> None:
     seed_postings(databases.db, [GOOD, OTHER])
     gemini.answer(script=[{"status": 429, "per_day": True}])
