@@ -14,6 +14,9 @@ code, called the way discover and check call it:
 - absences: only complete listings count, `MISSING_AFTER_SCANS` (2) of them make a
   posting `missing`; a 304 repeats the last complete listing; a posting seen in any
   read is active again with its count reset;
+- count-probed boards (Workday, pages of 20): one page when its total is the last
+  full read's, nothing pending and the last full read younger than the bound
+  (`pipeline.phases.listing.full_pass_due`); every page (each a request) otherwise;
 - the direct check: `pipeline.lifecycle.check_rules.judge` on the page the world answers,
   ambiguous verdicts checked again after `RECHECK_AFTER_S` (6 h). `judge` is pure,
   so its verdict per kind of page is computed once and reused.
@@ -25,6 +28,7 @@ bench/_freshness_world.py. A policy only decides when a board is polled next.
 from __future__ import annotations
 
 import heapq
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -45,6 +49,11 @@ from pipeline.lifecycle.check_rules import CheckedResponse, judge
 from pipeline.lifecycle.rules import MISSING_AFTER_SCANS
 from pipeline.phases.check import RECHECK_AFTER_S
 from pipeline.phases.discover import jitter_up
+from pipeline.phases.listing import full_pass_due
+from pipeline.settings import Settings
+
+# discover's bound on a count-probed board's full reads (JOBHARBOR_COUNT_PROBE_FULL_PASS_H)
+FULL_PASS_EVERY_S = Settings.model_fields["count_probe_full_pass_h"].default * 3600
 
 EPOCH = datetime(2026, 3, 2, tzinfo=UTC)
 CHECK_TICK_S = 300.0  # the DAG wakes every 5 minutes: discover, then check
@@ -84,6 +93,13 @@ class Figures:
     check_verdicts: Counter = field(default_factory=Counter)
     new_delays: list[float] = field(default_factory=list)
     close_delays: list[float] = field(default_factory=list)
+    # closes of postings on count-probed boards of several pages (where a probe can hide one)
+    probe_close_delays: list[float] = field(default_factory=list)
+    # ... and from each such removal to the first complete read without it
+    probe_hidden: list[float] = field(default_factory=list)
+    # ... of which after the board's first answer since the removal: what the probe added
+    probe_delays: list[float] = field(default_factory=list)
+    probe_stops: int = 0  # polls a count probe ended after one page
     wrongful_closes: int = 0
     missed: int = 0  # opened and closed between two reads: never seen
     new_censored: int = 0  # opened in the window, still unseen at the end
@@ -95,8 +111,8 @@ class BoardSim:
     """One board as the crawler knows it, next to the world's truth of it."""
 
     __slots__ = (
-        "board", "counting", "full_version", "known", "last_poll_t", "open", "ptr", "stale",
-        "state", "status", "undetected", "version", "visible",
+        "board", "counting", "full_count", "full_t", "full_version", "known", "last_poll_t",
+        "open", "ptr", "stale", "state", "status", "undetected", "version", "visible",
     )  # fmt: skip
 
     def __init__(self, board: Board, interval_s: int) -> None:
@@ -113,13 +129,25 @@ class BoardSim:
         self.undetected: set[int] = set(board.initial)
         self.state = BoardState(interval_s, 0, 0, "active")
         self.last_poll_t: float | None = None  # crawl.boards.last_polled_at
+        self.full_t: float | None = None  # crawl.boards.last_full_pass_at
+        self.full_count = 0  # crawl.boards.item_count: what the probe compares with
 
 
 class Simulation:
-    def __init__(self, world: World, policy: Policy, *, cap: HostCap | None = None) -> None:
+    def __init__(
+        self,
+        world: World,
+        policy: Policy,
+        *,
+        cap: HostCap | None = None,
+        full_pass_every_s: float = FULL_PASS_EVERY_S,
+    ) -> None:
         self.world = world
         self.policy = policy
         self.cap = cap
+        self.full_pass_every_s = full_pass_every_s
+        self.probe_hideable: set[int] = set()  # closed on a board of several pages
+        self.answered_at: dict[int, float] = {}  # ... the board's first answer after it
         self.rng = random.Random(world.rng_seed * 7919 + 1)
         self.noise = world.config.noise
         self.horizon = world.duration_s
@@ -194,6 +222,8 @@ class Simulation:
         b.ptr = ptr
 
     def _gone(self, b: BoardSim, pid: int) -> None:
+        if b.board.probe_page and len(b.visible) + 1 > b.board.probe_page:
+            self.probe_hideable.add(pid)
         if pid in b.known:
             b.stale.add(pid)
         elif pid in b.undetected:
@@ -229,6 +259,34 @@ class Simulation:
         if u < noise.partial:
             self._seen(b, t, [p for p in b.visible if self.rng.random() < noise.partial_rows])
             return "changed", 200, None  # its rows differ from the stored listing hash
+        if b.board.probe_page:
+            return self._paged_read(b, t)
+        return self._complete_read(b, t)
+
+    def _paged_read(self, b: BoardSim, t: float) -> tuple[str, int | None, float | None]:
+        """A count-probed board: the first page, then the rest unless the probe is
+        trusted (a page that is the whole listing is a complete read at once)."""
+        pages = max(1, math.ceil(len(b.visible) / b.board.probe_page))
+        for pid in b.stale:  # the first answer since a removal: from here, the probe's delay
+            if pid in self.probe_hideable:
+                self.answered_at.setdefault(pid, t)
+        if pages > 1 and self._probe_trusted(b, t):
+            self.fig.probe_stops += 1
+            return "unchanged", 200, None  # no presence confirmed, no absence counted
+        self.fig.requests += pages - 1
+        b.full_t, b.full_count = t, len(b.visible)
+        return self._complete_read(b, t)
+
+    def _probe_trusted(self, b: BoardSim, t: float) -> bool:
+        """`listing.probe_says_unchanged`: nothing waits on a complete listing, the
+        last full read is within the bound, and the total is the same."""
+        if b.counting or b.full_t is None:
+            return False
+        if full_pass_due(_now(b.full_t), _now(t), self.full_pass_every_s):
+            return False
+        return len(b.visible) == b.full_count
+
+    def _complete_read(self, b: BoardSim, t: float) -> tuple[str, int | None, float | None]:
         if b.version == b.full_version:
             # Nothing changed since the last complete read: a 304 (or an unchanged body),
             # which repeats that listing: absences count once more.
@@ -269,9 +327,20 @@ class Simulation:
             count = b.known[pid] + 1
             b.known[pid] = count
             b.counting.add(pid)
+            if count == 1 and pid in self.probe_hideable:
+                self._first_absence(pid, t)
             if count >= MISSING_AFTER_SCANS and b.status[pid] == "active":
                 b.status[pid] = "missing"
                 heapq.heappush(self.checks, (t, pid, b.board.index))
+
+    def _first_absence(self, pid: int, t: float) -> None:
+        """A removal on a count-probed board of several pages, first seen absent: how
+        long the board hid it, and how much of that after the board first answered
+        (the probe's share; before it the board failed or was not polled yet)."""
+        closed = self.world.closed_at.get(pid)
+        if closed is not None and self._in_window(closed):
+            self.fig.probe_hidden.append(t - closed)
+            self.fig.probe_delays.append(t - self.answered_at.get(pid, t))
 
     # ------------------------------------------------------------------ checks
 
@@ -327,6 +396,8 @@ class Simulation:
         closed = self.world.closed_at.get(pid)
         if closed is not None and self._in_window(closed):
             self.fig.close_delays.append(t - closed)
+            if pid in self.probe_hideable:
+                self.fig.probe_close_delays.append(t - closed)
 
     def _censor(self) -> None:
         opened, closed = self.world.opened_at, self.world.closed_at

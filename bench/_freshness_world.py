@@ -14,6 +14,9 @@ daily, 44% of all polls end "unchanged" (a full read, nothing new, on platforms
 without validators) and Lever boards answer 304 on 91% of polls.
 `calibration()` recomputes both figures from a mix.
 
+Workday boards are count-probed as discover probes them: pages of 20 rows, one page
+when its total is the last full read's, every page otherwise (each page a request).
+
 Noise: 429s with a Retry-After (the whole host cools down), 5xx, empty and partial
 listings, board outages (every request fails for hours), and live postings that a
 listing hides for a while although their own page stays up (the trap that makes
@@ -42,13 +45,17 @@ class PlatformMix:
     never: float  # share of its boards that never change
     median_per_day: float  # log-normal rate of listing changes, the rest of its boards
     sigma: float  # log-normal spread: 2 means the top 1% change ~100x the median
+    # Count-probed (Workday): the listing comes in pages of this many rows and a poll
+    # may stop after the first page when its total is the last full read's; 0: the
+    # platform answers in one response.
+    probe_page: int = 0
 
 
 # Calibrated with calibration(): see the module docstring.
 DEFAULT_MIX: tuple[PlatformMix, ...] = (
     PlatformMix("lever", 0.25, True, 1, 0.30, 0.06, 1.5),
     PlatformMix("greenhouse", 0.35, False, 1, 0.10, 0.45, 2.0),
-    PlatformMix("workday", 0.15, False, 4, 0.10, 0.45, 2.0),
+    PlatformMix("workday", 0.15, False, 4, 0.10, 0.45, 2.0, probe_page=20),
     PlatformMix("ashby", 0.10, False, 1, 0.10, 0.45, 2.0),
     PlatformMix("smartrecruiters", 0.10, False, 1, 0.10, 0.45, 2.0),
     PlatformMix("html", 0.05, False, 50, 0.10, 0.45, 2.0),
@@ -111,6 +118,7 @@ class Board:
     initial: list[int]  # postings open (and listed) at t = 0
     events: list[tuple[float, int, int]]  # (t, kind, posting), sorted by t
     outage: tuple[float, float] | None
+    probe_page: int = 0  # PlatformMix.probe_page
 
 
 @dataclass
@@ -193,7 +201,7 @@ def _board(world: World, rng: random.Random, index: int, p: PlatformMix, host: i
     if rng.random() < noise.outage_boards:
         start = rng.random() * horizon
         outage = (start, start + rng.uniform(*noise.outage_hours) * 3600)
-    return Board(index, p.name, host, p.etag, rate, initial, events, outage)
+    return Board(index, p.name, host, p.etag, rate, initial, events, outage, p.probe_page)
 
 
 def _new_posting(world: World, rng: random.Random, opened: float) -> int:

@@ -19,12 +19,20 @@ being what the project's adaptive schedule spends:
                  minimum interval, so the second miss (and the check) come sooner;
                  its intervals stretched (RATE_INTERVAL_S scaled) to spend the budget
 
+Count-probed boards (Workday, pages of 20): a removal that an addition balances keeps
+the count, so it hides until the board's next full read, due once the last is
+`count_probe_full_pass_h` old. The adaptive run is repeated with a daily full read
+for contrast: `fresh_close_max_h_count_probe` (removal to the first complete read
+without it, on boards of several pages; target <= 6 h) and
+`count_probe_extra_requests_pct` (what the bound costs over the daily read; target
+<= 10).
+
 Figures per policy: detection delay of new postings and closure delay (removal to
 closed) at the median, p90 and p99; requests, the share answered 304 or unchanged;
 wrongful closes (must be 0). Prints a table, writes a PNG of the delay CDFs, and
 ends with one JSON line:
   {"fresh_new_median_ratio", "fresh_close_median_ratio", "fresh_new_p99_ratio",
-   "fresh_sim_s", ...}  (ratios: adaptive / fixed; fresh_sim_s: CPU seconds to build
+   "fresh_close_max_h_count_probe", "count_probe_extra_requests_pct", "fresh_sim_s", ...}  (ratios: adaptive / fixed; fresh_sim_s: CPU seconds to build
   the world and simulate its week under the adaptive schedule, one core)
 
 Usage: python bench/freshness.py [--boards 1000] [--days 7] [--seed 16] [--plot PATH]
@@ -48,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _freshness_sim import (  # noqa: E402
+    FULL_PASS_EVERY_S,
     Adaptive,
     ConfirmSoon,
     Figures,
@@ -62,6 +71,7 @@ from pipeline.crawl import schedule  # noqa: E402
 PERCENTILES = (0.5, 0.9, 0.99)
 SOLVE_STEPS = 2  # fixed-interval runs: a first guess, then one correction (~0.5% off)
 CAP_FACTOR = 1.0  # each host may spend its share of the budget (by boards), no more
+DAILY_FULL_PASS_S = 24 * 3600.0  # the count-probe bound before it was a setting: the baseline
 
 
 def quantile(values: list[float], q: float) -> float | None:
@@ -73,11 +83,12 @@ def quantile(values: list[float], q: float) -> float | None:
 
 def solve_fixed(world, budget: int, first_guess_s: float) -> tuple[Figures, float]:
     """The interval at which polling every board spends `budget` requests. Requests
-    are about checks + polls(interval), polls ~ 1/interval: each run refines it."""
+    are checks + listing requests(interval) (a count-probed board's full read is several
+    pages), listing requests ~ 1/interval: each run refines it."""
     interval, fig = first_guess_s, None
     for step in range(SOLVE_STEPS):
         if step:
-            interval *= fig.polls / max(budget - fig.checks, 1)
+            interval *= (fig.requests - fig.checks) / max(budget - fig.checks, 1)
         fig = Simulation(world, Fixed(interval)).run()
     assert fig is not None
     return fig, interval
@@ -97,11 +108,11 @@ def rate_interval(scale: float) -> Iterator[None]:
 
 def solve_confirm(world, budget: int) -> tuple[Figures, float]:
     """confirm-soon spends more than the plain schedule: its intervals are stretched
-    (polls ~ 1/scale) until it spends the same budget."""
+    (listing requests ~ 1/scale) until it spends the same budget."""
     scale, fig = 1.0, None
     for step in range(SOLVE_STEPS):
         if step:
-            scale *= fig.polls / max(budget - fig.checks, 1)
+            scale *= (fig.requests - fig.checks) / max(budget - fig.checks, 1)
         with rate_interval(scale):
             fig = Simulation(world, ConfirmSoon()).run()
     assert fig is not None
@@ -121,14 +132,18 @@ def run_all(boards: int, days: float, seed: int) -> tuple[list[Figures], dict]:
     capped = Simulation(world, Adaptive(), cap=HostCap(world, budget, CAP_FACTOR)).run()
     capped.policy = "host-capped"
     confirm, scale = solve_confirm(world, budget)
+    # The same schedule with a count-probed board's full read only once a day: what
+    # the bound on hiding a removal costs in requests, and what it buys.
+    daily = Simulation(world, Adaptive(), full_pass_every_s=DAILY_FULL_PASS_S).run()
     info = {
+        "daily_full_pass": daily,
         "confirm_interval_scale": round(scale, 3),
         "week_cpu_s": round(week_cpu, 2),
         "cpu_s": round(time.process_time() - cpu, 2),
         "wall_s": round(time.perf_counter() - started, 2),
         "budget": budget,
         "fixed_interval_s": round(interval),
-        "runs": 2 + 2 * SOLVE_STEPS,
+        "runs": 3 + 2 * SOLVE_STEPS,
     }
     return [adaptive, fixed, capped, confirm], info
 
@@ -192,6 +207,27 @@ def _ratio(a: float | None, b: float | None) -> float | None:
     return round(a / b, 3) if a is not None and b else None
 
 
+def _max_h(values: list[float]) -> float | None:
+    return round(max(values) / 3600, 2) if values else None
+
+
+def count_probe_figures(a: Figures, daily: Figures) -> dict:
+    """Removals on count-probed boards of several pages: the longest from a removal to
+    the first complete read without it (the bound's target, <= 6 h), the part of it
+    after the board first answered (what the probe itself added), both with a daily
+    full read for contrast, and the requests the bound costs over the daily one."""
+    return {
+        "fresh_close_max_h_count_probe": _max_h(a.probe_hidden),
+        "count_probe_added_max_h": _max_h(a.probe_delays),
+        "count_probe_full_pass_h": round(FULL_PASS_EVERY_S / 3600, 2),
+        "count_probe_removals": len(a.probe_hidden),
+        "count_probe_close_max_h": _max_h(a.probe_close_delays),
+        "count_probe_extra_requests_pct": round((a.requests / daily.requests - 1) * 100, 2),
+        "daily_full_pass_close_max_h_count_probe": _max_h(daily.probe_hidden),
+        "daily_full_pass_added_max_h": _max_h(daily.probe_delays),
+    }
+
+
 def summary(figures: list[Figures], info: dict, args: argparse.Namespace) -> dict:
     by = {f.policy: f for f in figures}
     a, f = by["adaptive"], by["fixed"]
@@ -214,6 +250,7 @@ def summary(figures: list[Figures], info: dict, args: argparse.Namespace) -> dic
         "cap_factor": CAP_FACTOR,
         "confirm_interval_scale": info["confirm_interval_scale"],
         "wrongful_closes": sum(x.wrongful_closes for x in figures),
+        **count_probe_figures(a, info["daily_full_pass"]),
     }
     for x in figures:
         key = x.policy.replace("-", "_")
@@ -252,6 +289,14 @@ def main(argv: list[str] | None = None) -> int:
     plot(figures, args.plot, title)
     print(f"plot: {args.plot}")
     result = summary(figures, info, args)
+    print(
+        f"count probe: {result['count_probe_removals']} removals on Workday boards of several "
+        f"pages, full read at least every {result['count_probe_full_pass_h']:g} h: hidden at "
+        f"most {result['fresh_close_max_h_count_probe']} h "
+        f"({result['count_probe_added_max_h']} h after the board first answered); with a daily "
+        f"full read {result['daily_full_pass_close_max_h_count_probe']} h; the bound costs "
+        f"{result['count_probe_extra_requests_pct']:+.2f}% requests"
+    )
     print(json.dumps(result))
     return 0 if result["wrongful_closes"] == 0 else 1
 

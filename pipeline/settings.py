@@ -78,6 +78,10 @@ class Settings(BaseSettings):
     # Crawl engine: how long a request may wait for its host's rate budget before the
     # board goes back in the queue; the browser for `transport: browser` sources.
     pacing_max_wait_s: float = 30.0
+    # Count-probed platforms (Workday): a full read of a multi-page board at least this
+    # often. A removal that an addition balances keeps the count, so this bounds how long
+    # it can hide (bench/freshness.py measures it as fresh_close_max_h_count_probe).
+    count_probe_full_pass_h: float = Field(default=4.0, gt=0)
     browser_executable: str = "/usr/bin/chromium"
     browser_pages: int = 2
 

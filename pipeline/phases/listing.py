@@ -36,8 +36,6 @@ from pipeline.db.rows import BoardRow
 from pipeline.rawstore import RawRef
 from pipeline.testhooks import kill_point
 
-FULL_PASS_EVERY_S = 24 * 3600  # count-probe platforms: a full read at least this often
-
 
 @dataclass(frozen=True)
 class SourceContext:
@@ -50,6 +48,7 @@ class SourceContext:
     budget: Budget
     obey_robots: bool
     transport: str
+    full_pass_every_s: float  # count-probed boards: a full read at least this often
 
 
 @dataclass(frozen=True)
@@ -142,6 +141,7 @@ def source_context(app: App, source_id: str) -> SourceContext | None:
         budget=platform.budget_for(source),
         obey_robots=obey,
         transport=source.transport,
+        full_pass_every_s=app.settings.count_probe_full_pass_h * 3600,
     )
 
 
@@ -161,7 +161,7 @@ def single_page(ctx: SourceContext, board: BoardRow) -> bool:
 
 def probe_says_unchanged(ctx: SourceContext, board: BoardRow, first_page: ParseOutcome) -> bool:
     """Platforms without validators: the listing's total, as on the last full pass
-    (read within the last day), is taken as "nothing changed" after one page."""
+    (read within `full_pass_every_s`), is taken as "nothing changed" after one page."""
     if not ctx.platform.count_probe or first_page.total is None:
         return False
     if len(first_page.postings) >= first_page.total:
@@ -176,10 +176,16 @@ def probe_says_unchanged(ctx: SourceContext, board: BoardRow, first_page: ParseO
         # lost raw object): a partial listing showed a posting the last complete one
         # lacked, whose absence a count cannot prove. Read the listing in full.
         return False
-    last_full = board.last_full_pass_at
-    if last_full is None or datetime.now(UTC) - last_full > timedelta(seconds=FULL_PASS_EVERY_S):
+    if full_pass_due(board.last_full_pass_at, datetime.now(UTC), ctx.full_pass_every_s):
         return False
     return first_page.total == board.item_count
+
+
+def full_pass_due(last_full_pass_at: datetime | None, now: datetime, every_s: float) -> bool:
+    """A count-probed board is read in full when its last full read is this old: a
+    count cannot show a removal that an addition balanced, so the age of the last full
+    read bounds how long one can hide."""
+    return last_full_pass_at is None or now - last_full_pass_at > timedelta(seconds=every_s)
 
 
 def early_outcome(poll: Poll, result: FetchResult) -> ListingRead | None:

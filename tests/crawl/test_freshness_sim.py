@@ -90,3 +90,39 @@ def test_a_world_is_the_same_for_every_policy() -> None:
     one, two = _world(), _world()
     assert [b.events for b in one.boards] == [b.events for b in two.boards]
     assert replace(one.config) == two.config
+
+
+def _quiet_world(seed: int = 7):
+    """No failures of any kind: what delays a removal is only when the board is read."""
+    noise = Noise(rate_limited=0, server_error=0, empty=0, partial=0, outage_boards=0)
+    return build_world(WorldConfig(boards=300, days=3.0, seed=seed, noise=noise))
+
+
+def test_count_probed_boards_are_read_in_pages_and_probed_between_full_reads() -> None:
+    fig = Simulation(_quiet_world(), Adaptive(), full_pass_every_s=24 * 3600).run()
+    assert fig.probe_stops > 0  # polls stopped after one page on the total alone
+    assert fig.requests - fig.polls - fig.checks > 0  # the other pages of full reads
+
+
+def test_the_full_pass_bound_caps_how_long_a_count_probe_hides_a_removal() -> None:
+    world = _quiet_world()
+    daily = Simulation(world, Adaptive(), full_pass_every_s=24 * 3600).run()
+    hourly = Simulation(world, Adaptive(), full_pass_every_s=3600).run()
+    assert len(daily.probe_delays) == len(hourly.probe_delays) > 20  # the same removals
+    # A daily full read leaves a balanced removal hidden for hours after the board
+    # answered; an hourly one finds it at most an hour after the last full read.
+    assert max(daily.probe_delays) > 2 * 3600
+    assert max(hourly.probe_delays) <= 3600
+    assert hourly.requests > daily.requests  # the bound is paid for in pages
+
+
+def test_the_bench_reports_the_count_probe_bound_and_its_cost(tmp_path, capsys) -> None:
+    assert (
+        freshness.main(["--boards", "300", "--days", "3", "--plot", str(tmp_path / "p.png")]) == 0
+    )
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    bound = result["count_probe_full_pass_h"]
+    assert result["count_probe_added_max_h"] <= bound
+    assert result["daily_full_pass_added_max_h"] > result["count_probe_added_max_h"]
+    assert result["count_probe_extra_requests_pct"] > 0
+    assert result["fresh_close_max_h_count_probe"] is not None

@@ -1,8 +1,9 @@
 """Workday's count probe: a first page stating the total of the last full pass is taken
 as "unchanged". When that page is the whole listing it is read as the complete scan it
 is, so a swap that keeps the count (one posting removed, another added) shows at once.
-On a board of several pages the probe cannot see such a swap until the daily full pass;
-the full pass finds it, and `jobharbor status` shows each count-probed board's last full
+On a board of several pages the probe cannot see such a swap until the board's next full
+pass, due once the last is `count_probe_full_pass_h` old (the bound on how long a swap
+hides, measured in bench/freshness.py); the full pass finds it, and `jobharbor status` shows each count-probed board's last full
 pass."""
 
 from __future__ import annotations
@@ -37,6 +38,15 @@ def _swap(sandbox, tenant: str) -> tuple[str, str]:
     return gone, new
 
 
+def last_full_pass(app, hours_ago: float) -> None:
+    with app.db.connect() as conn:
+        conn.execute(
+            "UPDATE crawl.boards SET last_full_pass_at = now() - make_interval(secs => %s) "
+            "WHERE board_key = %s",
+            (hours_ago * 3600, LARGE_BOARD),
+        )
+
+
 def test_a_probe_page_that_is_the_whole_listing_reads_a_swap_at_once(app, sandbox) -> None:
     discover(app, "workday", force=True)  # first read: a full pass
     gone, new = _swap(sandbox, TENANT)
@@ -51,7 +61,7 @@ def test_a_probe_page_that_is_the_whole_listing_reads_a_swap_at_once(app, sandbo
     assert probes["n"] == 0, "no one-page board answered from its count alone"
 
 
-def test_the_full_pass_finds_a_swap_the_count_probe_hides_on_a_board_of_several_pages(
+def test_the_full_pass_due_after_the_bound_finds_a_swap_the_probe_hides_on_several_pages(
     app, sandbox, tmp_path
 ) -> None:
     assert BOARD_SIZES[("workday", LARGE_TENANT)] > 20  # more than one page
@@ -59,17 +69,15 @@ def test_the_full_pass_finds_a_swap_the_count_probe_hides_on_a_board_of_several_
     discover(wd, "workday", force=True)  # first read: a full pass
     gone, new = _swap(sandbox, LARGE_TENANT)
 
-    probed = discover(wd, "workday", force=True).stats
-    assert probed["outcomes"] == {"unchanged": 1}  # stopped after the probe page
-    assert new not in postings(wd)
-    assert postings(wd)[gone]["missing_count"] == 0
+    bound_h = wd.settings.count_probe_full_pass_h
+    for age_h in (0.0, bound_h - 0.5):  # within the bound the probe's count is trusted
+        last_full_pass(wd, age_h)
+        probed = discover(wd, "workday", force=True).stats
+        assert probed["outcomes"] == {"unchanged": 1}  # stopped after the probe page
+        assert new not in postings(wd)
+        assert postings(wd)[gone]["missing_count"] == 0
 
-    with wd.db.connect() as conn:  # a day later: the full pass is due
-        conn.execute(
-            "UPDATE crawl.boards SET last_full_pass_at = now() - interval '25 hours' "
-            "WHERE board_key = %s",
-            (LARGE_BOARD,),
-        )
+    last_full_pass(wd, bound_h + 0.1)  # past the bound: the full pass is due
     full = discover(wd, "workday", force=True).stats
     assert full["outcomes"] == {"changed": 1}
     rows = postings(wd)

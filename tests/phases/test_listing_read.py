@@ -31,6 +31,7 @@ def ctx() -> SourceContext:
         budget=platform.budget_for(source),
         obey_robots=False,
         transport="http",
+        full_pass_every_s=4 * 3600,
     )
 
 
@@ -124,3 +125,28 @@ def test_only_a_complete_listing_becomes_the_boards_validators(
     )
     assert validators == expected
     assert values["full_pass"] is complete
+
+
+def test_the_count_probe_full_pass_bound_is_read_from_the_environment_and_must_be_positive(
+    monkeypatch,
+) -> None:
+    from pydantic import ValidationError
+
+    from pipeline.settings import Settings
+
+    monkeypatch.setenv("JOBHARBOR_COUNT_PROBE_FULL_PASS_H", "2.5")
+    assert Settings().count_probe_full_pass_h == 2.5
+    monkeypatch.setenv("JOBHARBOR_COUNT_PROBE_FULL_PASS_H", "0")
+    with pytest.raises(ValidationError, match="count_probe_full_pass_h"):
+        Settings()
+
+
+def test_a_full_pass_is_due_once_the_last_is_older_than_the_bound() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from pipeline.phases.listing import full_pass_due
+
+    now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    assert full_pass_due(None, now, 3600)  # never read in full
+    assert not full_pass_due(now - timedelta(minutes=59), now, 3600)
+    assert full_pass_due(now - timedelta(minutes=61), now, 3600)
