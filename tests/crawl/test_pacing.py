@@ -225,3 +225,27 @@ def test_two_worker_processes_together_keep_to_the_hosts_rate(make_app, sandbox)
     for i in range(len(arrivals)):
         for j in range(i + 1, len(arrivals)):
             assert j - i + 1 <= 1 + 1 + 2 * (arrivals[j] - arrivals[i])
+
+
+def test_a_redirect_answered_after_a_429_is_not_followed_inside_the_cooldown(
+    make_app, sandbox
+) -> None:
+    # Both listings are asked at once; r1 answers 429 (wait 5 s) after 0.5 s, r2 a
+    # redirect on the same host after 1 s: its hop would land inside the wait.
+    app = make_app(
+        greenhouse_source("gh", sandbox.url, ["r1", "r2"], rate=20, burst=5),
+        pacing_max_wait_s=1.0,
+    )
+    set_fault(sandbox, "greenhouse", "r1", status=429, retry_after="5", delay_s=0.5, times=1)
+    set_fault(sandbox, "greenhouse", "r2", redirect="/scenarios-login", delay_s=1.0, times=1)
+
+    report = discover(app, "gh")
+
+    log = sandbox.state.requests()
+    t0 = next(e.at for e in log if e.status == 429)
+    redirected = next(e.at for e in log if e.status == 302)
+    assert redirected > t0  # the redirect came after the host asked for its wait
+    assert [e for e in log if e.path.startswith("/scenarios-login") and e.at < t0 + 5.0] == []
+    assert report.stats["deferred"] >= 1  # r2 goes back in the queue, nothing recorded
+    assert scans(app, "r2") == []
+    assert board(app, "r2")["consecutive_failures"] == 0

@@ -327,6 +327,12 @@ class Fetcher:
         elif status < 400:
             self.pacer.calm(key)
 
+    def _hop_cooldown(self, request: FetchRequest) -> float:
+        """Seconds of a cooldown the request's host started since it was sent."""
+        if self.pacer is None:
+            return 0.0
+        return self.pacer.cooldown_remaining(request.pacing_key)
+
     # ------------------------------------------------------------ internals
 
     async def _fetch(self, request: FetchRequest) -> FetchResult:
@@ -344,6 +350,11 @@ class Fetcher:
                 if refused is not None:  # nothing is sent: not a request, not a DNS query
                     log.error("%s (url %s)", refused, url)
                     return _failure(request, url, started, str(refused), hops, blocked=True)
+                cooling = self._hop_cooldown(request) if hops else 0.0
+                if cooling > 0:
+                    # A redirect answered after the host asked us to wait is followed
+                    # only after the wait: the hop is a request to the host like any other.
+                    return deferred_result(request, cooling, request.transport)
                 outgoing = self._client.build_request(
                     method, url, headers=dict(request.headers), content=body
                 )
