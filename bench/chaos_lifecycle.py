@@ -101,6 +101,12 @@ def _print_figures(report: ChaosReport, summary: dict[str, Any], elapsed_s: floa
         f"requests {report.requests}; cooldowns asked {report.cooldowns}; first request "
         f"after a cooldown ended, ms (min, max): {summary['first_request_after_cooldown_ms']}"
     )
+    print(
+        f"events: {summary['events']}: {summary['event_postings_removed']} postings removed, "
+        f"{summary['event_postings_open']} still open at the end"
+    )
+    for still in report.event_open:
+        print(f"EVENT POSTING STILL OPEN {still}")
     for wrong in report.wrongful:
         print(f"WRONGFUL CLOSE {wrong}")
     for stuck in report.stuck:

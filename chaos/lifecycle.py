@@ -8,7 +8,11 @@ What it measures (docs/reliability.md §2; the fault suite of `make chaos` grows
 - `stuck_missing`: postings `missing` at the end although the board lists them (the
   calm cycles gave every board complete listings);
 - `cooldown_violations`: requests the sandbox received to a host inside a cooldown it
-  had asked for (a 429/503 with Retry-After), from the sandbox's own request log.
+  had asked for (a 429/503 with Retry-After), from the sandbox's own request log;
+- `event_postings_open`: after the second cycle's events (a board emptied for real
+  through the sandbox's removal, a count-probed board's swap that keeps its count),
+  postings those events removed that are still open at the end. Event boards get no
+  faults, so each must close on evidence within the run.
 
 The world is the sandbox's: boards change between cycles (`advance`: one posting
 closes, one changes, one opens), so real closes happen too and are counted apart.
@@ -62,6 +66,12 @@ class ChaosConfig:
     # Fault kinds ("listing:reset", "postings:429-date", ...) given to the first boards
     # in the first cycle, one each, before the random ones: a short run has each once.
     first_faults: tuple[str, ...] = ()
+    # Events at the start of the second cycle, on the first board of each source named:
+    # every posting removed for real (`POST /_sandbox/remove`: the listing is empty and
+    # each page answers its platform's closed signal), and one step of the world on a
+    # count-probed board (one posting closes, one opens: the count stays).
+    emptied_sources: tuple[str, ...] = ("greenhouse",)
+    swapped_sources: tuple[str, ...] = ("workday",)
 
 
 # Faults on the listing (`on: listing`) and on the postings' own pages (`on: postings`).
@@ -172,6 +182,7 @@ class SandboxControl(Protocol):
     world and the request log."""
 
     def advance(self, platform: str, token: str) -> None: ...
+    def remove(self, platform: str, token: str) -> None: ...
     def set_fault(self, platform: str, token: str, spec: dict[str, Any] | None) -> None: ...
     def jobs(self, platform: str, token: str) -> tuple[Job, ...]: ...
     def requests(self, since: float = 0.0) -> list[LoggedRequest]: ...
@@ -185,6 +196,9 @@ class InProcess:
 
     def advance(self, platform: str, token: str) -> None:
         self.sandbox.state.advance(platform, token)
+
+    def remove(self, platform: str, token: str) -> None:
+        self.sandbox.state.remove(platform, token, None)
 
     def set_fault(self, platform: str, token: str, spec: dict[str, Any] | None) -> None:
         fault = Fault.from_dict(spec) if spec else None
@@ -208,12 +222,19 @@ class OverHttp:
         self.client = httpx.Client(base_url=url, timeout=60)
         self.seed = int(self.client.get("/_sandbox/state").json()["seed"])
         self.revisions: dict[tuple[str, str], int] = {}
+        self.emptied: set[tuple[str, str]] = set()
 
     def advance(self, platform: str, token: str) -> None:
         answer = self.client.post(
             "/_sandbox/advance", params={"platform": platform, "token": token}
         )
         self.revisions[(platform, token)] = int(answer.raise_for_status().json()["revision"])
+
+    def remove(self, platform: str, token: str) -> None:
+        self.client.post(
+            "/_sandbox/remove", params={"platform": platform, "token": token}
+        ).raise_for_status()
+        self.emptied.add((platform, token))
 
     def set_fault(self, platform: str, token: str, spec: dict[str, Any] | None) -> None:
         body = json.dumps(spec) if spec else b""
@@ -222,6 +243,8 @@ class OverHttp:
         ).raise_for_status()
 
     def jobs(self, platform: str, token: str) -> tuple[Job, ...]:
+        if (platform, token) in self.emptied:
+            return ()
         revision = self.revisions.get((platform, token), 0)
         return build_board(self.seed, platform, token, revision).jobs
 
@@ -293,6 +316,9 @@ class ChaosReport:
     resume_after_cooldown_ms: list[float] = field(default_factory=list)
     lost: list[dict[str, Any]] = field(default_factory=list)
     missed: list[dict[str, Any]] = field(default_factory=list)
+    events: Counter[str] = field(default_factory=Counter)
+    event_removed: int = 0  # postings the events took off their boards
+    event_open: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         resume = sorted(self.resume_after_cooldown_ms)
@@ -316,6 +342,9 @@ class ChaosReport:
             "cooldown_violations": len(self.violations),
             "postings_lost": len(self.lost),
             "missed_closes": len(self.missed),
+            "events": dict(sorted(self.events.items())),
+            "event_postings_removed": self.event_removed,
+            "event_postings_open": len(self.event_open),
         }
 
 
@@ -334,11 +363,17 @@ def run_chaos(app: App, sandbox: SandboxControl, config: ChaosConfig) -> ChaosRe
     log_start = _log_end(sandbox)
     sticky: dict[SandboxBoard, tuple[dict[str, Any], int]] = {}
     world = WorldLog()
+    events = _event_boards(boards, config)
+    removed: dict[SandboxBoard, list[Job]] = {}
     for cycle in range(config.cycles + config.calm_cycles):
         if cycle:
             report.changes += _change_world(sandbox, boards, rng, config.change_rate)
-        forced = _forced(boards, config) if cycle == 0 else {}
-        plan = _plan(boards, sandbox, rng, config, sticky, forced) if cycle < config.cycles else {}
+        if cycle == 1:
+            removed = _events(sandbox, events, report)
+        # The event boards are the control: no fault ever touches them.
+        faulty = [b for b in boards if b not in events]
+        forced = _forced(faulty, config) if cycle == 0 else {}
+        plan = _plan(faulty, sandbox, rng, config, sticky, forced) if cycle < config.cycles else {}
         report.faults.update(kind for faults in plan.values() for kind, _ in faults)
         world.observe(sandbox, boards, plan)
         last_scan = _last_scan_id(app)
@@ -349,8 +384,65 @@ def run_chaos(app: App, sandbox: SandboxControl, config: ChaosConfig) -> ChaosRe
     report.reopened = _count_reopened(app)
     report.stuck = stuck_missing(app, sandbox, boards)
     report.lost, report.missed = world.judge(app, boards)
+    report.event_open = _still_open(app, removed)
     _judge_cooldowns(sandbox.requests(since=log_start), config, report)
     return report
+
+
+def _event_boards(boards: list[SandboxBoard], config: ChaosConfig) -> dict[SandboxBoard, str]:
+    """The first board of each source named for an event, and its event."""
+    chosen: dict[SandboxBoard, str] = {}
+    for event, sources in (("emptied", config.emptied_sources), ("swap", config.swapped_sources)):
+        for source in sources:
+            board = next((b for b in boards if b.source_id == source and b not in chosen), None)
+            if board is not None:
+                chosen[board] = event
+    return chosen
+
+
+def _events(
+    sandbox: SandboxControl, events: dict[SandboxBoard, str], report: ChaosReport
+) -> dict[SandboxBoard, list[Job]]:
+    """Apply the events; the jobs each took off its board."""
+    removed: dict[SandboxBoard, list[Job]] = {}
+    for board, event in events.items():
+        before = {j.job_id: j for j in sandbox.jobs(board.platform, board.token)}
+        if event == "emptied":
+            sandbox.remove(board.platform, board.token)
+            report.events["board emptied for real"] += 1
+        else:
+            sandbox.advance(board.platform, board.token)
+            report.events["count-probe swap"] += 1
+        after = {j.job_id for j in sandbox.jobs(board.platform, board.token)}
+        removed[board] = [job for job_id, job in before.items() if job_id not in after]
+        report.event_removed += len(removed[board])
+    return removed
+
+
+def _still_open(app: App, removed: dict[SandboxBoard, list[Job]]) -> list[dict[str, Any]]:
+    """Postings an event removed that are still active or missing at the end."""
+    with app.db.connect() as conn:
+        rows = conn.execute(
+            "SELECT board_id, external_id, status, check_outcome FROM core.postings"
+            " WHERE status = ANY(%s)",
+            (list(OPEN),),
+        ).fetchall()
+    open_keys = {(r["board_id"], r["external_id"]): r for r in rows}
+    found = []
+    for board, jobs in removed.items():
+        for job in jobs:
+            keys = [(board.board_id, k) for k in job_keys(job)]
+            for row in (open_keys[k] for k in keys if k in open_keys):
+                found.append(
+                    {
+                        "source": board.source_id,
+                        "board": board.board_key,
+                        "external_id": row["external_id"],
+                        "status": row["status"],
+                        "check_outcome": row["check_outcome"],
+                    }
+                )
+    return found
 
 
 def enabled_boards(app: App) -> list[SandboxBoard]:

@@ -1,6 +1,7 @@
 """A small chaos run over every sandbox platform (docs/reliability.md §2, in miniature):
 no wrongful close, nothing stuck `missing` while listed, no request inside a cooldown
-(one asked for as an HTTP date too), through connection resets and truncated bodies.
+(one asked for as an HTTP date too), through connection resets and truncated bodies;
+a board emptied for real and a count-probe swap close everything they removed.
 `bench/chaos_lifecycle.py` runs the full-size version."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from chaos.lifecycle import WIRE_AND_DATE_FAULTS, ChaosConfig, InProcess, run_ch
 from pipeline.app import App
 
 
-def test_a_small_chaos_run_closes_nothing_listed_strands_nothing_and_respects_cooldowns(
+def test_a_small_chaos_run_closes_nothing_listed_strands_nothing_misses_no_event_and_respects_cooldowns(
     app, sandbox
 ) -> None:
     config = ChaosConfig(
@@ -32,6 +33,11 @@ def test_a_small_chaos_run_closes_nothing_listed_strands_nothing_and_respects_co
     assert summary["stuck_missing"] == 0, report.stuck
     assert summary["cooldown_violations"] == 0, report.violations[:10]
     assert summary["postings_lost"] == 0, report.lost[:10]
+    # A board emptied for real and a swap that keeps a count-probed board's count:
+    # every posting they removed closed on evidence within the run.
+    assert summary["events"] == {"board emptied for real": 1, "count-probe swap": 1}
+    assert summary["event_postings_removed"] > 2
+    assert summary["event_postings_open"] == 0, report.event_open
     for missed in report.missed:  # reported (explained in docs/reliability.md), not hidden
         print(f"MISSED CLOSE {missed}")
 

@@ -123,8 +123,41 @@ def test_a_repeat_of_a_complete_listing_after_a_partial_one_is_a_second_absence(
     assert statuses == {0: "active", 1: "missing"}
 
 
-def _drive(app, sandbox, tmp_path: Path, sequence) -> dict[int, str]:
-    """Run the sequence, checking the invariants after each step; the last statuses."""
+@settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(sequence=st.lists(st.one_of(scan, check), max_size=6))
+def test_a_board_whose_postings_all_close_ends_with_every_one_closed_on_evidence(
+    app, sandbox, tmp_path: Path, sequence
+) -> None:
+    """Whatever came before, once the company takes every job down for real (the
+    listing empty, each page a 404) the next two discover-and-check cycles close every
+    posting, each on its own page's evidence: an empty listing proves nothing by itself,
+    but it asks each posting directly."""
+    sandbox.state.reset()  # examples share the fixture: bring the last one's jobs back
+    _drive(app, sandbox, tmp_path, [*sequence, ("complete", frozenset(range(6)))])
+    gh = _scoped_app(app, sandbox, tmp_path)
+    sandbox.state.set_fault("greenhouse", TOKEN, None)
+    sandbox.state.remove("greenhouse", TOKEN, None)
+    for _ in range(2):
+        assert discover(gh, "greenhouse", force=True).stats["outcomes"] == {"empty": 1}
+        check_postings(gh, "greenhouse", recheck_after_s=0)
+    with gh.db.connect() as conn:
+        rows = conn.execute(
+            """SELECT p.external_id, p.status,
+                      (SELECT e.reason FROM core.posting_events e WHERE e.posting_id = p.id
+                       ORDER BY e.id DESC LIMIT 1) AS reason
+               FROM core.postings p"""
+        ).fetchall()
+    assert len(rows) == 6
+    assert {r["status"] for r in rows} == {"not_found"}, (sequence, rows)
+    assert all(r["reason"] == "direct_check:http_404" for r in rows), (sequence, rows)
+
+
+def _scoped_app(app, sandbox, tmp_path: Path) -> App:
     sources = tmp_path / "prop.yaml"
     sources.write_text(
         f"sources:\n  greenhouse:\n    platform: greenhouse\n    api_base: {sandbox.url}/greenhouse\n"
@@ -132,6 +165,12 @@ def _drive(app, sandbox, tmp_path: Path, sequence) -> dict[int, str]:
     )
     gh = App.create(settings=app.settings.model_copy(update={"sources_file": sources}))
     sync_catalog(gh)
+    return gh
+
+
+def _drive(app, sandbox, tmp_path: Path, sequence) -> dict[int, str]:
+    """Run the sequence, checking the invariants after each step; the last statuses."""
+    gh = _scoped_app(app, sandbox, tmp_path)
     _reset(gh)
     board = build_board(sandbox.state.seed, "greenhouse", TOKEN, 0)
     ids = {str(job.job_id): i for i, job in enumerate(board.jobs[:6])}
