@@ -4,6 +4,7 @@ limit; a sample through Chromium. `python -m chaos` runs every probe in the brow
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from collections.abc import Iterator
 
@@ -19,6 +20,7 @@ from chaos.ssrf import (
     run_probes,
 )
 from pipeline.crawl.http.fetcher import MAX_REDIRECTS, Fetcher, FetchRequest
+from pipeline.settings import Settings
 from sandbox.faults import Fault
 from sandbox.server import RunningSandbox
 
@@ -59,6 +61,10 @@ def test_a_redirect_chain_longer_than_the_limit_stops_after_the_limit(world) -> 
 
 
 @pytest.mark.browser
+@pytest.mark.skipif(
+    shutil.which(Settings().browser_executable) is None,
+    reason=f"{Settings().browser_executable} not installed (Debian: apt-get install -y chromium)",
+)
 def test_the_browser_path_refuses_the_same_probes_unsent(world) -> None:
     report = run_probes(*world, browser_every=9)
     browser = [o for o in report.outcomes if o.via.startswith("browser")]

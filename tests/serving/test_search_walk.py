@@ -6,15 +6,19 @@ matched by a plain `@@` as the owner, the filters in Python)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 
 import psycopg
 import pytest
+from psycopg.rows import dict_row
 
-from serving_sync import search
+from pipeline.db.connect import Database
+from serving_sync import roles, search
 from serving_sync.search import UNKNOWN, Filters
-from tests.serving.conftest import NOW, insert_jobs, job_row
+from tests.serving.conftest import NOW, WEB_PASSWORD, insert_jobs, job_row
 from tests.serving.test_search_sql import _matches, _newest, all_pages
 
 ROWS = 2400
@@ -37,14 +41,41 @@ def _row(i: int) -> dict:
     return row
 
 
-@pytest.fixture
-def many(serving) -> list[dict]:
+@dataclass(frozen=True)
+class Walked:
+    """The module's rows, seeded once: every test here only reads them."""
+
+    rows: list[dict]
+    serving: Database
+    web_url: str
+
+
+@pytest.fixture(scope="module")
+def walked(module_serving: Database) -> Walked:
     rows = [_row(i) for i in range(ROWS)]
-    with psycopg.connect(serving.url) as conn:
+    with psycopg.connect(module_serving.url) as conn:
         insert_jobs(conn, rows)
-    with psycopg.connect(serving.url, autocommit=True) as conn:
+    with psycopg.connect(module_serving.url, autocommit=True) as conn:
         conn.execute("VACUUM (ANALYZE) serving.jobs")  # visibility map: index-only walks
-    return rows
+    roles.provision_web_role(module_serving, WEB_PASSWORD)
+    return Walked(rows, module_serving, roles.reader_url(module_serving.url, WEB_PASSWORD))
+
+
+@pytest.fixture
+def many(walked: Walked) -> list[dict]:
+    return walked.rows
+
+
+@pytest.fixture
+def serving(walked: Walked) -> Database:
+    return walked.serving
+
+
+@pytest.fixture
+def web_conn(walked: Walked) -> Iterator[psycopg.Connection]:
+    # A connection of its own per test: tests change its settings (list_walk_rows).
+    with psycopg.connect(walked.web_url, autocommit=True, row_factory=dict_row) as conn:
+        yield conn
 
 
 def _expected(serving, rows: list[dict], filters: Filters) -> list[int]:
