@@ -353,8 +353,15 @@ class Fetcher:
                 cooling = self._hop_cooldown(request) if hops else 0.0
                 if cooling > 0:
                     # A redirect answered after the host asked us to wait is followed
-                    # only after the wait: the hop is a request to the host like any other.
-                    return deferred_result(request, cooling, request.transport)
+                    # only after the wait: the hop is a request to the host like any
+                    # other. A wait longer than a slot may take fails the request, its
+                    # hops recorded (every request sent is).
+                    assert self.pacer is not None
+                    if cooling > self.pacer.max_wait_s:
+                        # The redirect answered is the request's last, not followed.
+                        reason = f"redirect not followed: the host asked for a {cooling:.0f}s wait"
+                        return _failure(request, hops[-1].url, started, reason, hops[:-1])
+                    await asyncio.sleep(cooling)
                 outgoing = self._client.build_request(
                     method, url, headers=dict(request.headers), content=body
                 )
