@@ -159,8 +159,8 @@ def _set_full_pass_age(app, hours: float) -> None:
     with app.db.connect() as conn:
         conn.execute(
             "UPDATE crawl.boards SET due_at = now(),"
-            " last_full_pass_at = now() - make_interval(hours => %s)",
-            (hours,),
+            " last_full_pass_at = now() - make_interval(secs => %s)",
+            (hours * 3600,),
         )
         conn.commit()
 
@@ -195,14 +195,17 @@ def test_the_count_probe_stops_after_the_first_page_when_the_total_is_unchanged(
     ) == [{"n": 0}]
 
 
-def test_the_count_probe_forces_a_full_pass_every_24_hours(paged_app, sandbox) -> None:
+def test_the_count_probe_forces_a_full_pass_once_the_last_is_older_than_the_bound(
+    paged_app, sandbox
+) -> None:
     app = paged_app
+    bound_h = app.settings.count_probe_full_pass_h
     discover(app, "paged")
     # One posting closes and one opens: the count stays the same.
     advance(sandbox, "paged", TOKEN)
-    _set_full_pass_age(app, 23)
+    _set_full_pass_age(app, bound_h - 1)
     assert discover(app, "paged").stats["outcomes"] == {"unchanged": 1}  # the probe cannot see it
-    _set_full_pass_age(app, 25)
+    _set_full_pass_age(app, bound_h + 1)
     sandbox.state.log.clear()
 
     report = discover(app, "paged")
