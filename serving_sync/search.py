@@ -396,15 +396,32 @@ def effective_sort(filters: Filters, sort: str) -> str:
     return "relevance" if sort == "relevance" and filters.q else "newest"
 
 
+# Terms as serving.typed_tsquery reads them: an -exclusion or "phrase", or a word.
+_TERMS = re.compile(r'-?"[^"]*"|\S+')
+
+
+def prefix_words(q: str) -> list[str]:
+    """The words of `q` that also match as a prefix (serving.typed_tsquery): the last
+    plain word (not quoted, not excluded, not the OR operator) of each OR alternative,
+    of at least 3 folded characters, wherever exclusions and phrases stand. None after
+    a trailing space (the word is finished) or with unbalanced quotes."""
+    if not q or q.rstrip() != q or q.count('"') % 2 == 1:
+        return []
+    found: list[str] = []
+    last: str | None = None
+    for term in [*_TERMS.findall(q), "or"]:
+        if term.lower() == "or":
+            if last is not None and len(re.sub(r"\W", "", fold(last))) >= PREFIX_MIN_CHARS:
+                found.append(last)
+            last = None
+        elif not term.startswith('"') and not (term.startswith("-") and len(term) > 1):
+            last = term
+    return found
+
+
 def prefix_applies(q: str) -> bool:
-    """Does the last word of `q` also match as a prefix? Only a plain word: not inside
-    quotes, not excluded, not the OR operator, and at least 3 folded characters."""
-    if not q or q.rstrip() != q or q.count('"') % 2 == 1 or q.endswith('"'):
-        return False
-    last = q.split()[-1]
-    if last.startswith("-") or last.lower() == "or":
-        return False
-    return len(re.sub(r"\W", "", fold(last))) >= PREFIX_MIN_CHARS
+    """Does any word of `q` also match as a prefix (see prefix_words)?"""
+    return bool(prefix_words(q))
 
 
 # ---------------------------------------------------------------- cursors

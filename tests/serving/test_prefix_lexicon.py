@@ -94,10 +94,11 @@ def test_a_prefix_covering_more_than_fifty_words_stays_a_partial_match(serving) 
 
 
 def test_words_with_quotes_and_backslashes_are_quoted_as_lexemes(serving) -> None:
-    odd = ["it's", "it\\s", "it''\\\\x", "itzy"]
+    # A prefix of 3 characters: the shortest that matches as one (search.prefix_words).
+    odd = ["itz's", "itz\\s", "itz''\\\\x", "itzy"]
     with psycopg.connect(serving.url) as conn:
         conn.execute("INSERT INTO serving.lexicon (lexeme) SELECT unnest(%s::text[])", (odd,))
-        words = conn.execute("SELECT serving.prefix_words('it')").fetchone()[0]
+        words = conn.execute("SELECT serving.prefix_words('itz')").fetchone()[0]
         parsed = conn.execute(
             "SELECT array_agg(w ORDER BY w) FROM unnest(%s::text[]) AS w "
             "WHERE array_to_tsvector(ARRAY[w]) @@ %s::tsquery",
@@ -110,7 +111,7 @@ def test_words_with_quotes_and_backslashes_are_quoted_as_lexemes(serving) -> Non
             found = conn.execute(
                 "SELECT array_to_tsvector(ARRAY[current_setting('test.lexeme')]) @@ "
                 "serving.web_tsquery(%s, true)",
-                ("it",),
+                ("itz",),
             ).fetchone()[0]
             assert found
 

@@ -1,24 +1,64 @@
--- The query as typed (the last word a prefix when the caller says so: it decides from
--- the raw text, not quoted, not excluded, at least 3 folded characters): the query that
--- ranks. Ranking the expansion instead (prefix_as_words) would make a posting's rank
--- depend on how many lexicon words share the prefix (ts_rank divides by the query's
--- operands), so ranks would move whenever a sync adds or trims such a word, and a
--- relevance cursor would skip or repeat rows; and an AND query would score the
--- alternatives' proximity to each other. A NULL flag means no prefix.
+-- The query as typed: the query that ranks. Ranking the expansion instead
+-- (prefix_as_words) would make a posting's rank depend on how many lexicon words share
+-- the prefix (ts_rank divides by the query's operands), so ranks would move whenever a
+-- sync adds or trims such a word, and a relevance cursor would skip or repeat rows; and
+-- an AND query would score the alternatives' proximity to each other.
+--
+-- The grammar is websearch_to_tsquery's, read term by term so that a term's place does
+-- not change what it means: terms are words, "quoted phrases" and -exclusions, joined by
+-- AND; OR splits the query into alternatives ((a AND b) OR c). When the caller allows it
+-- (`last_is_prefix`: not after a trailing space, see search.prefix_applies) the last plain
+-- word of each alternative of at least 3 folded characters also matches as a prefix,
+-- wherever exclusions and phrases stand: "engineer -senior" is "-senior engineer", and
+-- "engineer OR designer" finds at least what "engineer" finds. Within an alternative the
+-- prefix word is written last, so the query's last operand is a prefix that
+-- prefix_as_words can expand. Unbalanced quotes: the whole text as websearch reads it, no
+-- prefix. NULL: nothing searchable (only punctuation, say), no text condition.
 CREATE OR REPLACE FUNCTION serving.typed_tsquery(query text, last_is_prefix boolean) RETURNS tsquery
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = serving, pg_catalog
 AS $$
 DECLARE
-    parsed tsquery := websearch_to_tsquery('simple', serving.fold(coalesce(query, '')));
-    plain text := parsed::text;
+    q text := coalesce(query, '');
+    tok text;
+    term tsquery;
+    alternatives tsquery;  -- the OR of the alternatives read so far
+    current tsquery;       -- the AND of the current alternative's terms, its last plain word aside
+    last_plain text;       -- the current alternative's last plain word so far
 BEGIN
-    IF plain = '' THEN
-        RETURN NULL;  -- nothing searchable (only punctuation, say): no text condition
+    IF (length(q) - length(replace(q, '"', ''))) % 2 = 1 THEN
+        RETURN nullif(websearch_to_tsquery('simple', serving.fold(q)), ''::tsquery);
     END IF;
-    IF coalesce(last_is_prefix, false) AND right(plain, 1) = '''' THEN
-        RETURN (plain || ':*')::tsquery;
-    END IF;
-    RETURN parsed;
+    FOR tok IN SELECT m[1] FROM regexp_matches(q || ' or', '(-?"[^"]*"|\S+)', 'g') AS m LOOP
+        IF lower(tok) = 'or' THEN
+            IF last_plain IS NOT NULL THEN
+                term := websearch_to_tsquery('simple', serving.fold(last_plain));
+                IF coalesce(last_is_prefix, false) AND right(term::text, 1) = ''''
+                   AND length(regexp_replace(serving.fold(last_plain), '\W', '', 'g')) >= 3 THEN
+                    term := (term::text || ':*')::tsquery;
+                END IF;
+                current := serving.tsquery_and(current, nullif(term, ''::tsquery));
+            END IF;
+            IF current IS NOT NULL THEN
+                alternatives := CASE WHEN alternatives IS NULL THEN current
+                                     ELSE alternatives || current END;
+            END IF;
+            current := NULL;
+            last_plain := NULL;
+        ELSIF left(tok, 1) = '-' AND length(tok) > 1 THEN
+            term := websearch_to_tsquery('simple', serving.fold(substr(tok, 2)));
+            current := serving.tsquery_and(current, !! nullif(term, ''::tsquery));
+        ELSIF left(tok, 1) = '"' THEN
+            current := serving.tsquery_and(
+                current, nullif(websearch_to_tsquery('simple', serving.fold(tok)), ''::tsquery));
+        ELSE
+            IF last_plain IS NOT NULL THEN
+                current := serving.tsquery_and(
+                    current, nullif(websearch_to_tsquery('simple', serving.fold(last_plain)), ''::tsquery));
+            END IF;
+            last_plain := tok;
+        END IF;
+    END LOOP;
+    RETURN alternatives;
 END
 $$;
