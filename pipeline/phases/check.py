@@ -30,6 +30,10 @@ from pipeline.testhooks import kill_point
 
 BATCH = 100
 RECHECK_AFTER_S = 6 * 60 * 60
+# Postings of boards whose listing went empty, asked per source and run at most: an
+# outage that empties a large board must not become a run of thousands of checks (the
+# oldest checked first; the rest come with the next runs).
+EMPTIED_PER_RUN = 200
 
 
 def check_postings(
@@ -41,6 +45,7 @@ def check_postings(
     wait_s: float = 0.0,
     ids: Sequence[int] = (),
     statuses: Sequence[str] = ("missing",),
+    emptied_per_run: int = EMPTIED_PER_RUN,
 ) -> PhaseReport:
     """`ids` and `statuses` narrow the work to a backfill's selection (by default: every
     missing posting due for a check)."""
@@ -52,6 +57,7 @@ def check_postings(
         outcomes: Counter[str] = Counter()
         reasons: Counter[str] = Counter()
         done: list[int] = []
+        emptied = 0  # postings asked because their board's listing went empty
         with (
             app.archive() as archive,
             Transports(app, run_id) as transports,
@@ -59,11 +65,19 @@ def check_postings(
         ):
             while limit is None or len(done) < limit:
                 batch = BATCH if limit is None else min(BATCH, limit - len(done))
-                todo = _due(conn, source_name, done, ids, statuses, recheck_after_s, batch)
+                # While emptied boards may still add postings, a batch holds no more
+                # than the room left for them, so the bound is exact.
+                room = emptied_per_run - emptied if not ids else 0
+                if room > 0:
+                    batch = min(batch, room)
+                todo = _due(
+                    conn, source_name, done, ids, statuses, recheck_after_s, batch, room > 0
+                )
                 conn.commit()
                 if not todo:
                     break
                 done.extend(row.id for row in todo)
+                emptied += sum(1 for row in todo if row.status not in statuses)
                 requests = [paced(source, platform, platform.check_request(row)) for row in todo]
                 sorted_ = sort_by_robots(requests, source, platform, transports)
                 # robots.txt forbidding (or not yet answering) proves nothing about a posting.
@@ -97,8 +111,10 @@ def _due(
     statuses: Sequence[str],
     recheck_after_s: float,
     batch: int,
+    emptied: bool,
 ) -> list[DueCheck]:
-    """The next postings due a direct check (not yet done in this run)."""
+    """The next postings due a direct check (not yet done in this run); with `emptied`,
+    the active postings of boards whose listing went empty too."""
     params = {
         "source": source_name,
         "done": done,
@@ -106,8 +122,9 @@ def _due(
         "statuses": list(statuses),
         "recheck_s": recheck_after_s,
         # A selection of ids (a backfill) is exactly that; otherwise the active postings
-        # of boards whose listing went empty are asked too (check_store.DUE_CHECKS).
-        "emptied": not ids,
+        # of boards whose listing went empty are asked too (check_store.DUE_CHECKS), up
+        # to the run's bound.
+        "emptied": emptied and not ids,
         "limit": batch,
     }
     return fetch_all(conn, DueCheck, DUE_CHECKS, params)

@@ -249,6 +249,23 @@ def test_a_board_emptied_for_real_closes_every_posting_on_direct_evidence(
     assert (board["state"], board["suspect_since"]) == ("active", None)  # as it was
 
 
+def test_the_checks_an_emptied_board_asks_for_are_bounded_per_run(
+    app, sandbox, tmp_path
+) -> None:
+    gh = gh_app(app, sandbox, tmp_path)
+    poll(gh)
+    listed = set(postings(gh))
+    assert len(listed) > 4
+    remove(sandbox)
+    poll(gh)  # the empty listing: every active posting is due a direct check
+    first = check_postings(gh, "greenhouse", emptied_per_run=3).stats
+    assert (first["checked"], first["outcomes"]) == (3, {"closed": 3})
+    rest = check_postings(gh, "greenhouse", emptied_per_run=3).stats
+    assert rest["checked"] == 3  # the next run takes the next three, never more
+    check_postings(gh, "greenhouse")  # the default bound holds the rest
+    assert {v["status"] for v in postings(gh).values()} == {"not_found"}
+
+
 def test_an_empty_listing_whose_postings_answer_live_keeps_them_and_backs_off(
     app, sandbox, tmp_path
 ) -> None:
