@@ -221,15 +221,22 @@ def remove(sandbox, token: str = BOARD, job_id: int | None = None) -> None:
     httpx.post(f"{sandbox.url}/_sandbox/remove", params=params).raise_for_status()
 
 
-def test_a_board_emptied_for_real_closes_every_posting_on_direct_evidence(
-    app, sandbox, tmp_path
-) -> None:
+def emptied_board(app, sandbox, tmp_path) -> tuple[App, set[str]]:
+    """A Greenhouse board read once, then every job taken down for real and the empty
+    listing read: the app and the postings it had listed."""
     gh = gh_app(app, sandbox, tmp_path)
     poll(gh)
     listed = set(postings(gh))
-    assert len(listed) > 1
+    assert len(listed) > 4
     remove(sandbox)  # the company takes down every job: the listing is empty
     poll(gh)
+    return gh, listed
+
+
+def test_a_board_emptied_for_real_closes_every_posting_on_direct_evidence(
+    app, sandbox, tmp_path
+) -> None:
+    gh, listed = emptied_board(app, sandbox, tmp_path)
     with gh.db.connect() as conn:
         scan = conn.execute("SELECT outcome FROM crawl.scans ORDER BY id DESC LIMIT 1").fetchone()
     assert scan["outcome"] == "empty"
@@ -249,15 +256,8 @@ def test_a_board_emptied_for_real_closes_every_posting_on_direct_evidence(
     assert (board["state"], board["suspect_since"]) == ("active", None)  # as it was
 
 
-def test_the_checks_an_emptied_board_asks_for_are_bounded_per_run(
-    app, sandbox, tmp_path
-) -> None:
-    gh = gh_app(app, sandbox, tmp_path)
-    poll(gh)
-    listed = set(postings(gh))
-    assert len(listed) > 4
-    remove(sandbox)
-    poll(gh)  # the empty listing: every active posting is due a direct check
+def test_the_checks_an_emptied_board_asks_for_are_bounded_per_run(app, sandbox, tmp_path) -> None:
+    gh, _ = emptied_board(app, sandbox, tmp_path)  # every active posting is due a check
     first = check_postings(gh, "greenhouse", emptied_per_run=3).stats
     assert (first["checked"], first["outcomes"]) == (3, {"closed": 3})
     rest = check_postings(gh, "greenhouse", emptied_per_run=3).stats
