@@ -64,15 +64,8 @@ def check_postings(
             app.db.connect() as conn,
         ):
             while limit is None or len(done) < limit:
-                batch = BATCH if limit is None else min(BATCH, limit - len(done))
-                # While emptied boards may still add postings, a batch holds no more
-                # than the room left for them, so the bound is exact.
-                room = emptied_per_run - emptied if not ids else 0
-                if room > 0:
-                    batch = min(batch, room)
-                todo = _due(
-                    conn, source_name, done, ids, statuses, recheck_after_s, batch, room > 0
-                )
+                batch, more = _batch(limit, len(done), 0 if ids else emptied_per_run - emptied)
+                todo = _due(conn, source_name, done, ids, statuses, recheck_after_s, batch, more)
                 conn.commit()
                 if not todo:
                     break
@@ -101,6 +94,14 @@ def check_postings(
         return {"checked": len(done), "outcomes": dict(outcomes), "reasons": dict(reasons)}
 
     return run_phase(app.db, "check", source_name, work, wait_s=wait_s)
+
+
+def _batch(limit: int | None, done: int, emptied_room: int) -> tuple[int, bool]:
+    """The next batch's size (BATCH, within the run's limit) and whether emptied boards'
+    postings may join it: while they may, no more than the room left for them, so their
+    bound is exact."""
+    batch = BATCH if limit is None else min(BATCH, limit - done)
+    return (min(batch, emptied_room), True) if emptied_room > 0 else (batch, False)
 
 
 def _due(
