@@ -37,6 +37,8 @@ MAX_LIMIT = 50
 DEFAULT_LIMIT = 20
 MAX_DAYS = 3650
 RELEVANCE_CANDIDATES = 1000
+# The shortest prefix, in folded word characters; serving.typed_tsquery holds the same
+# minimum for each OR alternative (it applies the prefixes this module allows).
 PREFIX_MIN_CHARS = 3
 
 # The location and parse groups: filters and facets, counted in one shared pass
@@ -400,7 +402,7 @@ def effective_sort(filters: Filters, sort: str) -> str:
 _TERMS = re.compile(r'-?"[^"]*"|\S+')
 
 
-def prefix_words(q: str) -> list[str]:
+def _prefix_terms(q: str) -> list[str]:
     """The words of `q` that also match as a prefix (serving.typed_tsquery): the last
     plain word (not quoted, not excluded, not the OR operator) of each OR alternative,
     of at least 3 folded characters, wherever exclusions and phrases stand. None after
@@ -420,8 +422,8 @@ def prefix_words(q: str) -> list[str]:
 
 
 def prefix_applies(q: str) -> bool:
-    """Does any word of `q` also match as a prefix (see prefix_words)?"""
-    return bool(prefix_words(q))
+    """Does any word of `q` also match as a prefix (see _prefix_terms)?"""
+    return bool(_prefix_terms(q))
 
 
 # ---------------------------------------------------------------- cursors

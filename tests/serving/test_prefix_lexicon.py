@@ -94,7 +94,7 @@ def test_a_prefix_covering_more_than_fifty_words_stays_a_partial_match(serving) 
 
 
 def test_words_with_quotes_and_backslashes_are_quoted_as_lexemes(serving) -> None:
-    # A prefix of 3 characters: the shortest that matches as one (search.prefix_words).
+    # A prefix of 3 characters: the shortest that matches as one (search.prefix_applies).
     odd = ["itz's", "itz\\s", "itz''\\\\x", "itzy"]
     with psycopg.connect(serving.url) as conn:
         conn.execute("INSERT INTO serving.lexicon (lexeme) SELECT unnest(%s::text[])", (odd,))

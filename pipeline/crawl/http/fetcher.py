@@ -327,12 +327,6 @@ class Fetcher:
         elif status < 400:
             self.pacer.calm(key)
 
-    def _hop_cooldown(self, request: FetchRequest) -> float:
-        """Seconds of a cooldown the request's host started since it was sent."""
-        if self.pacer is None:
-            return 0.0
-        return self.pacer.cooldown_remaining(request.pacing_key)
-
     # ------------------------------------------------------------ internals
 
     async def _fetch(self, request: FetchRequest) -> FetchResult:
@@ -350,18 +344,18 @@ class Fetcher:
                 if refused is not None:  # nothing is sent: not a request, not a DNS query
                     log.error("%s (url %s)", refused, url)
                     return _failure(request, url, started, str(refused), hops, blocked=True)
-                cooling = self._hop_cooldown(request) if hops else 0.0
-                if cooling > 0:
-                    # A redirect answered after the host asked us to wait is followed
-                    # only after the wait: the hop is a request to the host like any
-                    # other. A wait longer than a slot may take fails the request, its
-                    # hops recorded (every request sent is).
-                    assert self.pacer is not None
+                # A redirect answered after the host asked us to wait is followed only
+                # after the wait: the hop is a request to the host like any other. A wait
+                # longer than a slot may take fails the request, its hops recorded
+                # (every request sent is).
+                if hops and self.pacer is not None:
+                    cooling = self.pacer.cooldown_remaining(request.pacing_key)
                     if cooling > self.pacer.max_wait_s:
                         # The redirect answered is the request's last, not followed.
                         reason = f"redirect not followed: the host asked for a {cooling:.0f}s wait"
                         return _failure(request, hops[-1].url, started, reason, hops[:-1])
-                    await asyncio.sleep(cooling)
+                    if cooling > 0:
+                        await asyncio.sleep(cooling)
                 outgoing = self._client.build_request(
                     method, url, headers=dict(request.headers), content=body
                 )
