@@ -13,7 +13,7 @@ import json
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -26,6 +26,7 @@ from pipeline.enrich.lexicon import ENUMS
 from pipeline.normalize.employment import VOCABULARY, employment_types
 from pipeline.normalize.salary import converted, reference_rates
 from pipeline.normalize.work_mode import REMOTE_ALIAS, WORK_MODES
+from serving_sync import spelling
 from serving_sync.dates import DateKind, date_kind
 from serving_sync.text import fold
 
@@ -129,6 +130,8 @@ class Filters:
     skill_scope: str = "required"
     experience_min: tuple[str, ...] = ()
     seniority: tuple[str, ...] = ()
+    # The query as typed, never corrected for typos ("search instead for ...").
+    verbatim: bool = False
 
     def values(self, group: str) -> tuple[str, ...]:
         if group in ("enrichment", "remote"):  # a stats group; an alias folded into work_mode
@@ -153,6 +156,8 @@ class Filters:
             pairs.append(("skill_match", self.skill_match))
         if self.skill and self.skill_scope != "required":
             pairs.append(("skill_scope", self.skill_scope))
+        if self.verbatim and self.q:
+            pairs.append(("verbatim", "true"))
         return pairs
 
     def experience_ranges(self) -> list[tuple[int, int]] | None:
@@ -184,6 +189,8 @@ class SearchRequest:
 class Page:
     items: tuple[dict[str, Any], ...]
     next_cursor: str | None
+    # The query the page answers when the one typed was corrected for typos.
+    corrected_query: str | None = None
 
 
 @dataclass(frozen=True)
@@ -377,6 +384,7 @@ def parse_filters(raw: Mapping[str, Sequence[str]]) -> Filters:
         skill_scope=skill_scope,
         experience_min=_experience(raw),
         seniority=_choices(raw, "seniority", SENIORITY_VALUES),
+        verbatim=bool(_boolean(raw, "verbatim")),
     )
 
 
@@ -522,8 +530,47 @@ def _ranges_literal(ranges: list[tuple[int, int]] | None) -> str | None:
     return "{" + ",".join(f'"[{low},{high}]"' for low, high in ranges) + "}"
 
 
+SPELLING_SQL = "SELECT * FROM serving.web_spelling(%s, %s, %s)"
+
+
+def spelled(conn: psycopg.Connection, filters: Filters) -> Filters | None:
+    """The filters with the query's typos corrected (serving_sync.spelling), or None when
+    there is nothing to correct, the user asked for the query verbatim, or no word of
+    the lexicon is near enough."""
+    words = [] if filters.verbatim else spelling.correctable_words(filters.q)
+    if not words:
+        return None
+    prefixes = [fold(term) for term in _prefix_terms(filters.q)]
+    folded = list(dict.fromkeys(w.folded for w in words))
+    # First which words no posting has (and the long ones' candidates); only then the
+    # short ones' one-edit variants, a few hundred each, for those alone.
+    rows = conn.execute(SPELLING_SQL, (folded, prefixes, None)).fetchall()
+    unknown = [r["word"] for r in rows if r["word"] is not None]
+    edits = spelling.lookup_edits([w for w in words if w.folded in unknown])
+    if edits:
+        rows += conn.execute(SPELLING_SQL, ([], [], edits)).fetchall()
+    candidates = {r["candidate"]: r["share"] for r in rows if r["candidate"] is not None}
+    corrections = {}
+    for word in unknown:
+        nearest = spelling.nearest(word, candidates)
+        if nearest is not None:
+            corrections[word] = nearest
+    if not corrections:
+        return None
+    return replace(filters, q=spelling.corrected(filters.q, words, corrections))
+
+
 def search(conn: psycopg.Connection, request: SearchRequest) -> Page:
-    """One page, fetching one row more than asked to know whether another follows."""
+    """One page, fetching one row more than asked to know whether another follows.
+    The query is corrected for typos first (unless verbatim), so every page of a list
+    answers the same corrected query."""
+    corrected = spelled(conn, request.filters)
+    if corrected is None:
+        return _page(conn, request)
+    return replace(_page(conn, replace(request, filters=corrected)), corrected_query=corrected.q)
+
+
+def _page(conn: psycopg.Connection, request: SearchRequest) -> Page:
     sort = effective_sort(request.filters, request.sort)
     after = request.cursor
     args = (
