@@ -24,8 +24,12 @@ def filter_parameters(
     q: Annotated[
         str | None,
         Query(
-            description='Web-search syntax: words, "a phrase", OR, -exclude. At most 200 characters; the last word also matches as a prefix.'
+            description='Web-search syntax: words, "a phrase", OR, -exclude. At most 200 characters; the last word also matches as a prefix. A word of 5 letters or more that no posting has is corrected to the nearest one (see corrected_query) unless verbatim.'
         ),
+    ] = None,
+    verbatim: Annotated[
+        bool | None,
+        Query(description="true: search for q as typed, never corrected for typos."),
     ] = None,
     country: Annotated[
         list[str] | None, Query(description="ISO 3166 alpha-2 code. " + _REPEAT)
@@ -121,7 +125,10 @@ def list_jobs(
     with request.app.state.pool.connection() as conn:
         page = search.search(conn, query)
     items = [{**item, "page": f"/jobs/{item['id']}"} for item in page.items]
-    return json_response({"items": items, "next_cursor": page.next_cursor})
+    body = {"items": items, "next_cursor": page.next_cursor}
+    # The query the items answer when q was corrected for typos (else null).
+    body["corrected_query"] = page.corrected_query
+    return json_response(body)
 
 
 @router.get("/stats", dependencies=[Depends(filter_parameters)])

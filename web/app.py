@@ -39,6 +39,7 @@ def templates() -> Jinja2Templates:
         query_string=present.query_string,
         with_value=present.with_value,
         page_link=present.page_link,
+        spelling_links=present.spelling_links,
         safe_url=present.safe_url,
         number=present.number,
         percent=present.percent,

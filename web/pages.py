@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
@@ -26,8 +27,12 @@ def search_page(request: Request) -> Response:
     try:
         with request.app.state.pool.connection() as conn:
             page = search.search(conn, query)
+            # The facets count what the results show: the corrected query, if it was.
+            answered = query.filters
+            if page.corrected_query is not None:
+                answered = replace(answered, q=page.corrected_query)
             facets = cached_counts(
-                request, conn, query.filters, search.PAGE_FACET_GROUPS, settings.web_facet_top
+                request, conn, answered, search.PAGE_FACET_GROUPS, settings.web_facet_top
             )
     except Unavailable:
         # A distinct state: the form stays usable, and no one reads "0 results".

@@ -3,7 +3,7 @@ group and value labels, URLs that carry the filters."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -310,6 +310,15 @@ def page_link(query: SearchRequest, cursor: str | None = None) -> str:
         limit=None if query.limit == DEFAULT_LIMIT else query.limit,
         cursor=cursor,
     )
+
+
+def spelling_links(query: SearchRequest, corrected_q: str) -> tuple[str, str]:
+    """The corrected search's own link, and the typed query's ("search instead for"):
+    the same filters and sort, from the first page."""
+    sort = None if query.sort == "newest" else query.sort
+    corrected = query_string(replace(query.filters, q=corrected_q, verbatim=False), sort=sort)
+    typed = query_string(replace(query.filters, verbatim=True), sort=sort)
+    return "/?" + corrected, "/?" + typed
 
 
 def with_value(filters: Filters, group: str, value: str) -> str:

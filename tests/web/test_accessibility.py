@@ -18,6 +18,7 @@ PAGES = {
     "search": ("/", 200),
     "search-filtered": ("/?q=engineer&country=VN&remote=hybrid", 200),
     "search-empty": ("/?q=zzzzqqqq", 200),
+    "search-corrected": ("/?q=engneer", 200),
     "job": ("/jobs/1001", 200),
     "closed-job": ("/jobs/999", 410),
     "missing-job": ("/jobs/424242", 404),

@@ -22,7 +22,8 @@ def test_api_jobs_pages_through_every_match_once(web, seeded) -> None:
     params: dict = {"country": ["VN", "unknown"], "limit": 4}
     while True:
         body = get(web, "/api/jobs", **params).json()
-        assert set(body) == {"items", "next_cursor"}
+        assert set(body) == {"items", "next_cursor", "corrected_query"}
+        assert body["corrected_query"] is None
         seen.extend(item["id"] for item in body["items"])
         if not body["next_cursor"]:
             break
@@ -93,6 +94,7 @@ BAD_INPUT = {
     "include_undated_text": ({"include_undated": "sometimes"}, "include_undated"),
     "cursor_unknown_age_flag_not_1": ({"cursor": _cursor('{"s":"newest","i":1,"u":2}')}, "cursor"),
     "bad_sort": ({"sort": "oldest"}, "sort"),
+    "verbatim_text": ({"q": "engneer", "verbatim": "perhaps"}, "verbatim"),
     "unknown_parameter": ({"colour": "blue"}, "colour"),
 }
 
