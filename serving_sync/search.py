@@ -26,7 +26,7 @@ from pipeline.enrich.lexicon import ENUMS
 from pipeline.normalize.employment import VOCABULARY, employment_types
 from pipeline.normalize.salary import converted, reference_rates
 from pipeline.normalize.work_mode import REMOTE_ALIAS, WORK_MODES
-from serving_sync import spelling
+from serving_sync import highlight, spelling
 from serving_sync.dates import DateKind, date_kind
 from serving_sync.text import fold
 
@@ -584,12 +584,40 @@ def _page(conn: psycopg.Connection, request: SearchRequest) -> Page:
     )
     rows = conn.execute(SEARCH_SQL, args).fetchall()
     currency = request.filters.salary_currency
-    items = tuple(_item(row, currency) for row in rows[: request.limit])
+    shown = rows[: request.limit]
+    snippets = _snippets(conn, request.filters.q, [row["id"] for row in shown])
+    items = tuple({**_item(row, currency), **snippets.get(row["id"], NO_SNIPPET)} for row in shown)
     next_cursor = None
     if len(rows) > request.limit:
         last = rows[request.limit - 1]
         next_cursor = encode_cursor(Cursor(sort, last["id"], last["sort_at"], last["rank"]))
     return Page(items, next_cursor)
+
+
+SNIPPET_TEXTS_SQL = "SELECT * FROM serving.web_snippet_texts(%s)"
+NO_SNIPPET: dict[str, Any] = {"snippet": None, "snippet_marks": []}
+
+
+def _snippets(conn: psycopg.Connection, q: str, ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Per listed posting, the snippet of its description around the query's best match
+    (serving_sync.highlight) and its marks as [start, end] offsets into the snippet.
+    No query, no snippets: there is nothing to show a match of."""
+    query = highlight.query_words(q, _prefix_terms(q)) if q else None
+    if not query or not ids:
+        return {}
+    found = {}
+    for row in conn.execute(SNIPPET_TEXTS_SQL, (ids,)).fetchall():
+        cut = highlight.snippet(row["description"], query)
+        if cut is not None:
+            found[row["id"]] = {"snippet": cut.text, "snippet_marks": [list(m) for m in cut.marks]}
+    return found
+
+
+def marked_spans(text: str | None, q: str) -> list[tuple[int, int]]:
+    """The spans of `text` the query's words mark (the job page's description)."""
+    if not q or not text:
+        return []
+    return highlight.mark_spans(text, highlight.query_words(q, _prefix_terms(q)))
 
 
 def converted_body(row: Mapping[str, Any], currency: str | None) -> dict[str, Any] | None:

@@ -57,6 +57,8 @@ def templates() -> Jinja2Templates:
         legal_entity_text=present.legal_entity_text,
         enrichment_body=present.enrichment_body,
         marked_description=present.marked_description,
+        snippet_pieces=present.snippet_pieces,
+        job_link=present.job_link,
         excerpt_in_context=present.excerpt_in_context,
     )
     return found

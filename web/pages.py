@@ -46,11 +46,15 @@ def search_page(request: Request) -> Response:
 def job_page(request: Request, job_id: Annotated[int, Path(ge=0)]) -> Response:
     if job_id >= 2**63:
         return render(request, "not_found.html", {"title": "Job not found"}, 404)
+    # The search that led here (its words are marked in the description), checked as
+    # the search itself checks it.
+    back = search.parse_filters({"q": raw_params(request).get("q", [])})
     with request.app.state.pool.connection() as conn:
         found = search.job(conn, job_id)
         closed = None if found else search.closed_job(conn, job_id)
     if found:
-        return render(request, "job.html", {"title": found["title"], "job": found})
+        context = {"title": found["title"], "job": found, "q": back.q}
+        return render(request, "job.html", context)
     if closed:
         return render(request, "closed.html", {"title": "Job closed", "job": closed}, 410)
     return render(request, "not_found.html", {"title": "Job not found"}, 404)

@@ -3,6 +3,7 @@ group and value labels, URLs that carry the filters."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -145,25 +146,45 @@ def _evidence(
     return {"value": item.get("value"), **place(fields, item).as_dict()}
 
 
-def marked_description(job: dict[str, Any]) -> list[tuple[str, bool]]:
-    """The description as (text, marked) pieces: each extracted value's span in it is
-    marked, so a reader sees the words a value stands on in their place."""
+def marked_description(job: dict[str, Any], q: str = "") -> list[tuple[str, str | None]]:
+    """The description as (text, mark) pieces: each extracted value's span in it is
+    marked "evidence", so a reader sees the words a value stands on in their place, and
+    the words of the search that led here "hit"."""
     description = job.get("description") or ""
     found = enrichment_body(job)
-    spans = sorted(
-        (item["start"], item["end"]) for item in _items(found) if item.get("field") == "description"
-    )
-    pieces: list[tuple[str, bool]] = []
+    spans = [
+        (item["start"], item["end"], "evidence")
+        for item in _items(found)
+        if item.get("field") == "description"
+    ]
+    spans += [(start, end, "hit") for start, end in search.marked_spans(description, q)]
+    return marked_pieces(description, spans)
+
+
+def marked_pieces(text: str, spans: Iterable[tuple[int, int, str]]) -> list[tuple[str, str | None]]:
+    """`text` as (piece, mark) pieces, mark None between the spans. Where spans overlap,
+    the earlier one marks the shared characters."""
+    pieces: list[tuple[str, str | None]] = []
     at = 0
-    for start, end in spans:
-        if start < at:  # overlapping spans: the first one marks the shared words
-            start = at
+    for start, end, kind in sorted(spans):
+        start = max(start, at)
         if start >= end:
             continue
-        pieces += [(description[at:start], False), (description[start:end], True)]
+        pieces += [(text[at:start], None), (text[start:end], kind)]
         at = end
-    pieces.append((description[at:], False))
+    pieces.append((text[at:], None))
     return [piece for piece in pieces if piece[0]]
+
+
+def snippet_pieces(item: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """A result's snippet as (piece, mark) pieces, its query matches marked."""
+    marks = [(start, end, "hit") for start, end in item.get("snippet_marks") or ()]
+    return marked_pieces(item.get("snippet") or "", marks)
+
+
+def job_link(job_id: int, q: str) -> str:
+    """A result's job page; with the search's words, which the page marks."""
+    return f"/jobs/{job_id}" + (f"?{urlencode({'q': q})}" if q else "")
 
 
 def excerpt_in_context(item: dict[str, Any]) -> tuple[str, str, str]:

@@ -1,0 +1,114 @@
+"""Where a query's words stand in a posting's text: the spans to mark, and the snippet of
+about 200 characters around the best match (pure).
+
+The words are read as serving.typed_tsquery reads them: every word of the query's plain
+terms and quoted phrases (folded: "ke toan" marks "kế toán"), never an excluded one or
+the OR operator; the words that take the prefix also mark the words they start. A word
+of the text is a run of letters and digits, as the text search parser splits it, so
+marks always cover whole words. Offsets are into the text as given (a mark is
+text[start:end]), or, for a snippet, into the snippet's own text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from serving_sync.text import fold
+
+SNIPPET_CHARS = 200
+# How much of the text a snippet looks at (the list reads no more of a description).
+SNIPPET_SCAN_CHARS = 8000
+ELLIPSIS = "…"
+_TERMS = re.compile(r'-?"[^"]*"|\S+')
+_WORD = re.compile(r"[^\W_]+")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class QueryWords:
+    words: frozenset[str]  # folded, matched whole
+    prefixes: tuple[str, ...]  # folded, matched as the start of a word
+
+    def __bool__(self) -> bool:
+        return bool(self.words or self.prefixes)
+
+    def matches(self, word: str) -> bool:
+        return word in self.words or word.startswith(self.prefixes)
+
+
+@dataclass(frozen=True)
+class Snippet:
+    text: str
+    marks: tuple[tuple[int, int], ...]
+
+
+def query_words(q: str, prefix_terms: Iterable[str] = ()) -> QueryWords:
+    """The words of `q` a match can show; `prefix_terms`: the terms that take the prefix
+    (serving_sync.search decides which)."""
+    words: set[str] = set()
+    for term in _TERMS.findall(q):
+        if (term.startswith("-") and len(term) > 1) or term.lower() == "or":
+            continue
+        words.update(_WORD.findall(fold(term)))
+    prefixes = []
+    for term in prefix_terms:
+        found = _WORD.findall(fold(term))
+        if found:
+            prefixes.append(found[-1])
+    return QueryWords(frozenset(words), tuple(prefixes))
+
+
+def _folded(text: str) -> str:
+    """`fold(text)`, one character for one, so offsets carry over. The fast path is
+    exact unless lowercasing changed the length (a dotted capital I: two characters)."""
+    folded = fold(text)
+    if len(folded) == len(text):
+        return folded
+    return "".join((fold(c) or c)[:1] for c in text)
+
+
+def mark_spans(text: str, query: QueryWords) -> list[tuple[int, int]]:
+    """The spans of `text` (NFC, as the serving text is kept) whose words the query
+    finds, in order."""
+    if not query or not text:
+        return []
+    folded = _folded(text)
+    return [m.span() for m in _WORD.finditer(folded) if query.matches(m.group())]
+
+
+def snippet(text: str | None, query: QueryWords, width: int = SNIPPET_CHARS) -> Snippet | None:
+    """About `width` characters of `text` (whitespace collapsed) around its best match:
+    the window holding the most distinct query words, the earliest of those, cut at word
+    boundaries, with every match inside marked. No match: the text's start, unmarked."""
+    if not text:
+        return None
+    flat = _SPACE.sub(" ", text[:SNIPPET_SCAN_CHARS]).strip()
+    spans = mark_spans(flat, query)
+    start = _best_start(flat, spans, width)
+    end = min(len(flat), start + width)
+    if end < len(flat):  # end at a word boundary
+        cut = flat.rfind(" ", start, end)
+        end = cut if cut > start else end
+    if start > 0:  # start at a word boundary
+        cut = flat.find(" ", start, end)
+        start = cut + 1 if 0 <= cut < start + 30 else start
+    lead = ELLIPSIS if start > 0 else ""
+    tail = ELLIPSIS if end < len(flat) else ""
+    shift = len(lead) - start
+    marks = tuple((s + shift, e + shift) for s, e in spans if s >= start and e <= end)
+    return Snippet(lead + flat[start:end] + tail, marks)
+
+
+def _best_start(flat: str, spans: list[tuple[int, int]], width: int) -> int:
+    if not spans:
+        return 0
+    lead = width // 5  # a little of what comes before the first match
+    best, best_score = 0, -1
+    for anchor, _ in spans[:200]:
+        start = max(0, anchor - lead)
+        inside = {fold(flat[s:e]) for s, e in spans if s >= start and e <= start + width}
+        if len(inside) > best_score:
+            best, best_score = start, len(inside)
+    return best
