@@ -31,7 +31,7 @@ from pipeline.normalize.employment import coherent, employment_types
 from pipeline.normalize.salary import annualized
 from pipeline.normalize.work_mode import work_mode
 from pipeline.testhooks import kill_point
-from serving_sync import facet_totals, freshness, lexicon, schema, stage
+from serving_sync import facet_totals, freshness, lexicon, schema, stage, typeahead
 from serving_sync.mode import History, Mode, choose_mode
 from serving_sync.source import (
     PUBLISHED_STATUSES,
@@ -265,6 +265,7 @@ def _sync(
         )
     if options.dry_run:
         return _report(options, mode, total, staged, counts, _preview(conn, mode, options)), "", ""
+    backfill_suggestions = mode.full and typeahead.missing(conn)
     stage.apply_content(conn, mode.full)
     liveness = stage.apply_liveness(conn)
     closed, pruned = stage.apply_closures(conn, mode.full, options.retention_days)
@@ -276,6 +277,8 @@ def _sync(
         facet_totals.refresh(conn)
     if lexicon.rebuild_needed(mode.full, counts):
         lexicon.rebuild(conn)
+    if backfill_suggestions:
+        typeahead.rebuild(conn)
     assert fresh is not None
     freshness.publish(conn, fresh, options.freshness_max_lag_s)
     kill_point("sync:after_verify")

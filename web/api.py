@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 
-from serving_sync import search
+from serving_sync import search, typeahead
 from serving_sync.search import InvalidParameter
 from web import present
 from web.respond import cached_counts, json_response, raw_params
@@ -16,6 +17,7 @@ router = APIRouter(prefix="/api", tags=["api"])
 STATS_GROUPS = (*search.FACET_GROUPS, "month", *search.ENRICH_STATS_GROUPS)
 _FILTERS = frozenset(search.filter_names())
 _LIST_PARAMS = _FILTERS | {"sort", "cursor", "limit"}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _REPEAT = "Repeat the parameter for OR; `unknown` selects postings without a value."
 Values = Annotated[list[str] | None, Query(description=_REPEAT)]
 
@@ -129,6 +131,28 @@ def list_jobs(
     # The query the items answer when q was corrected for typos (else null).
     body["corrected_query"] = page.corrected_query
     return json_response(body)
+
+
+@router.get("/suggest")
+def suggest(
+    request: Request,
+    q: Annotated[
+        str,
+        Query(
+            max_length=typeahead.MAX_CHARS,
+            description="What has been typed: suggestions start from 2 folded characters.",
+        ),
+    ] = "",
+) -> JSONResponse:
+    """Up to 8 titles, companies, skills and places starting with `q` (at a word of
+    them), each with its kind, how many published postings name it, and the filter
+    parameter and link that select it. Fewer than 2 characters: none."""
+    _check_names(raw_params(request), frozenset({"q"}))
+    if _CONTROL.search(q):
+        raise InvalidParameter("q", "control characters are not allowed")
+    with request.app.state.pool.connection() as conn:
+        found = typeahead.suggest(conn, q)
+    return json_response({"q": q, "suggestions": [present.suggestion_body(s) for s in found]})
 
 
 @router.get("/stats", dependencies=[Depends(filter_parameters)])

@@ -28,6 +28,7 @@ from web.settings import WebSettings
 HERE = Path(__file__).parent
 # Routes that read no data: never rate limited.
 _UNLIMITED = ("/healthz", "/static/", "/docs", "/openapi.json", "/redoc")
+SUGGEST_PATH = "/api/suggest"
 
 
 def templates() -> Jinja2Templates:
@@ -86,6 +87,7 @@ def create_app(reader_url: str, settings: WebSettings | None = None) -> FastAPI:
     app.state.pool = pool
     app.state.settings = settings
     app.state.limiter = RateLimiter(settings.web_rate_limit_per_minute)
+    app.state.suggest_limiter = RateLimiter(settings.web_suggest_rate_limit_per_minute)
     app.state.counts_cache = CountsCache(settings.web_counts_cache_s)
     app.state.templates = templates()
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -102,7 +104,8 @@ def _install_middleware(app: FastAPI) -> None:
         path = request.url.path
         if not path.startswith(_UNLIMITED):
             client = request.client.host if request.client else "?"
-            wait = app.state.limiter.allow(client)
+            limiter = app.state.suggest_limiter if path == SUGGEST_PATH else app.state.limiter
+            wait = limiter.allow(client)
             if wait is not None:
                 return Response(
                     "Too many requests: slow down a little.",

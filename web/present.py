@@ -17,6 +17,7 @@ from serving_sync import search
 from serving_sync.dates import DateKind, date_kind
 from serving_sync.evidence import NormalizedField, place, served_fields
 from serving_sync.search import DEFAULT_LIMIT, UNKNOWN, Filters, SearchRequest
+from serving_sync.typeahead import Suggestion
 
 GROUP_LABELS = {
     "country": "Country",
@@ -340,6 +341,28 @@ def spelling_links(query: SearchRequest, corrected_q: str) -> tuple[str, str]:
     corrected = query_string(replace(query.filters, q=corrected_q, verbatim=False), sort=sort)
     typed = query_string(replace(query.filters, verbatim=True), sort=sort)
     return "/?" + corrected, "/?" + typed
+
+
+SUGGESTION_KINDS = {"title": "title", "company": "company", "skill": "skill",
+                    "city": "place", "region": "place"}  # fmt: skip
+
+
+def suggestion_body(found: Suggestion) -> dict[str, Any]:
+    """A suggestion as the API and the search box show it: what it reads, what kind of
+    thing it is, how many postings name it, and the filter (and link) that selects it.
+    A title is searched for as a phrase."""
+    value = found.value
+    if found.kind == "title":  # a phrase, within the query's 200 characters
+        value = '"' + " ".join(found.value.replace('"', " ").split())[:190] + '"'
+    label = skill_name(found.value) if found.kind == "skill" else found.value
+    return {
+        "kind": SUGGESTION_KINDS[found.kind],
+        "label": label,
+        "count": found.postings,
+        "param": found.param,
+        "value": value,
+        "url": "/?" + urlencode({found.param: value}),
+    }
 
 
 def with_value(filters: Filters, group: str, value: str) -> str:

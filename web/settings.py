@@ -18,6 +18,8 @@ class WebSettings(BaseSettings):
     web_pool_timeout_s: float = 3.0
     # Requests per minute per client IP on the data routes; 0 turns the limit off.
     web_rate_limit_per_minute: int = Field(default=120, ge=0)
+    # Typeahead asks once per pause in typing: a budget of its own, per client IP.
+    web_suggest_rate_limit_per_minute: int = Field(default=600, ge=0)
     # One facet or stats request gets this budget, shared by its passes; a pass that
     # would run past it says "unavailable" (never a partial count).
     web_facet_budget_ms: int = Field(default=1000, ge=1)
