@@ -64,7 +64,7 @@ from psycopg.rows import dict_row
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pipeline.db.connect import Database
-from serving_sync import facet_bits, roles, search
+from serving_sync import facet_bits, roles, search, typeahead
 from serving_sync import schema as serving_schema
 from serving_sync.search import Filters, SearchRequest
 
@@ -330,6 +330,52 @@ def query_classes(rng: random.Random, n: int) -> dict[str, list[Filters]]:
     }
 
 
+# What a visitor types into the search box, 2 to 6 characters of the commonest things.
+TYPED = ["en", "eng", "engi", "da", "data", "data e", "ma", "man", "de", "dev", "so", "soft",
+         "ke", "ke to", "nh", "nhan", "sa", "sal", "ac", "acc", "pr", "prod", "an", "ana",
+         "us", "vi", "be", "ber"]  # fmt: skip
+
+
+def typo_queries(rng: random.Random, n: int) -> list[tuple[str, str]]:
+    """(typed, meant): a common word of 5 letters or more with one letter left out,
+    doubled, replaced or swapped with the next, as people mistype (still 5 letters or
+    more: shorter words are not corrected)."""
+    words = [w for t in COMMON_TERMS for w in t.split() if len(w) >= 5]
+    found: list[tuple[str, str]] = []
+    while len(found) < n:
+        word = rng.choice(words)
+        at = rng.randrange(1, len(word) - 1)
+        typed = rng.choice([
+            word[:at] + word[at + 1 :],
+            word[:at] + word[at] + word[at:],
+            word[:at] + ("x" if word[at] != "x" else "z") + word[at + 1 :],
+            word[:at] + word[at + 1] + word[at] + word[at + 2 :],
+        ])  # fmt: skip
+        if typed != word and len(typed) >= 5:  # a swap of two like letters is no typo
+            found.append((typed, word))
+    return found
+
+
+def measure_typing(conn: psycopg.Connection, rng: random.Random, n: int) -> dict[str, Any]:
+    """Typeahead over what visitors type, and whole searches for mistyped words (the
+    correction included): latency, and the share corrected to the word meant (a typo
+    can also land on another real word: "sales" -> "saves" is a word too)."""
+    typed = [rng.choice(TYPED) for _ in range(n)]
+    ahead = _summary([_timed(lambda t=t: typeahead.suggest(conn, t)) for t in typed])
+    _print("typeahead", ahead)
+    typos = typo_queries(rng, n)
+    pages: list[search.Page] = []
+    times = [
+        _timed(lambda t=t: pages.append(search.search(conn, SearchRequest(Filters(q=t)))))
+        for t, _ in typos
+    ]
+    typo = _summary(times)
+    meant = sum(page.corrected_query == word for page, (_, word) in zip(pages, typos, strict=True))
+    typo["corrected_share"] = round(meant / len(typos), 3)
+    _print("typo", typo)
+    return {"typeahead": ahead, "typo": typo}
+
+
 def _timed(run: Callable[[], Any]) -> float:
     """Milliseconds; a query cut by the role's statement timeout counts with its time."""
     started = time.perf_counter()
@@ -450,6 +496,7 @@ def measure(
             _print(name, results[name])
         # The counting queries alone first (as between a sync's commit and the build of
         # its bitmaps), then with the bitmaps a sync leaves behind: every request exact.
+        results.update(measure_typing(conn, rng, n))
         results.update(_count_classes(conn, classes, n, sample_n, prefix="query_"))
         results["facet_bits_build"] = {"s": round(build_bitmaps(Database(owner)), 1)}
         results.update(_count_classes(conn, classes, n, n))
@@ -512,6 +559,12 @@ def run(admin_url: str, rows: int, queries: int, keep: str | None = None) -> dic
         "stats_budgeted_p95_ms": figures["stats_budgeted"]["p95_ms"],
         "stats_unavailable_share": figures["stats_budgeted"]["unavailable_share"],
         "stats_query_p95_ms": figures["query_stats"]["p95_ms"],
+        "typeahead_p50_ms": figures["typeahead"]["p50_ms"],
+        "typeahead_p95_ms": figures["typeahead"]["p95_ms"],
+        "typo_p50_ms": figures["typo"]["p50_ms"],
+        "typo_p95_ms": figures["typo"]["p95_ms"],
+        "typo_corrected_share": figures["typo"]["corrected_share"],
+        "rare_term_p50_ms": figures["rare_term"]["p50_ms"],
         "common_term_match_share": shares,
         "naive_p50_ms": figures["naive_rank_count"]["p50_ms"],
         "naive_p95_ms": figures["naive_rank_count"]["p95_ms"],

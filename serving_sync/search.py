@@ -585,8 +585,8 @@ def _page(conn: psycopg.Connection, request: SearchRequest) -> Page:
     rows = conn.execute(SEARCH_SQL, args).fetchall()
     currency = request.filters.salary_currency
     shown = rows[: request.limit]
-    snippets = _snippets(conn, request.filters.q, [row["id"] for row in shown])
-    items = tuple({**_item(row, currency), **snippets.get(row["id"], NO_SNIPPET)} for row in shown)
+    details = _details(conn, request.filters.q, shown)
+    items = collapsed([{**_item(row, currency), **details.get(row["id"], {})} for row in shown])
     next_cursor = None
     if len(rows) > request.limit:
         last = rows[request.limit - 1]
@@ -594,23 +594,55 @@ def _page(conn: psycopg.Connection, request: SearchRequest) -> Page:
     return Page(items, next_cursor)
 
 
-SNIPPET_TEXTS_SQL = "SELECT * FROM serving.web_snippet_texts(%s)"
+PAGE_DETAILS_SQL = "SELECT * FROM serving.web_page_details(%s, %s)"
 NO_SNIPPET: dict[str, Any] = {"snippet": None, "snippet_marks": []}
 
 
-def _snippets(conn: psycopg.Connection, q: str, ids: list[int]) -> dict[int, dict[str, Any]]:
-    """Per listed posting, the snippet of its description around the query's best match
-    (serving_sync.highlight) and its marks as [start, end] offsets into the snippet.
-    No query, no snippets: there is nothing to show a match of."""
-    query = highlight.query_words(q, _prefix_terms(q)) if q else None
-    if not query or not ids:
+def _details(
+    conn: psycopg.Connection, q: str, rows: Sequence[Mapping[str, Any]]
+) -> dict[int, dict[str, Any]]:
+    """Per listed posting: where else it is listed (its duplicate group: `group`,
+    `also_on`, the other sources, and `listings`, how many postings in all) and how
+    often it was reposted (`reposts`: its openings in 12 months beyond this one); with
+    a query, the snippet of its description around the best match (serving_sync.
+    highlight) and its marks as [start, end] offsets into the snippet. No query, no
+    snippet: there is nothing to show a match of."""
+    if not rows:
         return {}
+    query = highlight.query_words(q, _prefix_terms(q)) if q else None
+    with_text = bool(query)
     found = {}
-    for row in conn.execute(SNIPPET_TEXTS_SQL, (ids,)).fetchall():
-        cut = highlight.snippet(row["description"], query)
+    ids = [row["id"] for row in rows]
+    for row in conn.execute(PAGE_DETAILS_SQL, (ids, with_text)).fetchall():
+        others = row["other_sources"] or []
+        detail: dict[str, Any] = {
+            "group": row["duplicate_group"],
+            "also_on": sorted(set(others)),
+            "listings": 1 + len(others),
+            "other_ids": row["other_ids"] or [],
+            **NO_SNIPPET,
+        }
+        cut = highlight.snippet(row["description"], query) if query else None
         if cut is not None:
-            found[row["id"]] = {"snippet": cut.text, "snippet_marks": [list(m) for m in cut.marks]}
+            detail.update(snippet=cut.text, snippet_marks=[list(m) for m in cut.marks])
+        found[row["id"]] = detail
     return found
+
+
+def collapsed(items: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
+    """The page with each duplicate group shown once, where its first posting stands
+    (the others are named in its `also_on`). A group met on an earlier page is not
+    known here, so it can show again there."""
+    seen: set[int] = set()
+    kept = []
+    for item in items:
+        group = item.get("group")
+        if group is not None and group in seen:
+            continue
+        if group is not None:
+            seen.add(group)
+        kept.append(item)
+    return tuple(kept)
 
 
 def marked_spans(text: str | None, q: str) -> list[tuple[int, int]]:
@@ -652,6 +684,7 @@ def _item(row: Mapping[str, Any], currency: str | None = None) -> dict[str, Any]
     kind = date_kind(row["posted_at"], row["age_known"])
     item["date"] = row["posted_at"] if kind is DateKind.POSTED else row["first_seen_at"]
     item["date_kind"] = kind.value
+    item["reposts"] = max(0, (row.get("openings_12m") or 1) - 1)
     if row.get("rank") is not None:
         item["rank"] = row["rank"]
     return item

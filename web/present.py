@@ -183,6 +183,22 @@ def snippet_pieces(item: dict[str, Any]) -> list[tuple[str, str | None]]:
     return marked_pieces(item.get("snippet") or "", marks)
 
 
+def elsewhere_text(item: dict[str, Any]) -> str:
+    """Where else a result is listed and how often it was posted again: "also on
+    lever and ashby · 2 reposts" ("" when neither)."""
+    parts = []
+    also = item.get("also_on") or []
+    if also:
+        parts.append(
+            "also on " + (", ".join(also[:-1]) + " and " if len(also) > 1 else "") + also[-1]
+        )
+    reposts = item.get("reposts") or 0
+    if reposts:
+        parts.append(f"{reposts} repost{'s' if reposts != 1 else ''} in 12 months")
+    text = " · ".join(parts)
+    return text[:1].upper() + text[1:]
+
+
 def job_link(job_id: int, q: str) -> str:
     """A result's job page; with the search's words, which the page marks."""
     return f"/jobs/{job_id}" + (f"?{urlencode({'q': q})}" if q else "")
