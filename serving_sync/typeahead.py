@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import psycopg
 
 from serving_sync.text import fold
+
+# Rows come as dicts (dict_row), as the web app and the sync open their connections.
+DictConnection = psycopg.Connection[dict[str, Any]]
 
 MIN_CHARS = 2
 MAX_CHARS = 60
@@ -74,7 +78,7 @@ def ranked(rows: list[tuple[str, str, int]], limit: int = MAX_SUGGESTIONS) -> li
     return chosen[:limit]
 
 
-def suggest(conn: psycopg.Connection, typed: str, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
+def suggest(conn: DictConnection, typed: str, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
     key = prefix_key(typed)
     if len(key.strip()) < MIN_CHARS:
         return []
@@ -83,7 +87,7 @@ def suggest(conn: psycopg.Connection, typed: str, limit: int = MAX_SUGGESTIONS) 
     return ranked([(r["kind"], r["value"], r["postings"]) for r in rows], limit)
 
 
-def missing(conn: psycopg.Connection) -> bool:
+def missing(conn: DictConnection) -> bool:
     """No suggestion while postings are published: the table was added (migration 0019)
     over rows its triggers never saw. Read before a sync writes, which would add some."""
     row = conn.execute(
@@ -93,7 +97,7 @@ def missing(conn: psycopg.Connection) -> bool:
     return bool(row and row["missing"])
 
 
-def rebuild(conn: psycopg.Connection) -> int:
+def rebuild(conn: DictConnection) -> int:
     """The suggestions counted again from every published posting; returns the rows."""
     row = conn.execute("SELECT serving.rebuild_suggestions() AS written").fetchone()
     return int(row["written"]) if row else 0
