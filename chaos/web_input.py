@@ -199,7 +199,9 @@ def probe_web(report: Any, serving_url: str, params: tuple[str, ...] | None = No
     server, thread, base = _start_web(roles.reader_url(serving_url, password))
     params = params or (*search.filter_names(), "sort", "cursor", "limit")
     try:
-        with httpx.Client(base_url=base, timeout=30) as client:
+        # Followed, as a browser follows the search page's redirect to its short address
+        # (a loop raises TooManyRedirects, which the probe counts as a crash).
+        with httpx.Client(base_url=base, timeout=30, follow_redirects=True) as client:
             for payload, path, query in probe_requests(params):
                 outcome, elapsed = probe(client, path, query, payload)
                 name = f"{path} {sorted(query) if query else 'id'}: {payload[:40]!r}"

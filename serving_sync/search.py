@@ -175,6 +175,9 @@ class Cursor:
     id: int
     at: datetime | None = None
     rank: float | None = None
+    # How many postings the pages before this one listed (None: a cursor written before
+    # positions were kept), so a page can say "21–40 of 408".
+    offset: int | None = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +194,8 @@ class Page:
     next_cursor: str | None
     # The query the page answers when the one typed was corrected for typos.
     corrected_query: str | None = None
+    # The postings the page lists, duplicates grouped with their first one among them.
+    listed: int = 0
 
 
 @dataclass(frozen=True)
@@ -445,6 +450,8 @@ def encode_cursor(cursor: Cursor) -> str:
         body["u"] = 1  # after a posting of unknown age
     if cursor.rank is not None:
         body["r"] = cursor.rank
+    if cursor.offset is not None:
+        body["n"] = cursor.offset
     raw = json.dumps(body, separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
@@ -462,6 +469,9 @@ def decode_cursor(text: str) -> Cursor:
         rank = float(body["r"]) if "r" in body else None
         if rank is not None and not abs(rank) < 1e30:  # also rejects nan and inf
             raise ValueError
+        offset = body.get("n")
+        if offset is not None and (type(offset) is not int or not 0 < offset < 2**31):
+            raise ValueError
         unknown_age = body.get("u") == 1 and at is None
         if (sort == "newest" and at is None and not unknown_age) or (
             sort == "relevance" and rank is None
@@ -469,7 +479,7 @@ def decode_cursor(text: str) -> Cursor:
             raise ValueError
     except (ValueError, TypeError, KeyError, binascii.Error, UnicodeDecodeError):
         raise InvalidParameter("cursor", "malformed") from None
-    return Cursor(sort, job_id, at, rank)
+    return Cursor(sort, job_id, at, rank, offset)
 
 
 # ---------------------------------------------------------------- queries
@@ -590,8 +600,10 @@ def _page(conn: psycopg.Connection, request: SearchRequest) -> Page:
     next_cursor = None
     if len(rows) > request.limit:
         last = rows[request.limit - 1]
-        next_cursor = encode_cursor(Cursor(sort, last["id"], last["sort_at"], last["rank"]))
-    return Page(items, next_cursor)
+        before = 0 if after is None else after.offset  # None: an old cursor's, unknown
+        listed = None if before is None else before + request.limit
+        next_cursor = encode_cursor(Cursor(sort, last["id"], last["sort_at"], last["rank"], listed))
+    return Page(items, next_cursor, listed=len(shown))
 
 
 PAGE_DETAILS_SQL = "SELECT * FROM serving.web_page_details(%s, %s)"

@@ -6,10 +6,10 @@ from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from serving_sync import search
-from web import present
+from web import navigation, present
 from web.db import Unavailable
 from web.respond import cached_counts, raw_params, render
 
@@ -21,9 +21,26 @@ STATS_PAGE_GROUPS = (*search.STATS_GROUPS, "skill", "experience", "seniority", "
 
 @router.get("/")
 def search_page(request: Request) -> Response:
-    query = search.parse_request(raw_params(request))
+    raw = raw_params(request)
+    query = search.parse_request(raw)
+    canonical = navigation.canonical_url(query, (raw.get("cursor") or [None])[0])
+    partial = bool(request.headers.get("HX-Request"))
+    if not partial and not navigation.is_canonical(raw, query):
+        # A form sent without JavaScript carries every field, empty or default: the
+        # address a visitor keeps or shares is the short one.
+        return RedirectResponse(canonical, status_code=303)
     settings = request.app.state.settings
-    context = {"title": "Search jobs", "filters": query.filters, "query": query}
+    context = {
+        "title": navigation.page_title(query, None),
+        "filters": query.filters,
+        "query": query,
+        "canonical": canonical,
+        "filter_count": navigation.filter_count(query),
+        "chips": navigation.chips(query),
+        "clear_url": navigation.clear_url(query),
+        "facet_top": settings.web_facet_top,
+        "facet_all": settings.web_facet_all,
+    }
     try:
         with request.app.state.pool.connection() as conn:
             page = search.search(conn, query)
@@ -32,14 +49,24 @@ def search_page(request: Request) -> Response:
             if page.corrected_query is not None:
                 answered = replace(answered, q=page.corrected_query)
             facets = cached_counts(
-                request, conn, answered, search.PAGE_FACET_GROUPS, settings.web_facet_top
+                request, conn, answered, search.PAGE_FACET_GROUPS, settings.web_facet_all
             )
     except Unavailable:
         # A distinct state: the form stays usable, and no one reads "0 results".
         return render(request, "search.html", {**context, "unavailable": True}, 503)
-    context.update(page=page, facets=facets, groups=search.PAGE_FACET_GROUPS)
-    name = "results.html" if request.headers.get("HX-Request") else "search.html"
-    return render(request, name, context)
+    total = facets.total if facets else None
+    context.update(
+        page=page,
+        facets=facets,
+        groups=search.PAGE_FACET_GROUPS,
+        title=navigation.page_title(query, total),
+        position=navigation.position(query, page.listed, total),
+    )
+    if partial:  # the filters and results, swapped in place by filters.js
+        response = render(request, "partial.html", context)
+        response.headers["HX-Push-Url"] = canonical
+        return response
+    return render(request, "search.html", context)
 
 
 @router.get("/jobs/{job_id}")

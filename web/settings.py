@@ -25,5 +25,7 @@ class WebSettings(BaseSettings):
     web_facet_budget_ms: int = Field(default=1000, ge=1)
     # Seconds a facet/stats result is reused for the same filters (0 = never).
     web_counts_cache_s: float = Field(default=30.0, ge=0)
+    # A facet shows its first values; "Show all" opens the rest, up to web_facet_all.
     web_facet_top: int = Field(default=12, ge=1, le=100)
+    web_facet_all: int = Field(default=100, ge=1, le=500)
     web_stats_top: int = Field(default=20, ge=1, le=100)

@@ -14,7 +14,7 @@ from tests.serving.conftest import free_port, start_web
 
 
 def get(web, path: str, **params) -> httpx.Response:
-    return httpx.get(web.url + path, params=params, timeout=10)
+    return httpx.get(web.url + path, params=params, timeout=10, follow_redirects=True)
 
 
 def test_api_jobs_pages_through_every_match_once(web, seeded) -> None:

@@ -1,0 +1,121 @@
+"""Where a search page stands and where it leads: its canonical URL (no empty or default
+parameter), its title, its position in the list ("21–40 of 408"), and the active
+filters as chips a visitor can remove one by one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from serving_sync.search import DEFAULT_LIMIT, Filters, SearchRequest
+from web import present
+
+# Parameters that refine another filter rather than filter on their own: no chip, and
+# not counted in "Filters (n)".
+_REFINEMENTS = frozenset({"q", "verbatim", "skill_match", "skill_scope"})
+_GROUP_OF_PARAM = {present.param_name(g): g for g in (*present.GROUP_LABELS,)}
+
+
+@dataclass(frozen=True)
+class Chip:
+    label: str  # what the filter reads as ("Country: Viet Nam (VN)")
+    remove_url: str  # the same search without it
+
+
+def canonical_pairs(query: SearchRequest, cursor: str | None) -> list[tuple[str, str]]:
+    """The request as its shortest equivalent parameters, in a fixed order."""
+    pairs = query.filters.as_params()
+    if query.sort != "newest":
+        pairs.append(("sort", query.sort))
+    if query.limit != DEFAULT_LIMIT:
+        pairs.append(("limit", str(query.limit)))
+    if cursor:
+        pairs.append(("cursor", cursor))
+    return pairs
+
+
+def canonical_url(query: SearchRequest, cursor: str | None) -> str:
+    pairs = canonical_pairs(query, cursor)
+    return "/?" + urlencode(pairs) if pairs else "/"
+
+
+def is_canonical(raw: Mapping[str, Sequence[str]], query: SearchRequest) -> bool:
+    """Whether the parameters given are already the canonical ones (in any order):
+    a URL with an empty field, a default value or an unknown name is not."""
+    cursor = (raw.get("cursor") or [None])[0]
+    given = sorted((k, v) for k, values in raw.items() for v in values)
+    return given == sorted(canonical_pairs(query, cursor))
+
+
+def filter_count(query: SearchRequest) -> int:
+    """How many filters narrow the list: one per chip (the query and its refinements
+    aside; a minimum salary and its currency are one)."""
+    return len(chips(query))
+
+
+def chips(query: SearchRequest) -> list[Chip]:
+    """One chip per active filter value; removing one keeps the rest, the query and the
+    sort, from the first page."""
+    pairs = canonical_pairs(query, None)
+    found = []
+    for index, (name, value) in enumerate(pairs):
+        if name in _REFINEMENTS or name in ("sort", "limit"):
+            continue
+        if name == "salary_currency" and query.filters.salary_min is not None:
+            continue  # one chip for "at least X in C": a minimum needs its currency
+        rest = [pair for i, pair in enumerate(pairs) if i != index]
+        if name == "salary_min":
+            rest = [(n, v) for n, v in rest if n != "salary_currency"]
+        if name == "skill" and not any(n == "skill" for n, _ in rest):
+            rest = [(n, v) for n, v in rest if n not in ("skill_match", "skill_scope")]
+        if name == "posted_within_days":
+            rest = [(n, v) for n, v in rest if n != "include_undated"]
+        url = "/?" + urlencode(rest) if rest else "/"
+        found.append(Chip(chip_label(name, value, query.filters), url))
+    return found
+
+
+def clear_url(query: SearchRequest) -> str:
+    """The same words and sort with no filter."""
+    kept = [(n, v) for n, v in canonical_pairs(query, None) if n in ("q", "verbatim", "sort")]
+    return "/?" + urlencode(kept) if kept else "/"
+
+
+def chip_label(name: str, value: str, filters: Filters) -> str:
+    if name == "posted_within_days":
+        undated = " (and undated)" if filters.include_undated else ""
+        return f"Posted within {value} day{'s' if value != '1' else ''}{undated}"
+    if name == "include_undated":
+        return "Undated postings included"
+    if name == "has_salary":
+        return "States a salary" if value == "true" else "States no salary"
+    if name == "salary_min":
+        currency = filters.salary_currency or ""
+        return f"Salary at least {present.number(int(float(value)))} {currency}".rstrip()
+    if name == "salary_currency":
+        return f"Salary in {value}"
+    group = _GROUP_OF_PARAM.get(name, name)
+    return f"{present.GROUP_LABELS.get(group, name)}: {present.value_label(group, value)}"
+
+
+def position(query: SearchRequest, shown: int, total: int | None) -> str | None:
+    """ "21–40 of 408": the page's place in the list, when the cursor knows it."""
+    before = 0 if query.cursor is None else query.cursor.offset
+    if before is None or shown == 0:
+        return None
+    of = f" of {present.number(total)}" if total is not None else ""
+    return f"{present.number(before + 1)}–{present.number(before + shown)}{of}"
+
+
+def page_title(query: SearchRequest, total: int | None) -> str:
+    """The tab's title: the words searched for and how many jobs match."""
+    count = "" if total is None else f"{present.number(total)} job{'s' if total != 1 else ''}"
+    words = query.filters.q
+    if words and count:
+        return f"{words} — {count}"
+    if words:
+        return f"{words} — search jobs"
+    if filter_count(query) and count:
+        return f"{count} matching your filters"
+    return "Search jobs"
