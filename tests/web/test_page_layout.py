@@ -1,0 +1,53 @@
+"""The job page and the stats page laid out on a phone (390×844) and a desktop
+(1366×900) in headless Chromium: facts whose labels and values cannot drift apart, and
+charts that fit a phone with bars people can see."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.web.test_browser import CHROMIUM, pytestmark  # noqa: F401  (the browser marks)
+from tests.web.test_search_layout import DESKTOP, PHONE, browser_page, shot
+
+
+def fact_boxes(page) -> list[tuple[dict, dict]]:
+    """(label box, value box) for every row of the job's facts."""
+    pairs = []
+    for row in page.locator("dl.facts > dt").all():
+        value = row.locator("xpath=following-sibling::dd[1]")
+        pairs.append((row.bounding_box(), value.bounding_box()))
+    return pairs
+
+
+def test_the_job_page_facts_share_rows_on_a_desktop_and_stack_on_a_phone(
+    web, seeded, tmp_path: Path
+) -> None:
+    with browser_page(web.url, DESKTOP, javascript=False) as page:
+        page.goto("/jobs/1001")
+        pairs = fact_boxes(page)
+        assert len(pairs) >= 8
+        for label, value in pairs:
+            assert abs(label["y"] - value["y"]) < 2, (label, value)  # one row
+            assert label["x"] + label["width"] <= value["x"], (label, value)  # beside it
+        lefts = {round(value["x"]) for _, value in pairs}
+        assert len(lefts) == 1, f"values start at several places: {lefts}"
+        shot(page, tmp_path, "desktop-job")
+    with browser_page(web.url, PHONE, javascript=False) as page:
+        page.goto("/jobs/1001")
+        for label, value in fact_boxes(page):
+            assert value["y"] >= label["y"] + label["height"] - 1, (label, value)  # below
+            assert abs(label["x"] - value["x"]) < 2, (label, value)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shot(page, tmp_path, "phone-job")
+
+
+def test_the_stats_page_fits_a_phone_with_visible_bars(web, seeded, tmp_path: Path) -> None:
+    with browser_page(web.url, PHONE, javascript=False) as page:
+        page.goto("/stats")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        chart = page.locator("#chart-country")
+        widths = [bar.bounding_box()["width"] for bar in chart.locator(".bar").all()]
+        assert max(widths) >= 100, widths  # the largest share reads at a glance
+        heights = {bar.bounding_box()["height"] for bar in chart.locator(".bar").all()}
+        assert min(heights) >= 10, heights
+        shot(page, tmp_path, "phone-stats")
