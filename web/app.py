@@ -13,21 +13,24 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler, request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from serving_sync.search import InvalidParameter
-from web import api, pages, present
+from web import api, guard, navigation, pages, present
 from web.cache import CountsCache
 from web.db import ReaderPool, Unavailable
 from web.ratelimit import RateLimiter
-from web.respond import render
+from web.respond import raw_params, render
 from web.settings import WebSettings
 
 HERE = Path(__file__).parent
 # Routes that read no data: never rate limited.
-_UNLIMITED = ("/healthz", "/static/", "/docs", "/openapi.json", "/redoc")
+_UNLIMITED = ("/healthz", "/static/", "/docs", "/openapi.json", "/redoc", "/robots.txt")
 SUGGEST_PATH = "/api/suggest"
 
 
@@ -93,6 +96,7 @@ def create_app(reader_url: str, settings: WebSettings | None = None) -> FastAPI:
     app.state.templates = templates()
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     _install_middleware(app)
+    guard.install(app)
     _install_errors(app)
     app.include_router(api.router)
     app.include_router(pages.router)
@@ -108,17 +112,29 @@ def _install_middleware(app: FastAPI) -> None:
             limiter = app.state.suggest_limiter if path == SUGGEST_PATH else app.state.limiter
             wait = limiter.allow(client)
             if wait is not None:
-                return Response(
-                    "Too many requests: slow down a little.",
-                    status_code=429,
-                    headers={"Retry-After": str(int(wait) + 1)},
-                    media_type="text/plain",
-                )
+                return _too_many(request, int(wait) + 1)
         response = await call_next(request)
+        response.headers.update(guard.security_headers(path))
         if response.headers.get("content-type", "").startswith("text/html"):
             # The same URL answers htmx with a fragment and browsers with a page.
             response.headers["Vary"] = "HX-Request"
         return response
+
+
+def _too_many(request: Request, wait_s: int) -> Response:
+    """429, as text for the API and as a page for a browser."""
+    headers = {"Retry-After": str(wait_s), **guard.security_headers(request.url.path)}
+    if is_api(request):
+        return Response(
+            "Too many requests: slow down a little.",
+            status_code=429,
+            headers=headers,
+            media_type="text/plain",
+        )
+    context = {"title": "Too many requests", "wait": wait_s}
+    response = render(request, "too_many.html", context, 429)
+    response.headers.update(headers)
+    return response
 
 
 def is_api(request: Request) -> bool:
@@ -131,7 +147,29 @@ def _install_errors(app: FastAPI) -> None:
         if is_api(request):
             detail = [{"loc": ["query", exc.param], "msg": exc.problem, "type": "value_error"}]
             return JSONResponse({"detail": detail}, status_code=422)
-        return render(request, "error.html", {"title": "Invalid request", "error": exc}, 422)
+        form = navigation.fix_form(raw_params(request), exc.param)
+        context = {
+            "title": "Invalid request",
+            "error": exc,
+            "kept": form.kept,
+            "fields": form.fields,
+            "action": request.url.path,
+        }
+        return render(request, "error.html", context, 422)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_path(request: Request, exc: RequestValidationError) -> Response:
+        if is_api(request) or request.url.path.startswith(_UNLIMITED):
+            return await request_validation_exception_handler(request, exc)
+        where = exc.errors()[0]["loc"] if exc.errors() else ("path",)
+        refused = InvalidParameter(str(where[-1]), "is not valid here")
+        return render(request, "error.html", {"title": "Invalid request", "error": refused}, 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def not_found(request: Request, exc: StarletteHTTPException) -> Response:
+        if is_api(request) or exc.status_code != 404:
+            return await http_exception_handler(request, exc)
+        return render(request, "not_found.html", {"title": "Page not found", "page": True}, 404)
 
     @app.exception_handler(Unavailable)
     async def unavailable(request: Request, exc: Unavailable) -> Response:

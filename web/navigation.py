@@ -119,3 +119,48 @@ def page_title(query: SearchRequest, total: int | None) -> str:
     if filter_count(query) and count:
         return f"{count} matching your filters"
     return "Search jobs"
+
+
+# ---------------------------------------------------------------- an error's form
+
+_FIELD_LABELS = {
+    "q": "Search",
+    "salary_min": "Salary at least",
+    "salary_currency": "Currency",
+    "posted_within_days": "Posted within (days)",
+    "limit": "Jobs per page",
+    "sort": "Sort",
+    "cursor": "Page",
+}
+# A parameter whose problem is its pair's too: both are shown to fix.
+_PARTNERS = {"salary_min": ("salary_currency",), "salary_currency": ("salary_min",)}
+
+
+@dataclass(frozen=True)
+class FixForm:
+    """The request sent again after a 422: the words and the refused parameter (and its
+    partner) as fields to change, every other parameter kept as it was."""
+
+    kept: list[tuple[str, str]]
+    fields: list[tuple[str, str, str]]  # (name, label, value)
+
+
+def fix_form(raw: Mapping[str, Sequence[str]], param: str) -> FixForm:
+    shown = ("q", param, *_PARTNERS.get(param, ()))
+    fields = []
+    for name in dict.fromkeys(shown):
+        if name == "cursor":
+            continue  # a refused cursor is dropped: the search starts from its first page
+        values = [v for v in raw.get(name, ()) if v != ""] or [""]
+        label = _FIELD_LABELS.get(name) or present.GROUP_LABELS.get(
+            _GROUP_OF_PARAM.get(name, name), name
+        )
+        fields.extend((name, label, value) for value in values)
+    kept = [
+        (name, value)
+        for name, values in raw.items()
+        if name not in shown and name != "cursor"
+        for value in values
+        if value != ""
+    ]
+    return FixForm(kept, fields)

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 
 from serving_sync import search
 from web import navigation, present
@@ -95,6 +95,19 @@ def stats_page(request: Request) -> Response:
         found = cached_counts(request, conn, filters, STATS_PAGE_GROUPS, settings.web_stats_top)
     context = {"title": "Statistics", "filters": filters, "stats": found}
     return render(request, "stats.html", context)
+
+
+ROBOTS = """User-agent: *
+Allow: /
+Disallow: /api/
+Disallow: /*cursor=
+"""
+
+
+@router.get("/robots.txt")
+def robots() -> PlainTextResponse:
+    """Crawlers may read the pages; the API and deep cursor pages are not for indexing."""
+    return PlainTextResponse(ROBOTS)
 
 
 @router.get("/healthz")

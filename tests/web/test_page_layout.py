@@ -51,3 +51,20 @@ def test_the_stats_page_fits_a_phone_with_visible_bars(web, seeded, tmp_path: Pa
         heights = {bar.bounding_box()["height"] for bar in chart.locator(".bar").all()}
         assert min(heights) >= 10, heights
         shot(page, tmp_path, "phone-stats")
+
+
+def test_no_page_asks_another_origin_or_breaks_its_own_policy(web, seeded) -> None:
+    asked: list[str] = []
+    refused: list[str] = []
+    with browser_page(web.url, PHONE, javascript=True) as page:
+        page.on("request", lambda request: asked.append(request.url))
+        page.on("console", lambda message: refused.append(message.text))
+        for path in ("/", "/?q=engineer&country=VN", "/jobs/1001", "/jobs/999", "/stats", "/x"):
+            page.goto(path)
+        page.goto("/")
+        page.get_by_label("Search", exact=True).fill("da")  # typeahead asks /api/suggest
+        page.wait_for_selector("[role=option]")
+    outside = [url for url in asked if not url.startswith(web.url)]
+    assert outside == []
+    assert any("/api/suggest" in url for url in asked)  # the check saw script requests
+    assert [text for text in refused if "Content Security Policy" in text] == []
