@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,9 @@ from web.settings import WebSettings
 
 HERE = Path(__file__).parent
 # Routes that read no data: never rate limited.
-_UNLIMITED = ("/healthz", "/static/", "/docs", "/openapi.json", "/redoc", "/robots.txt")
+_UNLIMITED = ("/healthz", "/static/", "/docs", "/openapi.json", "/robots.txt")
+# Swagger UI's script and styles, as fastapi-swagger bundles them (served from here).
+SWAGGER_ASSETS = resources.files("fastapi_swagger") / "resources"
 SUGGEST_PATH = "/api/suggest"
 
 
@@ -87,6 +90,8 @@ def create_app(reader_url: str, settings: WebSettings | None = None) -> FastAPI:
         title="jobharbor",
         summary="Search open job postings: the same queries as the web pages.",
         lifespan=lifespan,
+        docs_url=None,  # web.pages.api_docs: the same Swagger UI from bundled assets
+        redoc_url=None,
     )
     app.state.pool = pool
     app.state.settings = settings
@@ -94,6 +99,7 @@ def create_app(reader_url: str, settings: WebSettings | None = None) -> FastAPI:
     app.state.suggest_limiter = RateLimiter(settings.web_suggest_rate_limit_per_minute)
     app.state.counts_cache = CountsCache(settings.web_counts_cache_s)
     app.state.templates = templates()
+    app.mount("/static/swagger", StaticFiles(directory=str(SWAGGER_ASSETS)), name="swagger")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     _install_middleware(app)
     guard.install(app)
@@ -114,7 +120,7 @@ def _install_middleware(app: FastAPI) -> None:
             if wait is not None:
                 return _too_many(request, int(wait) + 1)
         response = await call_next(request)
-        response.headers.update(guard.security_headers(path))
+        response.headers.update(guard.security_headers())
         if response.headers.get("content-type", "").startswith("text/html"):
             # The same URL answers htmx with a fragment and browsers with a page.
             response.headers["Vary"] = "HX-Request"
@@ -123,7 +129,7 @@ def _install_middleware(app: FastAPI) -> None:
 
 def _too_many(request: Request, wait_s: int) -> Response:
     """429, as text for the API and as a page for a browser."""
-    headers = {"Retry-After": str(wait_s), **guard.security_headers(request.url.path)}
+    headers = {"Retry-After": str(wait_s), **guard.security_headers()}
     if is_api(request):
         return Response(
             "Too many requests: slow down a little.",

@@ -31,17 +31,12 @@ SECURITY_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
 }
-# FastAPI's interactive API pages load Swagger UI and ReDoc from a public CDN with an
-# inline script: under the policy above they would be blank, so they go without it
-# (docs/web.md says so; bundling their assets is still to do).
-_CDN_PAGES = ("/docs", "/redoc")
 
 
-def security_headers(path: str) -> dict[str, str]:
-    headers = dict(SECURITY_HEADERS)
-    if not path.startswith(_CDN_PAGES):
-        headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-    return headers
+def security_headers() -> dict[str, str]:
+    """The headers every response carries (the API docs too: their assets are served
+    from here, web.pages.api_docs)."""
+    return {**SECURITY_HEADERS, "Content-Security-Policy": CONTENT_SECURITY_POLICY}
 
 
 class HeadAsGet:

@@ -110,6 +110,13 @@ def robots() -> PlainTextResponse:
     return PlainTextResponse(ROBOTS)
 
 
+@router.get("/docs")
+def api_docs(request: Request) -> Response:
+    """The API's interactive documentation (Swagger UI over /openapi.json), every asset
+    from this app: no CDN, no inline script."""
+    return render(request, "docs.html", {"title": "API"})
+
+
 @router.get("/healthz")
 def healthz(request: Request) -> JSONResponse:
     """The last applied sync and its age, and per source the freshness that sync

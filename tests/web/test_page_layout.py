@@ -68,3 +68,19 @@ def test_no_page_asks_another_origin_or_breaks_its_own_policy(web, seeded) -> No
     assert outside == []
     assert any("/api/suggest" in url for url in asked)  # the check saw script requests
     assert [text for text in refused if "Content Security Policy" in text] == []
+
+
+def test_the_api_docs_render_offline_from_the_apps_own_assets(web, tmp_path: Path) -> None:
+    asked: list[str] = []
+    console: list[str] = []
+    with browser_page(web.url, DESKTOP, javascript=True) as page:
+        page.on("request", lambda request: asked.append(request.url))
+        page.on("console", lambda message: console.append(message.text))
+        page.goto("/docs")
+        page.wait_for_selector(".swagger-ui .opblock-summary-path")
+        paths = page.locator(".opblock-summary-path").all_text_contents()
+        assert "/api/jobs" in [" ".join(p.split()) for p in paths]
+        assert "jobharbor" in page.locator(".swagger-ui .info .title").inner_text()
+        shot(page, tmp_path, "desktop-docs")
+    assert [url for url in asked if not url.startswith(web.url)] == []
+    assert [text for text in console if "Content Security Policy" in text] == []
