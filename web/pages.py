@@ -7,9 +7,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from markupsafe import Markup
 
 from serving_sync import search
-from web import navigation, present
+from web import navigation, present, structured
 from web.db import Unavailable
 from web.respond import cached_counts, raw_params, render
 
@@ -80,11 +81,25 @@ def job_page(request: Request, job_id: Annotated[int, Path(ge=0)]) -> Response:
         found = search.job(conn, job_id)
         closed = None if found else search.closed_job(conn, job_id)
     if found:
-        context = {"title": found["title"], "job": found, "q": back.q}
+        page_url = str(request.url_for("job_page", job_id=job_id))
+        context = {
+            "title": found["title"],
+            "job": found,
+            "q": back.q,
+            "page_url": page_url,
+            "description": structured.meta_description(found),
+            "posting": _posting(found, page_url),
+        }
         return render(request, "job.html", context)
     if closed:
         return render(request, "closed.html", {"title": "Job closed", "job": closed}, 410)
     return render(request, "not_found.html", {"title": "Job not found"}, 404)
+
+
+def _posting(job: dict[str, Any], page_url: str) -> Markup | None:
+    """The page's JobPosting: only for a posting seen open at the last check."""
+    found = structured.job_posting(job, page_url) if job["status"] == "active" else None
+    return structured.json_ld(found) if found else None
 
 
 @router.get("/stats")
