@@ -66,6 +66,7 @@ def templates() -> Jinja2Templates:
         marked_description=present.marked_description,
         snippet_pieces=present.snippet_pieces,
         job_link=present.job_link,
+        feed_url=navigation.feed_url,
         elsewhere_text=present.elsewhere_text,
         excerpt_in_context=present.excerpt_in_context,
     )

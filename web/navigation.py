@@ -40,6 +40,13 @@ def canonical_url(query: SearchRequest, cursor: str | None) -> str:
     return "/?" + urlencode(pairs) if pairs else "/"
 
 
+def feed_url(canonical: str) -> str:
+    """The Atom feed of a search page's address (the same parameters, no page cursor)."""
+    params = canonical.partition("?")[2]
+    kept = [pair for pair in params.split("&") if pair and not pair.startswith("cursor=")]
+    return "/feed" + ("?" + "&".join(kept) if kept else "")
+
+
 def is_canonical(raw: Mapping[str, Sequence[str]], query: SearchRequest) -> bool:
     """Whether the parameters given are already the canonical ones (in any order):
     a URL with an empty field, a default value or an unknown name is not."""

@@ -40,17 +40,24 @@ HOSTILE_IDS = [5000 + i for i in range(len(PAYLOADS))]
 # Any trace of data-born script in the DOM: a script element with payload text, any
 # on* attribute, a javascript: URL, an iframe.
 DOM_CHECK = """() => {
+  const data = [...document.querySelectorAll('script[type="application/ld+json"]')];
   const scripts = [...document.querySelectorAll('script')]
+      .filter(s => s.type !== 'application/ld+json')
       .filter(s => s.textContent.includes('__pwned') || (s.src && !s.src.includes('/static/')));
+  // A JSON-LD block is data, never run; it must still hold JSON alone, no markup.
+  const broken = data.filter(s => {
+    if (s.textContent.includes('<')) return true;
+    try { JSON.parse(s.textContent); return false; } catch (e) { return true; }
+  });
   const handlers = [...document.querySelectorAll('*')]
       .flatMap(e => [...e.attributes].filter(a => a.name.startsWith('on')).map(a => a.name));
   const js = [...document.querySelectorAll('[href], [src]')]
       .filter(e => /^\\s*javascript:/i.test(e.getAttribute('href') || e.getAttribute('src') || ''));
-  return {scripts: scripts.length, handlers, js: js.length,
+  return {scripts: scripts.length, handlers, js: js.length, data_broken: broken.length,
           frames: document.querySelectorAll('iframe, embed, object').length,
           pwned: typeof window.__pwned === 'undefined' ? null : String(window.__pwned)};
 }"""
-CLEAN = {"scripts": 0, "handlers": [], "js": 0, "frames": 0, "pwned": None}
+CLEAN = {"scripts": 0, "handlers": [], "js": 0, "data_broken": 0, "frames": 0, "pwned": None}
 
 
 @pytest.fixture
@@ -121,3 +128,12 @@ def test_the_dom_check_catches_a_payload_that_does_run(page) -> None:
     assert found["pwned"] in {"script", "img"}
     assert found["scripts"] == 1
     assert found["handlers"] == ["onerror"]
+
+
+def test_the_dom_check_catches_markup_inside_a_json_ld_block(page) -> None:
+    page.set_content('<script type="application/ld+json">{"title": "<b>x</b>"}</script>')
+    assert page.evaluate(DOM_CHECK)["data_broken"] == 1
+    page.set_content('<script type="application/ld+json">{"title": "x"</script>')
+    assert page.evaluate(DOM_CHECK)["data_broken"] == 1
+    page.set_content('<script type="application/ld+json">{"title": "\\u003cb"}</script>')
+    assert page.evaluate(DOM_CHECK)["data_broken"] == 0
