@@ -22,7 +22,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from serving_sync.search import InvalidParameter
-from web import api, guard, navigation, pages, present
+from web import api, discovery, guard, navigation, pages, present
 from web.cache import CountsCache
 from web.db import ReaderPool, Unavailable
 from web.ratelimit import RateLimiter
@@ -107,6 +107,7 @@ def create_app(reader_url: str, settings: WebSettings | None = None) -> FastAPI:
     _install_errors(app)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(discovery.router)
     return app
 
 

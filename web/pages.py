@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
-from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from serving_sync import search
-from web import feed, navigation, present, structured
+from web import navigation, present, structured
 from web.db import Unavailable
 from web.respond import cached_counts, raw_params, render
 
@@ -111,42 +110,6 @@ def stats_page(request: Request) -> Response:
         found = cached_counts(request, conn, filters, STATS_PAGE_GROUPS, settings.web_stats_top)
     context = {"title": "Statistics", "filters": filters, "stats": found}
     return render(request, "stats.html", context)
-
-
-@router.get("/feed")
-def search_feed(request: Request) -> Response:
-    """The search given by the same parameters as the page, as an Atom feed: the newest
-    matches (up to 50, or `limit`), each linking to its job page."""
-    raw = raw_params(request)
-    query = search.parse_request(raw)
-    asked = replace(query, sort="newest", cursor=None)
-    limit = query.limit if "limit" in raw else search.MAX_LIMIT
-    query = replace(asked, limit=limit)
-    with request.app.state.pool.connection() as conn:
-        page = search.search(conn, query)
-    base = str(request.base_url).rstrip("/")
-    body = feed.atom(
-        title=f"jobharbor: {navigation.page_title(query, None)}",
-        feed_url=str(request.url),
-        page_url=base + navigation.canonical_url(asked, None),
-        job_url=base + "/jobs/{id}",
-        items=page.items,
-        now=datetime.now(UTC),
-    )
-    return Response(body, media_type="application/atom+xml")
-
-
-ROBOTS = """User-agent: *
-Allow: /
-Disallow: /api/
-Disallow: /*cursor=
-"""
-
-
-@router.get("/robots.txt")
-def robots() -> PlainTextResponse:
-    """Crawlers may read the pages; the API and deep cursor pages are not for indexing."""
-    return PlainTextResponse(ROBOTS)
 
 
 @router.get("/docs")

@@ -29,3 +29,5 @@ class WebSettings(BaseSettings):
     web_facet_top: int = Field(default=12, ge=1, le=100)
     web_facet_all: int = Field(default=100, ge=1, le=500)
     web_stats_top: int = Field(default=20, ge=1, le=100)
+    # URLs in one sitemap file (the protocol's most); more open jobs make an index of parts.
+    web_sitemap_urls: int = Field(default=50_000, ge=2, le=50_000)
