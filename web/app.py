@@ -31,7 +31,7 @@ from web.settings import WebSettings
 
 HERE = Path(__file__).parent
 # Routes that read no data: never rate limited.
-_UNLIMITED = ("/healthz", "/static/", "/docs", "/openapi.json", "/robots.txt")
+_UNLIMITED = ("/healthz", "/static/", "/docs", "/openapi.json", "/robots.txt", "/favicon.ico")
 # Swagger UI's script and styles, as fastapi-swagger bundles them (served from here).
 SWAGGER_ASSETS = resources.files("fastapi_swagger") / "resources"
 SUGGEST_PATH = "/api/suggest"

@@ -4,19 +4,21 @@ one sitemap file may list, under a sitemap index)."""
 
 from __future__ import annotations
 
+import pathlib
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Annotated, Any
 from xml.etree import ElementTree as ET
 
 from fastapi import APIRouter, Path, Request
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import FileResponse, PlainTextResponse, Response
 
 from serving_sync import search
 from web import feed, navigation
 from web.respond import raw_params
 
 router = APIRouter(include_in_schema=False)
+STATIC = pathlib.Path(__file__).parent / "static"
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
 
@@ -41,6 +43,12 @@ def search_feed(request: Request) -> Response:
         now=datetime.now(UTC),
     )
     return Response(body, media_type="application/atom+xml")
+
+
+@router.get("/favicon.ico")
+def favicon() -> FileResponse:
+    """Browsers ask for it whatever the page links: the same mark as the pages' icon."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
 @router.get("/robots.txt")

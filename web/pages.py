@@ -36,6 +36,7 @@ def search_page(request: Request) -> Response:
         "filters": query.filters,
         "query": query,
         "canonical": canonical,
+        "base_url": str(request.base_url).rstrip("/"),
         "filter_count": navigation.filter_count(query),
         "chips": navigation.chips(query),
         "clear_url": navigation.clear_url(query),

@@ -134,3 +134,10 @@ def test_too_many_requests_is_a_page_for_a_browser_and_text_for_the_api(seeded, 
         assert api.headers["content-type"].startswith("text/plain")
     finally:
         running.stop()
+
+
+def test_the_favicon_is_served_for_browsers_that_ask_without_a_link(web) -> None:
+    response = get(web.url, "/favicon.ico")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    assert response.text.startswith("<svg")
