@@ -30,7 +30,7 @@ KINDS = ("title", "company", "skill", "city", "region")
 PARAMS = {"title": "q", "company": "company", "skill": "skill", "city": "city", "region": "region"}
 SUGGEST_SQL = "SELECT * FROM serving.web_suggest(%s, %s)"
 # serving.suggestion_keys' separators: ASCII other than letters and digits.
-_SEPARATORS = re.compile(r"[\x01-\x2f\x3a-\x60\x7b-\x7f]+")
+SEPARATORS = re.compile(r"[\x01-\x2f\x3a-\x60\x7b-\x7f]+")
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Suggestion:
 def prefix_key(typed: str) -> str:
     """The typed text as a key prefix (may be shorter than MIN_CHARS: nothing to find).
     A trailing separator is kept as one space: "data " has finished its word."""
-    folded = _SEPARATORS.sub(" ", fold(typed)).lstrip()
+    folded = SEPARATORS.sub(" ", fold(typed)).lstrip()
     words = folded.split()
     key = " ".join(words)
     if words and folded.endswith(" "):

@@ -22,7 +22,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from serving_sync.search import InvalidParameter
-from web import api, discovery, guard, navigation, pages, present
+from web import api, companies, discovery, guard, navigation, pages, present
 from web.cache import CountsCache
 from web.db import ReaderPool, Unavailable
 from web.ratelimit import RateLimiter
@@ -67,6 +67,7 @@ def templates() -> Jinja2Templates:
         snippet_pieces=present.snippet_pieces,
         job_link=present.job_link,
         feed_url=navigation.feed_url,
+        company_link=companies.company_link,
         elsewhere_text=present.elsewhere_text,
         excerpt_in_context=present.excerpt_in_context,
     )
@@ -108,6 +109,7 @@ def create_app(reader_url: str, settings: WebSettings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(discovery.router)
+    app.include_router(companies.router)
     return app
 
 

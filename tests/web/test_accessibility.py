@@ -25,6 +25,7 @@ PAGES = {
     "closed-job": ("/jobs/999", 410),
     "missing-job": ("/jobs/424242", 404),
     "stats": ("/stats", 200),
+    "company": ("/companies/acme", 200),
     "refused-search": ("/?q=engineer&salary_min=5&country=VN", 422),
     "missing-page": ("/no/such/page", 404),
 }
