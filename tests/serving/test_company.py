@@ -101,12 +101,13 @@ def test_the_job_page_names_the_company_and_a_different_legal_entity(
     try:
         page = httpx.get(f"{running.url}/jobs/{derived}").text
         assert (
-            '<p class="company">Quiet Bank <span class="resolved">(read from the job board' in page
+            '<a href="/companies/quiet-bank">Quiet Bank</a> <span class="resolved">(read from the job board'
+            in page
         )
         assert '<dt>Legal entity</dt><dd class="legal-entity">QB Holdings Ltd.</dd>' in page
         assert "Company not stated" not in page
         page = httpx.get(f"{running.url}/jobs/{own}").text
-        assert '<p class="company">Acme</p>' in page  # no note: the posting states it
+        assert '<a href="/companies/acme">Acme</a></p>' in page  # no note: the posting states it
         assert "Legal entity" not in page
         page = httpx.get(f"{running.url}/jobs/{unknown}").text
         assert "Company not stated" in page
