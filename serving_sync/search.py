@@ -178,6 +178,13 @@ class Cursor:
     # How many postings the pages before this one listed (None: a cursor written before
     # positions were kept), so a page can say "21–40 of 408".
     offset: int | None = None
+    # Where the pages before the previous one started, oldest first (each with no `back`
+    # of its own): a keyset list only reads forward, so "Previous" follows the way taken.
+    # The last BACK_PAGES are kept; the first page needs none (it has no cursor).
+    back: tuple[Cursor, ...] = ()
+
+    def position(self) -> Cursor:
+        return replace(self, back=())
 
 
 @dataclass(frozen=True)
@@ -196,6 +203,9 @@ class Page:
     corrected_query: str | None = None
     # The postings the page lists, duplicates grouped with their first one among them.
     listed: int = 0
+    # The way back: has_previous with previous_cursor None is the first page.
+    has_previous: bool = False
+    previous_cursor: str | None = None
 
 
 @dataclass(frozen=True)
@@ -442,8 +452,22 @@ def prefix_applies(q: str) -> bool:
 # ---------------------------------------------------------------- cursors
 
 
+# How many earlier pages a cursor remembers for "Previous" (each costs ~60 characters of
+# URL); further back, a page offers the first page instead.
+BACK_PAGES = 8
+MAX_CURSOR_CHARS = 1200
+
+
 def encode_cursor(cursor: Cursor) -> str:
-    body: dict[str, str | int | float] = {"s": cursor.sort, "i": cursor.id}
+    body = _position_body(cursor)
+    if cursor.back:
+        body["b"] = [_position_body(c) for c in cursor.back[-BACK_PAGES:]]
+    raw = json.dumps(body, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _position_body(cursor: Cursor) -> dict[str, Any]:
+    body: dict[str, Any] = {"s": cursor.sort, "i": cursor.id}
     if cursor.at is not None:
         body["t"] = cursor.at.isoformat()
     elif cursor.sort == "newest":
@@ -452,34 +476,57 @@ def encode_cursor(cursor: Cursor) -> str:
         body["r"] = cursor.rank
     if cursor.offset is not None:
         body["n"] = cursor.offset
-    raw = json.dumps(body, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return body
 
 
 def decode_cursor(text: str) -> Cursor:
     """An opaque cursor back into typed values; anything else is a 422, never a 500."""
-    if len(text) > 200:
+    if len(text) > MAX_CURSOR_CHARS:
         raise InvalidParameter("cursor", "malformed")
     try:
         body = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-        sort, job_id = body["s"], body["i"]
-        if sort not in SORTS or type(job_id) is not int or not 0 <= job_id < 2**63:
+        back = body.get("b", [])
+        if type(back) is not list or len(back) > BACK_PAGES:
             raise ValueError
-        at = datetime.fromisoformat(body["t"]) if "t" in body else None
-        rank = float(body["r"]) if "r" in body else None
-        if rank is not None and not abs(rank) < 1e30:  # also rejects nan and inf
-            raise ValueError
-        offset = body.get("n")
-        if offset is not None and (type(offset) is not int or not 0 < offset < 2**31):
-            raise ValueError
-        unknown_age = body.get("u") == 1 and at is None
-        if (sort == "newest" and at is None and not unknown_age) or (
-            sort == "relevance" and rank is None
-        ):
+        cursor = _position(body)
+        history = tuple(_position(entry) for entry in back)
+        if any(c.sort != cursor.sort for c in history):
             raise ValueError
     except (ValueError, TypeError, KeyError, binascii.Error, UnicodeDecodeError):
         raise InvalidParameter("cursor", "malformed") from None
+    return replace(cursor, back=history)
+
+
+def _position(body: Any) -> Cursor:
+    """One page's start from its JSON: ValueError, TypeError or KeyError when malformed."""
+    sort, job_id = body["s"], body["i"]
+    if sort not in SORTS or type(job_id) is not int or not 0 <= job_id < 2**63:
+        raise ValueError
+    at = datetime.fromisoformat(body["t"]) if "t" in body else None
+    rank = float(body["r"]) if "r" in body else None
+    if rank is not None and not abs(rank) < 1e30:  # also rejects nan and inf
+        raise ValueError
+    offset = body.get("n")
+    if offset is not None and (type(offset) is not int or not 0 < offset < 2**31):
+        raise ValueError
+    unknown_age = body.get("u") == 1 and at is None
+    if (sort == "newest" and at is None and not unknown_age) or (
+        sort == "relevance" and rank is None
+    ):
+        raise ValueError
     return Cursor(sort, job_id, at, rank, offset)
+
+
+def previous_page(cursor: Cursor | None, limit: int) -> tuple[bool, str | None]:
+    """(is there a way back, the previous page's cursor: None is the first page). Past
+    the pages a cursor remembers there is none but the first page."""
+    if cursor is None:
+        return False, None
+    if cursor.back:
+        return True, encode_cursor(replace(cursor.back[-1], back=cursor.back[:-1]))
+    if cursor.offset is not None and cursor.offset <= limit:
+        return True, None
+    return False, None
 
 
 # ---------------------------------------------------------------- queries
@@ -602,8 +649,18 @@ def _page(conn: psycopg.Connection, request: SearchRequest) -> Page:
         last = rows[request.limit - 1]
         before = 0 if after is None else after.offset  # None: an old cursor's, unknown
         listed = None if before is None else before + request.limit
-        next_cursor = encode_cursor(Cursor(sort, last["id"], last["sort_at"], last["rank"], listed))
-    return Page(items, next_cursor, listed=len(shown))
+        back = () if after is None else (*after.back, after.position())[-BACK_PAGES:]
+        next_cursor = encode_cursor(
+            Cursor(sort, last["id"], last["sort_at"], last["rank"], listed, back)
+        )
+    has_previous, previous_cursor = previous_page(after, request.limit)
+    return Page(
+        items,
+        next_cursor,
+        listed=len(shown),
+        has_previous=has_previous,
+        previous_cursor=previous_cursor,
+    )
 
 
 PAGE_DETAILS_SQL = "SELECT * FROM serving.web_page_details(%s, %s)"

@@ -128,6 +128,8 @@ def list_jobs(
         page = search.search(conn, query)
     items = [{**item, "page": f"/jobs/{item['id']}"} for item in page.items]
     body = {"items": items, "next_cursor": page.next_cursor}
+    # The way back: has_previous with previous_cursor null is the first page (no cursor).
+    body |= {"has_previous": page.has_previous, "previous_cursor": page.previous_cursor}
     # The query the items answer when q was corrected for typos (else null).
     body["corrected_query"] = page.corrected_query
     return json_response(body)

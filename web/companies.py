@@ -58,6 +58,7 @@ def company_page(request: Request, slug: Slug) -> Response:
         "search_url": navigation.canonical_url(query, None),
         "next_url": _here(base, query, page.next_cursor) if page.next_cursor else None,
         "first_url": _here(base, query, None) if query.cursor else None,
+        "previous_url": _here(base, query, page.previous_cursor) if page.has_previous else None,
         "position": navigation.position(query, page.listed, panel.total),
         "description": f"Open jobs at {found['name']}, from the employer's own boards.",
     }
@@ -89,5 +90,7 @@ def company_api(request: Request, slug: Slug) -> JSONResponse:
         },
         "items": [{**item, "page": f"/jobs/{item['id']}"} for item in page.items],
         "next_cursor": page.next_cursor,
+        "has_previous": page.has_previous,
+        "previous_cursor": page.previous_cursor,
     }
     return json_response(body)

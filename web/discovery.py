@@ -1,19 +1,19 @@
 """What lets a visitor follow a search and a crawler find the jobs: the Atom feed of any
-search, robots.txt and the sitemap of open job pages (split past 50,000 URLs, the most
-one sitemap file may list, under a sitemap index)."""
+search, robots.txt and the sitemap of company and open job pages (split past 50,000
+URLs, the most one sitemap file may list, under a sitemap index)."""
 
 from __future__ import annotations
 
 import pathlib
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Annotated, Any
 from xml.etree import ElementTree as ET
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import FileResponse, PlainTextResponse, Response
 
-from serving_sync import search
+from serving_sync import companies, search
 from web import feed, navigation
 from web.respond import raw_params
 
@@ -61,51 +61,88 @@ def robots(request: Request) -> PlainTextResponse:
 
 @router.get("/sitemap.xml")
 def sitemap(request: Request) -> Response:
-    """The search page and every open job page; past the URLs one file may list
-    (JOBHARBOR_WEB_SITEMAP_URLS, 50,000), an index of parts of job pages."""
+    """The search page, every published company's page and every open job page; past the
+    URLs one file may list (JOBHARBOR_WEB_SITEMAP_URLS, 50,000), an index of parts: job
+    pages in /sitemap-N.xml, company pages in /sitemap-companies-N.xml."""
     per_part = request.app.state.settings.web_sitemap_urls
     with request.app.state.pool.connection() as conn:
-        size = conn.execute("SELECT serving.web_sitemap_size() AS n").fetchone()["n"]
-        if size + 1 > per_part:
-            return _xml(_index(_base(request), -(-size // per_part)))
-        rows = _part(conn, 0, per_part)
-    return _xml(_urlset(_base(request), rows, with_search=True))
+        jobs = _count(conn, "serving.web_sitemap_size()")
+        named = _count(conn, "serving.web_sitemap_companies_size()")
+        if 1 + named + jobs > per_part:
+            return _xml(_index(_base(request), _parts(jobs, per_part), _parts(named, per_part)))
+        urls = [("/", None), *_company_urls(conn, 0, per_part), *_job_urls(conn, 0, per_part)]
+    return _xml(_urlset(_base(request), urls))
+
+
+@router.get("/sitemap-companies-{part}.xml")
+def sitemap_companies_part(
+    request: Request, part: Annotated[int, Path(ge=1, le=100_000)]
+) -> Response:
+    """One part of a split sitemap's company pages (numbered from 1). Declared before
+    /sitemap-{part}.xml, whose pattern would take its path."""
+    per_part = request.app.state.settings.web_sitemap_urls
+    with request.app.state.pool.connection() as conn:
+        urls = _company_urls(conn, part - 1, per_part)
+    return _urlset_or_404(request, urls)
 
 
 @router.get("/sitemap-{part}.xml")
 def sitemap_part(request: Request, part: Annotated[int, Path(ge=1, le=100_000)]) -> Response:
-    """One part of a split sitemap (numbered from 1, as the index lists them)."""
+    """One part of a split sitemap's job pages (numbered from 1, as the index lists them)."""
     per_part = request.app.state.settings.web_sitemap_urls
     with request.app.state.pool.connection() as conn:
-        rows = _part(conn, part - 1, per_part)
-    if not rows:
-        return Response("No such sitemap part.", status_code=404, media_type="text/plain")
-    return _xml(_urlset(_base(request), rows, with_search=False))
+        urls = _job_urls(conn, part - 1, per_part)
+    return _urlset_or_404(request, urls)
 
 
-def _part(conn: Any, part: int, per_part: int) -> list[dict[str, Any]]:
+Url = tuple[str, date | None]  # a path on this site and when it last changed, if known
+
+
+def _job_urls(conn: Any, part: int, per_part: int) -> list[Url]:
     sql = "SELECT * FROM serving.web_sitemap(%s, %s)"
-    return conn.execute(sql, (part, per_part)).fetchall()
+    rows = conn.execute(sql, (part, per_part)).fetchall()
+    return [(f"/jobs/{row['id']}", row["modified"].date()) for row in rows]
 
 
-def _urlset(base: str, rows: list[dict[str, Any]], *, with_search: bool) -> ET.Element:
+def _company_urls(conn: Any, part: int, per_part: int) -> list[Url]:
+    sql = "SELECT * FROM serving.web_sitemap_companies(%s, %s)"
+    rows = conn.execute(sql, (part, per_part)).fetchall()
+    # Names that fold to one slug share one page: list it once.
+    slugs = dict.fromkeys(companies.slug(row["company"]) for row in rows)
+    return [(f"/companies/{slug}", None) for slug in slugs if slug]
+
+
+def _count(conn: Any, function: str) -> int:
+    return int(conn.execute(f"SELECT {function} AS n").fetchone()["n"])
+
+
+def _parts(urls: int, per_part: int) -> int:
+    return -(-urls // per_part)
+
+
+def _urlset_or_404(request: Request, urls: list[Url]) -> Response:
+    if not urls:
+        return Response("No such sitemap part.", status_code=404, media_type="text/plain")
+    return _xml(_urlset(_base(request), urls))
+
+
+def _urlset(base: str, urls: list[Url]) -> ET.Element:
     urlset = ET.Element(f"{{{SITEMAP}}}urlset")
-    if with_search:
-        ET.SubElement(ET.SubElement(urlset, f"{{{SITEMAP}}}url"), f"{{{SITEMAP}}}loc").text = (
-            base + "/"
-        )
-    for row in rows:
+    for path, modified in urls:
         url = ET.SubElement(urlset, f"{{{SITEMAP}}}url")
-        ET.SubElement(url, f"{{{SITEMAP}}}loc").text = f"{base}/jobs/{row['id']}"
-        ET.SubElement(url, f"{{{SITEMAP}}}lastmod").text = row["modified"].date().isoformat()
+        ET.SubElement(url, f"{{{SITEMAP}}}loc").text = base + path
+        if modified is not None:
+            ET.SubElement(url, f"{{{SITEMAP}}}lastmod").text = modified.isoformat()
     return urlset
 
 
-def _index(base: str, parts: int) -> ET.Element:
+def _index(base: str, job_parts: int, company_parts: int) -> ET.Element:
     index = ET.Element(f"{{{SITEMAP}}}sitemapindex")
-    for part in range(1, parts + 1):
+    names = [f"sitemap-{n}" for n in range(1, job_parts + 1)]
+    names += [f"sitemap-companies-{n}" for n in range(1, company_parts + 1)]
+    for name in names:
         entry = ET.SubElement(index, f"{{{SITEMAP}}}sitemap")
-        ET.SubElement(entry, f"{{{SITEMAP}}}loc").text = f"{base}/sitemap-{part}.xml"
+        ET.SubElement(entry, f"{{{SITEMAP}}}loc").text = f"{base}/{name}.xml"
     return index
 
 

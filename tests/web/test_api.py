@@ -22,7 +22,13 @@ def test_api_jobs_pages_through_every_match_once(web, seeded) -> None:
     params: dict = {"country": ["VN", "unknown"], "limit": 4}
     while True:
         body = get(web, "/api/jobs", **params).json()
-        assert set(body) == {"items", "next_cursor", "corrected_query"}
+        assert set(body) == {
+            "items",
+            "next_cursor",
+            "has_previous",
+            "previous_cursor",
+            "corrected_query",
+        }
         assert body["corrected_query"] is None
         seen.extend(item["id"] for item in body["items"])
         if not body["next_cursor"]:
@@ -31,6 +37,27 @@ def test_api_jobs_pages_through_every_match_once(web, seeded) -> None:
     expected = {r["id"] for r in seeded if not r["countries"] or "VN" in r["countries"]}
     assert len(seen) == len(set(seen))
     assert set(seen) == expected
+
+
+def test_api_jobs_pages_back_through_the_pages_it_came_by(web, seeded) -> None:
+    params: dict = {"limit": 3}
+    forward: list[tuple[str | None, list[int]]] = []
+    cursor = None
+    for _ in range(5):
+        body = get(web, "/api/jobs", **params, **({"cursor": cursor} if cursor else {})).json()
+        forward.append((cursor, [i["id"] for i in body["items"]]))
+        cursor = body["next_cursor"]
+    assert get(web, "/api/jobs", **params).json()["has_previous"] is False
+    # Back from the fifth page: each previous_cursor gives the page listed before it.
+    body = get(web, "/api/jobs", **params, cursor=forward[-1][0]).json()
+    for earlier_cursor, earlier_ids in reversed(forward[:-1]):
+        assert body["has_previous"] is True
+        assert body["previous_cursor"] == earlier_cursor  # None: the first page
+        back = {"cursor": earlier_cursor} if earlier_cursor else {}
+        body = get(web, "/api/jobs", **params, **back).json()
+        assert [i["id"] for i in body["items"]] == earlier_ids
+    assert body["has_previous"] is False
+    assert body["previous_cursor"] is None
 
 
 def test_api_jobs_items_carry_what_a_list_shows(web, seeded) -> None:

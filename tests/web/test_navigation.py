@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -72,6 +73,36 @@ def test_the_cursor_carries_its_position_and_refuses_a_bad_one() -> None:
         forged = base64.urlsafe_b64encode(json.dumps(body).encode()).decode().rstrip("=")
         with pytest.raises(InvalidParameter):
             decode_cursor(forged)
+
+
+def forge(body: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(body).encode()).decode().rstrip("=")
+
+
+def test_the_cursor_carries_the_pages_before_it_and_refuses_a_bad_history() -> None:
+    starts = tuple(Cursor("newest", 100 - n, None, None, 20 * n) for n in range(1, 4))
+    cursor = Cursor("newest", 90, None, None, 80, back=starts)
+    assert decode_cursor(encode_cursor(cursor)) == cursor
+    assert search.previous_page(cursor, 20) == (
+        True,
+        encode_cursor(replace(starts[-1], back=starts[:-1])),
+    )
+    assert search.previous_page(starts[0], 20) == (True, None)  # the first page: no cursor
+    beyond = Cursor("newest", 90, None, None, 80)  # its history cut off: first page only
+    assert search.previous_page(beyond, 20) == (False, None)
+    assert search.previous_page(None, 20) == (False, None)
+    many = replace(cursor, back=starts * 4)  # only the last BACK_PAGES are written
+    assert decode_cursor(encode_cursor(many)).back == (starts * 4)[-search.BACK_PAGES :]
+    body = json.loads(base64.urlsafe_b64decode(encode_cursor(cursor) + "=="))
+    bad_histories = (
+        [body["b"][0]] * (search.BACK_PAGES + 1),  # longer than any page writes
+        [{**body["b"][0], "s": "relevance"}],  # another sort's page
+        [{"s": "newest"}],  # no id
+        {"s": "newest", "i": 1, "u": 1},  # not a list
+    )
+    for history in bad_histories:
+        with pytest.raises(InvalidParameter):
+            decode_cursor(forge({**body, "b": history}))
 
 
 def test_the_title_names_the_words_and_the_count() -> None:

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from serving_sync import search
 from tests.serving.conftest import start_web
 from tests.web.test_browser import CHROMIUM, pytestmark  # noqa: F401  (the browser marks)
 
@@ -52,6 +53,11 @@ def status_count(page) -> int:
     found = re.match(r"([\d,]+) jobs? match", text)
     assert found, text
     return int(found.group(1).replace(",", ""))
+
+
+def result_ids(page) -> list[str]:
+    """The job pages the list links, in order (a result's title links its page)."""
+    return page.locator("ol.results > li h2 a").evaluate_all("els => els.map(e => e.pathname)")
 
 
 def params(url: str) -> list[tuple[str, str]]:
@@ -222,6 +228,30 @@ def test_each_page_says_where_it_stands_in_the_list(web, seeded) -> None:
         assert page.locator(".toolbar .position").inner_text() == f"Showing 6–10 of {total}"
         page.get_by_role("link", name="Next page").click()
         assert page.locator(".pages .position").inner_text() == f"11–15 of {total}"
+        page.get_by_role("link", name="Previous page").click()
+        assert page.locator(".toolbar .position").inner_text() == f"Showing 6–10 of {total}"
+        page.get_by_role("link", name="Previous page").click()
+        assert page.locator(".toolbar .position").inner_text() == f"Showing 1–5 of {total}"
+        assert page.url.rstrip("/").endswith("/?limit=5")
+        assert page.get_by_role("link", name="Previous page").count() == 0
+
+
+def test_previous_walks_back_the_pages_the_visitor_came_by(web, seeded) -> None:
+    """Each page's Previous lists exactly what the page before it listed, as far back as
+    a cursor remembers (BACK_PAGES); further back only the first page is offered."""
+    with browser_page(web.url, DESKTOP, javascript=False) as page:
+        page.goto("/?limit=2")
+        forward = []
+        for _ in range(search.BACK_PAGES + 3):
+            forward.append(result_ids(page))
+            page.get_by_role("link", name="Next page").click()
+        for expected in reversed(forward[-search.BACK_PAGES :]):
+            page.get_by_role("link", name="Previous page").click()
+            assert result_ids(page) == expected
+        # The pages before those are further back than the cursor remembers.
+        assert page.get_by_role("link", name="Previous page").count() == 0
+        page.get_by_role("link", name="First page").click()
+        assert result_ids(page) == forward[0]
 
 
 # ---------------------------------------------------------------- long facets

@@ -1,6 +1,7 @@
-"""The sitemap a crawler reads: the search page and every open job page (not a closed
-or missing one) with when each was last written; past the URLs one file may list, a
-sitemap index of parts that together list each open job exactly once."""
+"""The sitemap a crawler reads: the search page, every published company's page and
+every open job page (not a closed or missing one) with when each was last written; past
+the URLs one file may list, a sitemap index of parts that together list each exactly
+once."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from xml.etree import ElementTree as ET
 import httpx
 import psycopg
 
+from serving_sync.companies import slug
 from tests.serving.conftest import insert_jobs, job_row, start_web
 
 S = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -21,20 +23,35 @@ def xml(url: str) -> ET.Element:
     return ET.fromstring(response.content)
 
 
+def locs(urlset: ET.Element) -> list[str]:
+    return [u.find(f"{S}loc").text for u in urlset.findall(f"{S}url")]
+
+
 def job_ids(urlset: ET.Element) -> list[int]:
-    locs = [u.find(f"{S}loc").text for u in urlset.findall(f"{S}url")]
-    return [int(loc.rsplit("/", 1)[1]) for loc in locs if "/jobs/" in loc]
+    return [int(loc.rsplit("/", 1)[1]) for loc in locs(urlset) if "/jobs/" in loc]
 
 
-def test_the_sitemap_lists_the_search_page_and_every_open_job(web, seeded) -> None:
+def company_slugs(urlset: ET.Element) -> list[str]:
+    return [loc.rsplit("/", 1)[1] for loc in locs(urlset) if "/companies/" in loc]
+
+
+def published_slugs(seeded) -> list[str]:
+    return sorted({slug(r["company"]) for r in seeded if r["company"]})
+
+
+def test_the_sitemap_lists_the_search_page_every_company_and_every_open_job(web, seeded) -> None:
     root = xml(web.url + "/sitemap.xml")
     assert root.tag == f"{S}urlset"
-    locs = [u.find(f"{S}loc").text for u in root.findall(f"{S}url")]
-    assert locs[0] == web.url + "/"
+    assert locs(root)[0] == web.url + "/"
     open_ids = sorted(r["id"] for r in seeded if r["status"] == "active")
     assert job_ids(root) == open_ids
-    for url in root.findall(f"{S}url")[1:]:
-        assert len(url.find(f"{S}lastmod").text) == len("2026-12-04")
+    assert sorted(company_slugs(root)) == published_slugs(seeded)
+    assert len(locs(root)) == 1 + len(published_slugs(seeded)) + len(open_ids)
+    for url in root.findall(f"{S}url"):
+        if "/jobs/" in url.find(f"{S}loc").text:
+            assert len(url.find(f"{S}lastmod").text) == len("2026-12-04")
+    for company in company_slugs(root)[:2]:  # each listed company page is a page
+        assert httpx.get(f"{web.url}/companies/{company}", timeout=10).status_code == 200
 
 
 def test_past_one_file_the_sitemap_is_an_index_of_parts_listing_each_job_once(
@@ -46,15 +63,19 @@ def test_past_one_file_the_sitemap_is_an_index_of_parts_listing_each_job_once(
         assert index.tag == f"{S}sitemapindex"
         parts = [s.find(f"{S}loc").text for s in index.findall(f"{S}sitemap")]
         open_ids = sorted(r["id"] for r in seeded if r["status"] == "active")
-        assert len(parts) == -(-len(open_ids) // 7)
-        listed = []
+        job_parts = [p for p in parts if "/sitemap-companies-" not in p]
+        assert len(job_parts) == -(-len(open_ids) // 7)
+        assert len(parts) - len(job_parts) == -(-len(published_slugs(seeded)) // 7)
+        listed, named = [], []
         for part in parts:
             urlset = xml(part)
             assert len(urlset.findall(f"{S}url")) <= 7
             listed += job_ids(urlset)
+            named += company_slugs(urlset)
         assert listed == open_ids
-        beyond = httpx.get(running.url + f"/sitemap-{len(parts) + 1}.xml", timeout=10)
-        assert beyond.status_code == 404
+        assert sorted(named) == published_slugs(seeded)
+        for beyond in (f"sitemap-{len(job_parts) + 1}", f"sitemap-companies-{len(parts)}"):
+            assert httpx.get(f"{running.url}/{beyond}.xml", timeout=10).status_code == 404
     finally:
         running.stop()
 

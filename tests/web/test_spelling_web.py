@@ -24,7 +24,13 @@ def test_the_api_returns_the_corrected_query_and_its_results(web, seeded) -> Non
     assert meant["corrected_query"] is None
     assert [i["id"] for i in typed["items"]] == [i["id"] for i in meant["items"]] != []
     verbatim = _get(web, "/api/jobs", q="Engneer", verbatim="true").json()
-    assert verbatim == {"items": [], "next_cursor": None, "corrected_query": None}
+    assert verbatim == {
+        "items": [],
+        "next_cursor": None,
+        "has_previous": False,
+        "previous_cursor": None,
+        "corrected_query": None,
+    }
 
 
 def test_the_page_offers_the_correction_and_the_typed_query(web, seeded) -> None:
