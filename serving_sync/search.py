@@ -20,20 +20,33 @@ from typing import Any
 
 import psycopg
 
-from parsers.common import EMPLOYMENT_JOB_TYPES, JOB_TYPE_RULES
-from pipeline.enrich.catalog import load_catalog
-from pipeline.enrich.lexicon import ENUMS
-from pipeline.normalize.employment import VOCABULARY, employment_types
+from pipeline.normalize.employment import employment_types
 from pipeline.normalize.salary import converted, reference_rates
-from pipeline.normalize.work_mode import REMOTE_ALIAS, WORK_MODES
+from pipeline.normalize.work_mode import REMOTE_ALIAS
 from serving_sync import highlight, spelling
 from serving_sync.dates import DateKind, date_kind
 from serving_sync.text import fold
+from serving_sync.value_rules import (  # noqa: F401  (the vocabularies, named here too)
+    CONTROL,
+    CURRENCY_PATTERN,
+    EMPLOYMENT_TYPE_VALUES,
+    JOB_TYPES,
+    MAX_SKILLS,
+    MAX_VALUE_CHARS,
+    MAX_VALUES,
+    MAX_YEARS,
+    REMOTE_VALUES,
+    SENIORITY_VALUES,
+    UNKNOWN,
+    WORK_MODE_VALUES,
+    ValueRule,
+    rule,
+    years_range,
+)
 
-UNKNOWN = "unknown"
+BLANK = ValueRule()  # a blank value is ignored if it is short and printable
+
 MAX_Q_CHARS = 200
-MAX_VALUES = 20
-MAX_VALUE_CHARS = 200
 MAX_LIMIT = 50
 DEFAULT_LIMIT = 20
 MAX_DAYS = 3650
@@ -74,27 +87,13 @@ ARRAY_GROUPS = frozenset({"country", "region", "city", "employment_type", "skill
 # A group's filter parameter, where the two names differ.
 GROUP_PARAMS = {"experience": "experience_min"}
 SKILL_FIELDS = ("skills_required", "skills_preferred")
-MAX_SKILLS = 10
 SKILL_MATCHES = ("any", "all")
 SKILL_SCOPES = ("required", "all")
-SENIORITY_VALUES = (*ENUMS["seniority"], UNKNOWN)
-WORK_MODE_VALUES = WORK_MODES
-MAX_YEARS = 40
 # The experience bands of the facet (serving.experience_bands); any "N", "N-M" or "N+"
 # is also accepted as a filter value.
 EXPERIENCE_BANDS = ("0-1", "2-4", "5-9", "10+")
-_YEARS = re.compile(r"^(\d{1,2})(?:(\+)|-(\d{1,2}))?$")
 SORTS = ("newest", "relevance")
-REMOTE_VALUES = tuple(REMOTE_ALIAS)  # yes, hybrid, no and the work modes themselves
-EMPLOYMENT_TYPE_VALUES = (*VOCABULARY, UNKNOWN)
-# The labels the parsers assign (parsers/common.py), so a filter can name only real ones.
-JOB_TYPES = (
-    *dict.fromkeys(label for label, _ in (*JOB_TYPE_RULES, *EMPLOYMENT_JOB_TYPES)),
-    UNKNOWN,
-)
-_COUNTRY = re.compile(r"^[A-Za-z]{2}$")
-_CURRENCY = re.compile(r"^[A-Za-z]{3}$")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CURRENCY = re.compile(CURRENCY_PATTERN)
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
@@ -245,33 +244,27 @@ def _one(raw: Mapping[str, Sequence[str]], name: str) -> str | None:
     return values[0] if values else None
 
 
-def _clean_value(group: str, value: str) -> str:
-    value = value.strip()
-    if not value or len(value) > MAX_VALUE_CHARS or _CONTROL.search(value):
-        raise InvalidParameter(group, f"values must be 1..{MAX_VALUE_CHARS} printable characters")
-    if group == "country":
-        if value.lower() == UNKNOWN:
-            return UNKNOWN
-        if not _COUNTRY.match(value):
-            raise InvalidParameter(group, f"{value!r} is not an ISO 3166 alpha-2 code or 'unknown'")
-        return value.upper()
-    if group == "remote":
-        if value not in REMOTE_ALIAS:
-            raise InvalidParameter(group, f"{value!r} is not one of {', '.join(REMOTE_VALUES)}")
-        return REMOTE_ALIAS[value]
-    if group == "work_mode" and value not in WORK_MODE_VALUES:
-        raise InvalidParameter(group, f"{value!r} is not one of {', '.join(WORK_MODE_VALUES)}")
-    if group == "job_type" and value not in JOB_TYPES:
-        raise InvalidParameter(group, f"{value!r} is not one of {', '.join(JOB_TYPES)}")
-    return value
+def _given(raw: Mapping[str, Sequence[str]], name: str, names: Sequence[str] = ()) -> list[str]:
+    """A repeated parameter's values under the one rule of serving_sync.value_rules:
+    empty ones dropped (free text: blank ones), each checked, free text trimmed."""
+    kept = []
+    for n in names or (name,):
+        if len(raw.get(n, ())) > rule(n).max_items:
+            raise InvalidParameter(n, f"at most {rule(n).max_items} values")
+        for value in raw.get(n, ()):
+            blank = value == "" or (rule(n).free and not value.strip(" "))
+            problem = (BLANK if blank else rule(n)).problem(value)
+            if problem is not None:
+                raise InvalidParameter(n, problem)
+            if blank:
+                continue
+            kept.append(REMOTE_ALIAS[value] if n == "remote" else value.strip(" "))
+    return list(dict.fromkeys(kept))
 
 
 def _group_values(raw: Mapping[str, Sequence[str]], group: str) -> tuple[str, ...]:
     names = ("work_mode", "remote") if group == "work_mode" else (group,)
-    values = [(n, v) for n in names for v in raw.get(n, ()) if v != ""]
-    if len(values) > MAX_VALUES:
-        raise InvalidParameter(group, f"at most {MAX_VALUES} values")
-    cleaned = [_clean_value(n, v) for n, v in values]
+    cleaned = _given(raw, group, names)
     if group == "employment_type":
         # Any spelling reads as the published vocabulary ("Full-time" is full_time), so
         # a link made before the vocabulary still selects what it meant.
@@ -320,54 +313,8 @@ def _salary(raw: Mapping[str, Sequence[str]]) -> tuple[Decimal | None, str | Non
     return amount, currency.upper()
 
 
-def years_range(value: str) -> tuple[int, int]:
-    """ "5" -> (5, 5), "2-4" -> (2, 4), "10+" -> (10, 40); already validated."""
-    match = _YEARS.match(value)
-    assert match is not None
-    low = int(match.group(1))
-    if match.group(2):
-        return low, MAX_YEARS
-    return low, int(match.group(3)) if match.group(3) else low
-
-
-def _experience(raw: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
-    values = [v.strip() for v in raw.get("experience_min", ()) if v.strip() != ""]
-    if len(values) > MAX_VALUES:
-        raise InvalidParameter("experience_min", f"at most {MAX_VALUES} values")
-    for value in values:
-        match = _YEARS.match(value)
-        if value == UNKNOWN:
-            continue
-        if not match:
-            raise InvalidParameter(
-                "experience_min", f"{value[:40]!r} is not N, N-M, N+ (years) or 'unknown'"
-            )
-        low, high = years_range(value)
-        if low > high or high > MAX_YEARS:
-            raise InvalidParameter("experience_min", f"years must be 0..{MAX_YEARS}, low ≤ high")
-    return tuple(dict.fromkeys(values))
-
-
-def _choices(
-    raw: Mapping[str, Sequence[str]], name: str, allowed: Sequence[str]
-) -> tuple[str, ...]:
-    values = [v.strip() for v in raw.get(name, ()) if v.strip() != ""]
-    if len(values) > MAX_VALUES:
-        raise InvalidParameter(name, f"at most {MAX_VALUES} values")
-    for value in values:
-        if value not in allowed:
-            raise InvalidParameter(name, f"{value[:40]!r} is not one of {', '.join(allowed)}")
-    return tuple(dict.fromkeys(values))
-
-
 def _skills(raw: Mapping[str, Sequence[str]]) -> tuple[str, str, tuple[str, ...]]:
-    keys = tuple(dict.fromkeys(v.strip().lower() for v in raw.get("skill", ()) if v.strip()))
-    if len(keys) > MAX_SKILLS:
-        raise InvalidParameter("skill", f"at most {MAX_SKILLS} skills")
-    known = load_catalog().skills
-    for key in keys:
-        if key not in known:
-            raise InvalidParameter("skill", f"{key[:40]!r} is not a key of the skill catalogue")
+    keys = tuple(_given(raw, "skill"))
     match = _one(raw, "skill_match") or "any"
     if match not in SKILL_MATCHES:
         raise InvalidParameter("skill_match", f"must be one of {', '.join(SKILL_MATCHES)}")
@@ -379,11 +326,12 @@ def _skills(raw: Mapping[str, Sequence[str]]) -> tuple[str, str, tuple[str, ...]
 
 def parse_filters(raw: Mapping[str, Sequence[str]]) -> Filters:
     """Filters from query parameters (each name -> every value given for it)."""
-    q = (_one(raw, "q") or "").strip()
+    q = _one(raw, "q") or ""
     if len(q) > MAX_Q_CHARS:
         raise InvalidParameter("q", f"at most {MAX_Q_CHARS} characters")
-    if _CONTROL.search(q):
+    if CONTROL.search(q):
         raise InvalidParameter("q", "control characters are not allowed")
+    q = q.strip()
     salary_min, currency = _salary(raw)
     skill_match, skill_scope, skills = _skills(raw)
     return Filters(
@@ -397,8 +345,8 @@ def parse_filters(raw: Mapping[str, Sequence[str]]) -> Filters:
         skill=skills,
         skill_match=skill_match,
         skill_scope=skill_scope,
-        experience_min=_experience(raw),
-        seniority=_choices(raw, "seniority", SENIORITY_VALUES),
+        experience_min=tuple(_given(raw, "experience_min")),
+        seniority=tuple(_given(raw, "seniority")),
         verbatim=bool(_boolean(raw, "verbatim")),
     )
 

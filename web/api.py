@@ -10,10 +10,10 @@ from fastapi.responses import JSONResponse
 
 from serving_sync import search, typeahead
 from serving_sync.search import InvalidParameter
-from web import present
+from web import contract, present
 from web.respond import cached_counts, json_response, raw_params
 
-router = APIRouter(prefix="/api", tags=["api"])
+router = APIRouter(prefix="/api", tags=["api"], responses=contract.API_RESPONSES)
 STATS_GROUPS = (*search.FACET_GROUPS, "month", *search.ENRICH_STATS_GROUPS)
 _FILTERS = frozenset(search.filter_names())
 _LIST_PARAMS = _FILTERS | {"sort", "cursor", "limit"}
@@ -143,6 +143,7 @@ def suggest(
         Query(
             max_length=typeahead.MAX_CHARS,
             description="What has been typed: suggestions start from 2 folded characters.",
+            pattern=contract.CONTROL_PATTERN,
         ),
     ] = "",
 ) -> JSONResponse:
@@ -201,7 +202,7 @@ def enrichment_summary(found: search.GroupCounts | None) -> dict[str, Any] | Non
     }
 
 
-@router.get("/jobs/{job_id}")
+@router.get("/jobs/{job_id}", responses=contract.JOB_RESPONSES)
 def get_job(request: Request, job_id: Annotated[int, Path(ge=0)]) -> JSONResponse:
     """One posting; 410 with its closing date if it closed recently; 404 otherwise."""
     if job_id >= 2**63:

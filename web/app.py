@@ -22,7 +22,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from serving_sync.search import InvalidParameter
-from web import api, companies, discovery, guard, navigation, pages, present
+from web import api, companies, contract, discovery, guard, navigation, pages, present
 from web.cache import CountsCache
 from web.db import ReaderPool, Unavailable
 from web.ratelimit import RateLimiter
@@ -110,6 +110,7 @@ def create_app(reader_url: str, settings: WebSettings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(discovery.router)
     app.include_router(companies.router)
+    contract.install(app)
     return app
 
 
@@ -135,12 +136,8 @@ def _too_many(request: Request, wait_s: int) -> Response:
     """429, as text for the API and as a page for a browser."""
     headers = {"Retry-After": str(wait_s), **guard.security_headers()}
     if is_api(request):
-        return Response(
-            "Too many requests: slow down a little.",
-            status_code=429,
-            headers=headers,
-            media_type="text/plain",
-        )
+        body = {"detail": "Too many requests: slow down a little.", "retry_after_s": wait_s}
+        return JSONResponse(body, status_code=429, headers=headers)
     context = {"title": "Too many requests", "wait": wait_s}
     response = render(request, "too_many.html", context, 429)
     response.headers.update(headers)

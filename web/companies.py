@@ -12,7 +12,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, Response
 
 from serving_sync import companies, search
-from web import navigation
+from web import contract, navigation
 from web.respond import cached_counts, json_response, raw_params, render
 
 router = APIRouter()
@@ -71,7 +71,11 @@ def _here(base: str, query: search.SearchRequest, cursor: str | None) -> str:
     return base + ("?" + urlencode(pairs) if pairs else "")
 
 
-@router.get("/api/companies/{slug}", tags=["api"])
+@router.get(
+    "/api/companies/{slug}",
+    tags=["api"],
+    responses={**contract.API_RESPONSES, **contract.COMPANY_RESPONSES},
+)
 def company_api(request: Request, slug: Slug) -> JSONResponse:
     """A company's open jobs (one page, newest first; the list's filters apply too), the
     sources they come from and their counts by country, work mode and month."""

@@ -257,6 +257,12 @@ def test_api_stats_carry_top_skills_experience_and_seniority_with_coverage(web) 
     }  # fmt: skip
 
 
+def test_a_year_range_given_high_first_reads_as_the_same_range(web) -> None:
+    reversed_range = get(web, "/api/jobs", experience_min="9-2", limit=50).json()["items"]
+    ordered = get(web, "/api/jobs", experience_min="2-9", limit=50).json()["items"]
+    assert [j["id"] for j in reversed_range] == [j["id"] for j in ordered] != []
+
+
 @pytest.mark.parametrize(
     ("params", "name"),
     [
@@ -265,7 +271,8 @@ def test_api_stats_carry_top_skills_experience_and_seniority_with_coverage(web) 
         ({"skill": "python", "skill_match": "some"}, "skill_match"),
         ({"skill": "python", "skill_scope": "preferred"}, "skill_scope"),
         ({"experience_min": "lots"}, "experience_min"),
-        ({"experience_min": "9-2"}, "experience_min"),
+        ({"experience_min": "3-41"}, "experience_min"),
+        ({"experience_min": " 5"}, "experience_min"),  # values are exact, not trimmed
         ({"experience_min": "41+"}, "experience_min"),
         ({"seniority": "boss"}, "seniority"),
         ({"work_mode": "space"}, "work_mode"),

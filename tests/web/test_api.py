@@ -233,8 +233,14 @@ def test_data_routes_are_rate_limited_per_client(seeded, web_url) -> None:
 
 def test_the_openapi_document_lists_the_contract_parameters(web) -> None:
     spec = get(web, "/openapi.json").json()
-    names = {p["name"] for p in spec["paths"]["/api/jobs"]["get"]["parameters"]}
-    assert names == {*search.filter_names(), "sort", "cursor", "limit"}
+    parameters = spec["paths"]["/api/jobs"]["get"]["parameters"]
+    names = {p["name"] for p in parameters}
+    # salary_min and salary_currency are the two properties of one exploded object.
+    [salary] = [p for p in parameters if p["name"] == "salary"]
+    assert (salary["style"], salary["explode"]) == ("form", True)
+    assert set(salary["schema"]["properties"]) == {"salary_min", "salary_currency"}
+    expected = {*search.filter_names(), "sort", "cursor", "limit"}
+    assert names == expected - {"salary_min", "salary_currency"} | {"salary"}
     assert "/api/stats" in spec["paths"]
     assert "/api/jobs/{job_id}" in spec["paths"]
 

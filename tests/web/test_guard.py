@@ -119,7 +119,7 @@ def test_a_query_too_long_is_refused_on_a_page_that_keeps_it(web, seeded) -> Non
     assert 'aria-invalid="true"' in page.text
 
 
-def test_too_many_requests_is_a_page_for_a_browser_and_text_for_the_api(seeded, web_url) -> None:
+def test_too_many_requests_is_a_page_for_a_browser_and_json_for_the_api(seeded, web_url) -> None:
     running = start_web(web_url, web_rate_limit_per_minute=1)
     try:
         assert get(running.url, "/").status_code == 200
@@ -131,7 +131,8 @@ def test_too_many_requests_is_a_page_for_a_browser_and_text_for_the_api(seeded, 
         assert page.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
         api = get(running.url, "/api/jobs")
         assert api.status_code == 429
-        assert api.headers["content-type"].startswith("text/plain")
+        assert api.headers["content-type"].startswith("application/json")
+        assert api.json()["retry_after_s"] == int(api.headers["retry-after"]) >= 1
     finally:
         running.stop()
 
