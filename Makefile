@@ -16,7 +16,7 @@ SERVING_ROWS ?= 200000
 TEST_WORKERS ?= 4
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test test-fast lint format bench freshness chaos up up-check down clean
+.PHONY: help install demo test test-fast lint format bench freshness chaos screenshots up up-check down clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -58,6 +58,10 @@ freshness: install ## the full freshness simulation: 10,000 boards x 7 days per 
 
 chaos: install ## the fault suite, long form (~1 h at 200 boards x 20 cycles): SSRF, bad input, fuzzing, crash drills, chaos run; one JSON line
 	$(BIN)/python -m chaos
+
+screenshots: install ## every web page on a phone and a desktop, axe-checked, into docs/screenshots/web
+	mkdir -p docs/screenshots/web
+	JOBHARBOR_SCREENSHOTS=$(CURDIR)/docs/screenshots/web $(BIN)/python -m pytest -q -p no:randomly tests/web/test_accessibility.py -k axe_clean
 
 up: install ## start Airflow (API server, scheduler, DAG processor, triggerer; UI on http://127.0.0.1:8080) with the sandbox sources
 	PATH="$(CURDIR)/$(BIN):$$PATH" bash scripts/airflow-up.sh

@@ -1,19 +1,28 @@
 """Every page a visitor can reach, checked by axe-core in headless Chromium on a phone
 (390 px) and a desktop (1366 px): no violation at all, whatever its impact. Screenshots
-of each go to the test's tmp folder (pass --basetemp=DIR to keep them)."""
+of each go to the test's tmp folder (pass --basetemp=DIR to keep them), and with
+JOBHARBOR_SCREENSHOTS=DIR there too (`make screenshots`: docs/screenshots/web)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+import os
 from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.web.test_browser import CHROMIUM, pytestmark  # noqa: F401  (the browser marks)
+from tests.web.test_browser import (  # noqa: F401  (the browser marks)
+    DESKTOP,
+    PHONE,
+    browser_page,
+    pytestmark,
+)
 
-VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
+VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
+# `make screenshots` keeps the current set in docs/screenshots/web as well.
+KEEP = (
+    [Path(os.environ["JOBHARBOR_SCREENSHOTS"])] if os.environ.get("JOBHARBOR_SCREENSHOTS") else []
+)
 PAGES = {
     "search": ("/", 200),
     "search-filtered": ("/?q=engineer&country=VN&remote=hybrid", 200),
@@ -31,24 +40,6 @@ PAGES = {
 }
 
 
-@contextmanager
-def sized_page(base_url: str, viewport: dict[str, int]) -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=["--no-sandbox", "--headless", "--disable-gpu", "--disable-dev-shm-usage"],
-        )
-        context = browser.new_context(base_url=base_url, viewport=viewport)
-        try:
-            yield context.new_page()
-        finally:
-            context.close()
-            browser.close()
-
-
 def violations(page) -> list[str]:
     found = Axe().run(page).response["violations"]
     return [
@@ -61,19 +52,20 @@ def violations(page) -> list[str]:
 def test_every_page_is_axe_clean_on_a_phone_and_a_desktop(
     web, seeded, tmp_path: Path, viewport: str
 ) -> None:
-    with sized_page(web.url, VIEWPORTS[viewport]) as page:
+    with browser_page(web.url, VIEWPORTS[viewport]) as page:
         found = {}
         for name, (path, status) in PAGES.items():
             response = page.goto(path)
             assert response.status == status, name
-            page.screenshot(path=tmp_path / f"{viewport}-{name}.png", full_page=True)
+            for folder in (tmp_path, *KEEP):
+                page.screenshot(path=folder / f"{viewport}-{name}.png", full_page=True)
             found[name] = violations(page)
     assert found == {name: [] for name in PAGES}, found
 
 
 def test_the_axe_check_finds_a_violation_planted_in_a_page(web, seeded) -> None:
     """The check can fail: an image without alt text and an unlabelled input are found."""
-    with sized_page(web.url, VIEWPORTS["phone"]) as page:
+    with browser_page(web.url, VIEWPORTS["phone"]) as page:
         page.goto("/")
         page.evaluate(
             "document.querySelector('main').insertAdjacentHTML('beforeend',"

@@ -24,9 +24,16 @@ pytestmark = [
 ]
 
 
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+
+
 @contextmanager
-def chromium_page(base_url: str, *, javascript: bool) -> Iterator:
-    """One page of the system Chromium, headless, on the web app."""
+def browser_page(
+    base_url: str, viewport: dict[str, int] | None = None, *, javascript: bool = True
+) -> Iterator:
+    """One page of the system Chromium, headless, on the web app (Playwright's default
+    1280x720 unless a viewport is given)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -35,7 +42,8 @@ def chromium_page(base_url: str, *, javascript: bool) -> Iterator:
             headless=True,
             args=["--no-sandbox", "--headless", "--disable-gpu", "--disable-dev-shm-usage"],
         )
-        context = browser.new_context(base_url=base_url, java_script_enabled=javascript)
+        options = {"viewport": viewport} if viewport else {}
+        context = browser.new_context(base_url=base_url, java_script_enabled=javascript, **options)
         try:
             yield context.new_page()
         finally:
@@ -45,7 +53,7 @@ def chromium_page(base_url: str, *, javascript: bool) -> Iterator:
 
 @pytest.fixture
 def page(web, tmp_path: Path) -> Iterator:
-    with chromium_page(web.url, javascript=False) as found:
+    with browser_page(web.url, javascript=False) as found:
         yield found
 
 

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from tests.serving.test_search_enrichment import ID, rows, web  # noqa: F401  (fixtures)
-from tests.web.test_accessibility import VIEWPORTS, sized_page, violations
-from tests.web.test_browser import page, pytestmark, shot  # noqa: F401  (fixtures)
+from tests.web.test_accessibility import VIEWPORTS, violations
+from tests.web.test_browser import browser_page, page, pytestmark, shot  # noqa: F401  (fixtures)
 
 
 def test_filter_by_a_skill_then_read_the_excerpts(page, tmp_path) -> None:  # noqa: F811
@@ -35,7 +35,7 @@ def test_filter_by_a_skill_then_read_the_excerpts(page, tmp_path) -> None:  # no
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_a_job_page_with_marked_evidence_is_axe_clean(web, rows, tmp_path, viewport) -> None:  # noqa: F811
-    with sized_page(web.url, VIEWPORTS[viewport]) as sized:
+    with browser_page(web.url, VIEWPORTS[viewport]) as sized:
         sized.goto(f"/jobs/{ID[1]}")
         assert sized.locator(".description mark").count() >= 3
         sized.screenshot(path=tmp_path / f"{viewport}-job-evidence.png", full_page=True)

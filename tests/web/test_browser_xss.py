@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.settings import Settings
 from tests.serving.conftest import job_row
-from tests.web.test_browser import chromium_page
+from tests.web.test_browser import browser_page
 
 CHROMIUM = Settings().browser_executable
 pytestmark = [
@@ -84,7 +84,7 @@ def hostile(seeded, serving) -> list[int]:
 
 @pytest.fixture
 def page(web, tmp_path: Path) -> Iterator:
-    with chromium_page(web.url, javascript=True) as found:  # scripts on: would one run?
+    with browser_page(web.url, javascript=True) as found:  # scripts on: would one run?
         yield found
 
 

@@ -12,8 +12,13 @@ import httpx
 import pytest
 
 from serving_sync.companies import slug
-from tests.web.test_browser import CHROMIUM, pytestmark  # noqa: F401  (the browser marks)
-from tests.web.test_search_layout import DESKTOP, PHONE, browser_page, shot
+from tests.web.test_browser import (  # noqa: F401  (the browser marks)
+    DESKTOP,
+    PHONE,
+    browser_page,
+    pytestmark,
+    shot,
+)
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.web.test_browser import CHROMIUM, pytestmark  # noqa: F401  (the browser marks)
-from tests.web.test_search_layout import DESKTOP, PHONE, browser_page, shot
+from tests.web.test_browser import (  # noqa: F401  (the browser marks)
+    DESKTOP,
+    PHONE,
+    browser_page,
+    pytestmark,
+    shot,
+)
 
 
 def fact_boxes(page) -> list[tuple[dict, dict]]:

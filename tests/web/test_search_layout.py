@@ -7,8 +7,6 @@ under "Show all". Screenshots go to the test's tmp folder (--basetemp=DIR keeps 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -18,34 +16,13 @@ from playwright.sync_api import expect
 
 from serving_sync import search
 from tests.serving.conftest import start_web
-from tests.web.test_browser import CHROMIUM, pytestmark  # noqa: F401  (the browser marks)
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 900}
-
-
-@contextmanager
-def browser_page(base_url: str, viewport: dict[str, int], *, javascript: bool) -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=["--no-sandbox", "--headless", "--disable-gpu", "--disable-dev-shm-usage"],
-        )
-        context = browser.new_context(
-            base_url=base_url, viewport=viewport, java_script_enabled=javascript
-        )
-        try:
-            yield context.new_page()
-        finally:
-            context.close()
-            browser.close()
-
-
-def shot(page, tmp_path: Path, name: str) -> None:
-    page.screenshot(path=tmp_path / "screenshots" / f"{name}.png", full_page=True)
+from tests.web.test_browser import (  # noqa: F401  (the browser marks)
+    DESKTOP,
+    PHONE,
+    browser_page,
+    pytestmark,
+    shot,
+)
 
 
 def status_count(page) -> int:

@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from tests.serving.conftest import SEED_ROWS
-from tests.web.test_accessibility import VIEWPORTS, sized_page, violations
-from tests.web.test_browser import chromium_page, pytestmark  # noqa: F401  (the browser marks)
+from tests.web.test_accessibility import VIEWPORTS, violations
+from tests.web.test_browser import browser_page, pytestmark  # noqa: F401  (the browser marks)
 
 DATA_ENGINEERS = sum(r["title"] == "Data Engineer" for r in SEED_ROWS)
 
@@ -58,7 +58,7 @@ def _options(page) -> list[str]:
 
 
 def test_the_search_box_is_a_keyboard_combobox(web, seeded, tmp_path: Path) -> None:
-    with chromium_page(web.url, javascript=True) as page:
+    with browser_page(web.url, javascript=True) as page:
         page.goto("/")
         box = page.get_by_role("combobox", name="Search")
         assert box.get_attribute("aria-expanded") == "false"
@@ -88,7 +88,7 @@ def test_the_search_box_is_a_keyboard_combobox(web, seeded, tmp_path: Path) -> N
 
 
 def test_enter_without_a_chosen_suggestion_searches_for_what_was_typed(web, seeded) -> None:
-    with chromium_page(web.url, javascript=True) as page:
+    with browser_page(web.url, javascript=True) as page:
         page.goto("/")
         box = page.get_by_role("combobox", name="Search")
         box.press_sequentially("engineer", delay=20)
@@ -100,7 +100,7 @@ def test_enter_without_a_chosen_suggestion_searches_for_what_was_typed(web, seed
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_the_open_combobox_is_axe_clean(web, seeded, tmp_path: Path, viewport: str) -> None:
-    with sized_page(web.url, VIEWPORTS[viewport]) as page:
+    with browser_page(web.url, VIEWPORTS[viewport]) as page:
         page.goto("/")
         page.get_by_role("combobox", name="Search").press_sequentially("se", delay=20)
         page.get_by_role("listbox", name="Suggestions").wait_for(state="visible")
@@ -109,7 +109,7 @@ def test_the_open_combobox_is_axe_clean(web, seeded, tmp_path: Path, viewport: s
 
 
 def test_without_javascript_the_box_is_a_plain_search_field(web, seeded) -> None:
-    with chromium_page(web.url, javascript=False) as page:
+    with browser_page(web.url, javascript=False) as page:
         page.goto("/")
         assert page.get_by_role("combobox", name="Search").count() == 0  # the sort list is one
         page.get_by_role("searchbox", name="Search").fill("designer")
