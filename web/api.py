@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -177,15 +178,25 @@ def stats_body(found: search.Counts) -> dict[str, Any]:
     return {
         "total": found.total,
         "computed_at": found.computed_at,
-        "facets": {
-            g: None if c is None else [{"value": v, "count": n} for v, n in c.buckets]
-            for g, c in groups.items()
-        },
+        "facets": buckets_body(groups),
         "coverage": {g: None if c is None else c.coverage for g, c in groups.items()},
         "denominators": {g: None if c is None else c.denominator for g, c in groups.items()},
         "other": {g: None if c is None else c.other for g, c in groups.items()},
         "unavailable": [g for g, c in groups.items() if c is None],
         "enrichment": enrichment_summary(groups.get("enrichment")),
+    }
+
+
+def buckets_body(
+    groups: Mapping[str, search.GroupCounts | None], *, nonzero: bool = False
+) -> dict[str, list[dict[str, Any]] | None]:
+    """Each group's buckets as {"value", "count"} (None: past its time budget); nonzero
+    leaves out values no posting has (a panel's, not the facets' full list)."""
+    return {
+        g: None
+        if c is None
+        else [{"value": v, "count": n} for v, n in c.buckets if n or not nonzero]
+        for g, c in groups.items()
     }
 
 

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, Response
 
 from serving_sync import companies, search
-from web import contract, navigation
+from web import api, contract, navigation
 from web.respond import cached_counts, json_response, raw_params, render
 
 router = APIRouter()
@@ -83,15 +83,11 @@ def company_api(request: Request, slug: Slug) -> JSONResponse:
     if found is None:
         return JSONResponse({"detail": "no such company"}, status_code=404)
     page, panel = found["page"], found["panel"]
-    groups = panel.groups
     body = {
         "company": found["name"],
         "slug": slug,
         "jobs": panel.total,
-        "stats": {
-            g: None if c is None else [{"value": v, "count": n} for v, n in c.buckets if n]
-            for g, c in groups.items()
-        },
+        "stats": api.buckets_body(panel.groups, nonzero=True),
         "items": [{**item, "page": f"/jobs/{item['id']}"} for item in page.items],
         "next_cursor": page.next_cursor,
         "has_previous": page.has_previous,

@@ -31,14 +31,15 @@ def search_page(request: Request) -> Response:
         # address a visitor keeps or shares is the short one.
         return RedirectResponse(canonical, status_code=303)
     settings = request.app.state.settings
+    chips = navigation.chips(query)
     context = {
         "title": navigation.page_title(query, None),
         "filters": query.filters,
         "query": query,
         "canonical": canonical,
         "base_url": str(request.base_url).rstrip("/"),
-        "filter_count": navigation.filter_count(query),
-        "chips": navigation.chips(query),
+        "filter_count": len(chips),  # one per chip (navigation.filter_count)
+        "chips": chips,
         "clear_url": navigation.clear_url(query),
         "facet_top": settings.web_facet_top,
         "facet_all": settings.web_facet_all,
