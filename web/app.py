@@ -22,7 +22,17 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from serving_sync.search import InvalidParameter
-from web import api, companies, contract, discovery, guard, navigation, pages, present
+from web import (
+    api,
+    companies,
+    contract,
+    discovery,
+    guard,
+    language,
+    navigation,
+    pages,
+    present,
+)
 from web.cache import CountsCache
 from web.db import ReaderPool, Unavailable
 from web.ratelimit import RateLimiter
@@ -46,6 +56,7 @@ def templates() -> Jinja2Templates:
         query_string=present.query_string,
         with_value=present.with_value,
         page_link=present.page_link,
+        posting_language=language.posting_language,
         spelling_links=present.spelling_links,
         safe_url=present.safe_url,
         number=present.number,
