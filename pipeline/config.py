@@ -33,9 +33,12 @@ from pipeline.settings import interpolation_environment, load_settings
 
 _SOURCE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 _BOARD_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
-# A Workday board: tenant, data center and career site, e.g. nvidia.wd5/NVIDIAExternalCareerSite.
+# A Workday board: tenant, data center and career site, e.g. nvidia.wd5/NVIDIAExternalCareerSite
+# (on nvidia.wd5.myworkdayjobs.com), or acme.wd3.myworkdaysite.com/Careers for a site on
+# the data center's shared host (wd3.myworkdaysite.com/recruiting/acme/Careers).
 WORKDAY_TOKEN = re.compile(
-    r"^(?P<tenant>[A-Za-z0-9_-]+)\.(?P<dc>wd\d+)(?:\.myworkdayjobs\.com)?/(?P<site>[A-Za-z0-9_.-]+)$"
+    r"^(?P<tenant>[A-Za-z0-9_-]+)\.(?P<dc>wd\d+)"
+    r"(?:\.(?P<domain>myworkdayjobs|myworkdaysite)\.com)?/(?P<site>[A-Za-z0-9_.-]+)$"
 )
 # Platforms whose board token names more than one thing (a host and a site or company):
 # its shape, and an example for the error message.
@@ -239,7 +242,9 @@ class WorkdaySource(AtsSource):
             if not WORKDAY_TOKEN.match(board.token):
                 raise ValueError(
                     f"boards[{index}]: Workday token {board.token!r} must look like "
-                    "tenant.wd5/SiteName (from https://tenant.wd5.myworkdayjobs.com/SiteName)"
+                    "tenant.wd5/SiteName (from https://tenant.wd5.myworkdayjobs.com/SiteName) "
+                    "or tenant.wd3.myworkdaysite.com/SiteName (from "
+                    "https://wd3.myworkdaysite.com/recruiting/tenant/SiteName)"
                 )
         return value
 

@@ -122,6 +122,9 @@ def _recognize(host: str, segments: list[str], query: str) -> BoardRef | None:
     match = re.match(r"^([a-z0-9_-]+)\.(wd\d+)\.myworkdayjobs\.com$", host)
     if match:
         return _workday(match.group(1), match.group(2), segments)
+    match = re.match(r"^(wd\d+)\.myworkdaysite\.com$", host)
+    if match:
+        return _shared_workday(match.group(1), segments)
     for suffix, platform in (
         (".recruitee.com", "recruitee"),
         (".bamboohr.com", "bamboohr"),
@@ -146,6 +149,20 @@ def _workday(tenant: str, dc: str, segments: list[str]) -> BoardRef | None:
     if not site:
         return None
     token = f"{tenant}.{dc}/{site}"
+    return BoardRef("workday", token) if WORKDAY_TOKEN.match(token) else None
+
+
+def _shared_workday(dc: str, segments: list[str]) -> BoardRef | None:
+    """wdN.myworkdaysite.com/[locale/]recruiting/{tenant}/{site}[/job/...], or its CXS
+    API /wday/cxs/{tenant}/{site}/... -> tenant.wdN.myworkdaysite.com/site."""
+    if segments[:2] == ["wday", "cxs"]:
+        named = segments[2:4]
+    else:
+        rest = segments[1:] if segments and _LOCALE.match(segments[0]) else segments
+        named = rest[1:3] if rest[:1] == ["recruiting"] else []
+    if len(named) != 2:
+        return None
+    token = f"{named[0]}.{dc}.myworkdaysite.com/{named[1]}"
     return BoardRef("workday", token) if WORKDAY_TOKEN.match(token) else None
 
 

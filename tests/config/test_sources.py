@@ -322,8 +322,25 @@ def test_workday_tokens_name_tenant_data_center_and_site(tmp_path: Path) -> None
     problems = _problems(tmp_path, "  workday:\n    platform: workday\n    boards: [nvidia]\n")
     assert problems == [
         "FILE:5: sources.workday.boards: boards[0]: Workday token 'nvidia' must look like "
-        "tenant.wd5/SiteName (from https://tenant.wd5.myworkdayjobs.com/SiteName)"
+        "tenant.wd5/SiteName (from https://tenant.wd5.myworkdayjobs.com/SiteName) or "
+        "tenant.wd3.myworkdaysite.com/SiteName (from "
+        "https://wd3.myworkdaysite.com/recruiting/tenant/SiteName)"
     ]
+
+
+def test_a_workday_board_on_the_shared_host_crawls_there_in_its_data_centers_lane(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "sources.yaml"
+    path.write_text(
+        "version: 1\nsources:\n  workday:\n    platform: workday\n"
+        "    boards: [acme.wd3.myworkdaysite.com/Careers, nvidia.wd5/Ext]\n",
+        encoding="utf-8",
+    )
+    shared, own = board_specs(load_sources(path, env={}).get("workday"))
+    assert shared.url == "https://wd3.myworkdaysite.com/wday/cxs/acme/Careers/jobs"
+    assert (shared.lane, own.lane) == ("workday:wd3", "workday:wd5")
+    assert own.url == "https://nvidia.wd5.myworkdayjobs.com/wday/cxs/nvidia/Ext/jobs"
 
 
 def test_site_fields_are_known_names(tmp_path: Path) -> None:

@@ -50,6 +50,18 @@ if TYPE_CHECKING:
             "https://nvidia.wd5.myworkdayjobs.com/wday/cxs/nvidia/Site/jobs",
             BoardRef("workday", "nvidia.wd5/Site"),
         ),
+        (
+            "https://wd3.myworkdaysite.com/recruiting/acme/Careers",
+            BoardRef("workday", "acme.wd3.myworkdaysite.com/Careers"),
+        ),
+        (
+            "https://wd3.myworkdaysite.com/en-US/recruiting/acme/Careers/job/Reston/Mechanic_R-3",
+            BoardRef("workday", "acme.wd3.myworkdaysite.com/Careers"),
+        ),
+        (
+            "https://wd103.myworkdaysite.com/wday/cxs/acme/Careers/jobs",
+            BoardRef("workday", "acme.wd103.myworkdaysite.com/Careers"),
+        ),
         ("https://channable.recruitee.com/o/customer-success", BoardRef("recruitee", "channable")),
         ("https://apply.workable.com/zaelab/j/DD136DD7E7", BoardRef("workable", "zaelab")),
         (
@@ -81,6 +93,9 @@ def test_board_urls_are_recognized(url: str, board: BoardRef) -> None:
         "https://apply.workable.com/j/DD136DD7E7",  # a job without its account
         "https://boards.greenhouse.io/",
         "https://nvidia.wd5.myworkdayjobs.com/",
+        "https://wd3.myworkdaysite.com/recruiting/acme",  # a tenant without its site
+        "https://wd3.myworkdaysite.com/en-US/acme/Careers",  # not a recruiting path
+        "https://wd3.myworkdaysite.com.evil.example/recruiting/acme/Careers",
         "https://greenhouse.io.evil.example/acme",
     ],
 )

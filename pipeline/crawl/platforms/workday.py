@@ -2,7 +2,10 @@
 per data center, and details only where the listing hides something.
 
 A board token is `{tenant}.{dc}/{site}`, e.g. `nvidia.wd5/NVIDIAExternalCareerSite`
-for https://nvidia.wd5.myworkdayjobs.com/NVIDIAExternalCareerSite.
+for https://nvidia.wd5.myworkdayjobs.com/NVIDIAExternalCareerSite, or
+`{tenant}.{dc}.myworkdaysite.com/{site}` for a site on the data center's shared host,
+https://wd3.myworkdaysite.com/recruiting/{tenant}/{site}: the same CXS API under
+https://wd3.myworkdaysite.com/wday/cxs/{tenant}/{site}.
 
 Paging: the first page's `total` is the count (later pages say 0). When it is the
 2,000 ceiling, the search is split by a location facet whose values each stay
@@ -30,10 +33,14 @@ TOTAL_CAP = 2000
 MAX_PAGES = 1000  # 20,000 postings: a safety stop, reported as truncated
 # Facets that partition a board (every posting has one value), most specific last.
 LOCATION_FACETS = ("locationHierarchy1", "locationCountry", "locations", "locationHierarchy2")
-TOKEN = re.compile(
-    r"^(?P<tenant>[A-Za-z0-9_-]+)\.(?P<dc>wd\d+)(?:\.myworkdayjobs\.com)?/(?P<site>[A-Za-z0-9_.-]+)$"
-)
 _HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
+
+
+# A posting's page on a shared host, [locale/]recruiting/{tenant}/{site}/job/...
+_SHARED_PAGE = re.compile(
+    r"^(?P<origin>https?://wd\d+\.myworkdaysite\.com)(?:/[A-Za-z]{2}(?:-[A-Za-z]{2})?)?"
+    r"/recruiting/(?P<tenant>[^/]+)/(?P<site>[^/]+)(?P<path>/job/.+)$"
+)
 
 
 def parse_token(token: str) -> tuple[str, str, str]:
@@ -42,6 +49,15 @@ def parse_token(token: str) -> tuple[str, str, str]:
     if match is None:
         raise ValueError(f"Workday board token {token!r} must look like tenant.wd5/SiteName")
     return match.group("tenant"), match.group("dc"), match.group("site")
+
+
+def board_origin(token: str) -> str:
+    """Where a board's site and CXS API live: its own host, or the shared one."""
+    tenant, dc, _ = parse_token(token)
+    match = WORKDAY_TOKEN.match(token)
+    if match is not None and match.group("domain") == "myworkdaysite":
+        return f"https://{dc}.myworkdaysite.com"
+    return f"https://{tenant}.{dc}.myworkdayjobs.com"
 
 
 def search_body(offset: int, facets: Mapping[str, list[str]] | None = None) -> bytes:
@@ -106,6 +122,10 @@ class Workday(HostPerBoard):
     def check_request(self, posting: DueCheck) -> FetchRequest:
         """Ask the CXS detail API, not the hosted page: it says when a posting is closed."""
         url = str(posting.url)
+        shared = _SHARED_PAGE.match(url)
+        if shared:
+            api = f"{shared['origin']}/wday/cxs/{shared['tenant']}/{shared['site']}{shared['path']}"
+            return FetchRequest(api, headers={"Accept": "application/json"}, tag=posting)
         match = re.match(r"^(?P<origin>.*?)/(?P<site>[^/]+)(?P<path>/job/.+)$", url)
         tenant = re.search(r"([^/.]+)\.wd\d+", url)
         if not match or not tenant:
@@ -125,20 +145,19 @@ class Workday(HostPerBoard):
         return "S22" if code == "S22" else None
 
     def pacing_key(self, url: str) -> str:
-        """Workday rate-limits per data center, not per company: wd5 is one budget."""
-        match = re.search(r"\.(wd\d+)\.myworkdayjobs\.com", url)
+        """Workday rate-limits per data center, not per company: wd5 is one budget, its
+        tenants' hosts and its shared host (wd5.myworkdaysite.com) alike."""
+        match = re.search(r"[./](wd\d+)\.(?:myworkdayjobs|myworkdaysite)\.com", url)
         return f"{match.group(1)}.myworkdayjobs.com" if match else super().pacing_key(url)
 
     def listing_url(self, api_base: str | None, token: str) -> str:
         tenant, dc, site = parse_token(token)
-        base = (
-            f"{api_base}/{tenant}.{dc}" if api_base else f"https://{tenant}.{dc}.myworkdayjobs.com"
-        )
+        base = f"{api_base}/{tenant}.{dc}" if api_base else board_origin(token)
         return f"{base}/wday/cxs/{tenant}/{site}/jobs"
 
     def lane(self, source: SourceConfig, url: str) -> str:
         """One lane per data center (wd1, wd5, ...): they are separate vendors' hosts."""
-        match = re.search(r"\.(wd\d+)(?:\.|/)", url)
+        match = re.search(r"[./](wd\d+)(?:\.|/)", url)
         return f"workday:{match.group(1)}" if match else "workday"
 
     # ---- paging
