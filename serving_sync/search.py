@@ -244,11 +244,11 @@ def _one(raw: Mapping[str, Sequence[str]], name: str) -> str | None:
     return values[0] if values else None
 
 
-def _given(raw: Mapping[str, Sequence[str]], name: str, names: Sequence[str] = ()) -> list[str]:
-    """A repeated parameter's values under the one rule of serving_sync.value_rules:
+def _given(raw: Mapping[str, Sequence[str]], *names: str) -> list[str]:
+    """The values of repeated parameters under the one rule of serving_sync.value_rules:
     empty ones dropped (free text: blank ones), each checked, free text trimmed."""
     kept = []
-    for n in names or (name,):
+    for n in names:
         if len(raw.get(n, ())) > rule(n).max_items:
             raise InvalidParameter(n, f"at most {rule(n).max_items} values")
         for value in raw.get(n, ()):
@@ -264,7 +264,7 @@ def _given(raw: Mapping[str, Sequence[str]], name: str, names: Sequence[str] = (
 
 def _group_values(raw: Mapping[str, Sequence[str]], group: str) -> tuple[str, ...]:
     names = ("work_mode", "remote") if group == "work_mode" else (group,)
-    cleaned = _given(raw, group, names)
+    cleaned = _given(raw, *names)
     if group == "employment_type":
         # Any spelling reads as the published vocabulary ("Full-time" is full_time), so
         # a link made before the vocabulary still selects what it meant.

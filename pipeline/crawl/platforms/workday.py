@@ -54,8 +54,7 @@ def parse_token(token: str) -> tuple[str, str, str]:
 def board_origin(token: str) -> str:
     """Where a board's site and CXS API live: its own host, or the shared one."""
     tenant, dc, _ = parse_token(token)
-    match = WORKDAY_TOKEN.match(token)
-    if match is not None and match.group("domain") == "myworkdaysite":
+    if token.split("/", 1)[0].endswith(".myworkdaysite.com"):
         return f"https://{dc}.myworkdaysite.com"
     return f"https://{tenant}.{dc}.myworkdayjobs.com"
 
