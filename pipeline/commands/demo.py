@@ -3,7 +3,9 @@
 Starts (or reuses) the private PostgreSQL and the sandbox, runs discover ->
 fetch -> parse -> check for every sandbox source, syncs serving, and prints what
 happened: one line per source, the time of each phase, postings by status and a
-sample search. A second run finds everything unchanged and publishes nothing.
+sample search. A run that finds no closed posting then plays one employer's take-down
+(`take_a_job_down`), so the demo always shows a posting closed on evidence and its 410
+page. A second run finds everything unchanged and publishes nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +37,12 @@ from serving_sync.reconcile import search
 
 SAMPLE_QUERY = "engineer"
 DEMO_BOARD = ("greenhouse", "harbor-labs")
+# The board whose employer takes a job down on a run that finds nothing closed, so
+# every demo database holds a closed posting and its 410 page (not DEMO_BOARD: the
+# README walkthrough changes that one).
+TAKEDOWN_BOARD = ("greenhouse", "northwind")
 PHASES = ("discover", "fetch", "parse", "check")
+CLOSED_STATUSES = ("not_found", "expired")
 
 
 def demo_app() -> App:
@@ -116,6 +123,90 @@ def _advance(app: App) -> None:
     print(f"changed sandbox board {platform}/{token}: one posting closed, one edited, one opened")
 
 
+@dataclass(frozen=True)
+class Takedown:
+    """One posting its employer took down, and what the engine concluded about it."""
+
+    posting_id: int
+    external_id: str
+    title: str
+
+
+def _closed_postings(app: App) -> int:
+    with app.db.connect() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM core.postings WHERE status = ANY(%s)",
+            (list(CLOSED_STATUSES),),
+        ).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def _takedown_candidate(app: App) -> Takedown | None:
+    """The active posting of TAKEDOWN_BOARD with the highest id (the board's newest)."""
+    source, token = TAKEDOWN_BOARD
+    with app.db.connect() as conn:
+        row = conn.execute(
+            """SELECT p.id, p.external_id, p.title FROM core.postings p
+               JOIN crawl.boards b ON b.id = p.board_id
+               WHERE p.source_id = %s AND b.board_key = %s AND p.status = 'active'
+               ORDER BY p.id DESC LIMIT 1""",
+            (source, token),
+        ).fetchone()
+    return Takedown(row["id"], row["external_id"], row["title"] or "") if row else None
+
+
+@dataclass(frozen=True)
+class PostingState:
+    status: str
+    missing_count: int
+    close_reason: str | None
+
+    def line(self) -> str:
+        if self.status == "active" and self.missing_count:
+            return f"absent from {self.missing_count} complete listing, still active"
+        if self.close_reason:
+            return f"{self.status} ({self.close_reason})"
+        return self.status
+
+
+def _posting_state(app: App, posting_id: int) -> PostingState:
+    with app.db.connect() as conn:
+        row = conn.execute(
+            "SELECT status, missing_count, close_reason FROM core.postings WHERE id = %s",
+            (posting_id,),
+        ).fetchone()
+    assert row is not None, f"posting {posting_id} vanished: postings are never deleted"
+    return PostingState(row["status"], row["missing_count"], row["close_reason"])
+
+
+def take_a_job_down(app: App) -> Takedown | None:
+    """An employer takes one job down (for real, in the sandbox) and the engine closes it
+    on evidence, as scheduled runs would over a few hours: two complete listings without
+    it make it `missing`, and its own record answering 404 closes it. Only on a run that
+    finds nothing closed, so every demo database shows one closed posting (and its 410
+    page) and a second demo finds nothing new."""
+    if _closed_postings(app):
+        return None
+    taken = _takedown_candidate(app)
+    if taken is None:
+        return None
+    source, token = TAKEDOWN_BOARD
+    httpx.post(
+        f"{app.settings.sandbox_url}/_sandbox/remove",
+        params={"platform": source, "token": token, "id": taken.external_id},
+    ).raise_for_status()
+    print(
+        f'\nan employer takes a job down: {source}/{token} removes "{taken.title}" '
+        f"(posting {taken.posting_id}), so the engine polls that source and checks again:"
+    )
+    for poll in (1, 2):
+        discover(app, source, force=True)
+        print(f"  poll {poll}: {_posting_state(app, taken.posting_id).line()}")
+    check_postings(app, source)
+    print(f"  check: {_posting_state(app, taken.posting_id).line()}")
+    return taken
+
+
 def run_demo(*, advance: bool = False) -> int:
     show_demo(demo_app(), advance=advance)
     return 0
@@ -151,6 +242,12 @@ def show_demo(app: App, *, advance: bool = False) -> None:
         f"{s['updated']} updated, {s['removed']} removed, {s['unchanged']} unchanged"
     )
     print(published_skills(app))  # the enrichment ran before the sync: skills are published
+    if taken := take_a_job_down(app):
+        closed = sync_serving(app).stats
+        print(
+            f"  sync: {closed['removed']} removed; the job's page answers 410 Gone "
+            f"(jobharbor web, then /jobs/{taken.posting_id})"
+        )
     statuses: Counter[str] = Counter()
     for info in gather_status(app.db)["sources"].values():
         statuses.update(info["postings"])

@@ -1,4 +1,5 @@
-"""The README's lifecycle walkthrough, run: the demo on the sandbox world, one board
+"""The README's lifecycle walkthrough, run: the demo on the sandbox world (whose first
+run plays one employer's take-down and closes that posting on evidence), one board
 advanced, three more runs; every line the README shows for a run is what that run
 prints (timings aside)."""
 
@@ -38,6 +39,14 @@ def readme_runs(text: str) -> dict[int, list[str]]:
     return runs
 
 
+def _takedown_lines(text: str) -> list[str]:
+    """The README's first-run lines from the take-down to the status line after it."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("an employer takes"))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("postings by status"))
+    return printed_lines("\n".join(lines[start : end + 1]))
+
+
 def printed_lines(output: str) -> list[str]:
     return [_TIMING.sub("", line).replace(_POINTER, "") for line in output.splitlines()]
 
@@ -59,8 +68,13 @@ def test_the_readme_walkthrough_prints_what_the_readme_says(
 ) -> None:
     expected = readme_runs(README.read_text(encoding="utf-8"))
     assert sorted(expected) == [2, 3, 4], "the README walks through runs 2 to 4"
-    show_demo(app)  # run 1: everything new
-    assert "408 published" in capsys.readouterr().out
+    show_demo(app)  # run 1: everything new, then one employer takes a job down
+    first = printed_lines(capsys.readouterr().out)
+    assert "serving: 408 open postings: 408 published, 0 updated, 0 removed, 0 unchanged" in first
+    taken = _takedown_lines(README.read_text(encoding="utf-8"))
+    assert len(taken) == 6, taken  # the take-down, two polls, the check, the sync, status
+    missing = [line for line in taken if line not in first]
+    assert not missing, "run 1 did not close a posting as the README says:\n" + "\n".join(first)
     platform, token = DEMO_BOARD
     httpx.post(
         f"{app.settings.sandbox_url}/_sandbox/advance",
@@ -70,6 +84,9 @@ def test_the_readme_walkthrough_prints_what_the_readme_says(
         show_demo(app)
         printed = printed_lines(capsys.readouterr().out)
         missing = [line for line in expected[run] if line not in printed]
+        assert not any(line.startswith("an employer takes") for line in printed), (
+            f"run {run} took a second job down although one is closed already"
+        )
         assert not missing, (
             f"run {run} did not print, as the README says:\n"
             + "\n".join(missing)
