@@ -7,7 +7,7 @@ the total), stats (the stats groups), typeahead (what visitors type, 2-6 charact
 `typeahead_p95_ms`) and typo (a common word mistyped, the correction included:
 `typo_p95_ms`, and `typo_corrected_share`, the share corrected to the word meant).
 Baseline in the same run: a naive `ts_rank` over all matches with `count(*)`, for the
-same term queries. The tantivy peer of issue 26 is not run here yet.
+same term queries. A tantivy peer engine over the same rows is not run here yet.
 
 Facets and stats are counted in two states. First by the counting queries alone (as
 between a sync's commit and the build of its facet bitmaps): all queries under the

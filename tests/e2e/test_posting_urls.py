@@ -274,7 +274,7 @@ def test_a_removed_posting_gets_its_platforms_real_closed_signal(
         ("bamboohr", "/detail", None),
     ],
 )
-def test_issue_9_workable_and_bamboohr_live_postings_stay_open_through_discover_and_check(
+def test_workable_and_bamboohr_live_postings_stay_open_through_discover_and_check(
     app: App, sandbox: RunningSandbox, name: str, asked: str, never: str | None
 ) -> None:
     """Regression: the check asked Workable's `/j/<shortcode>` and BambooHR's
