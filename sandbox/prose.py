@@ -6,12 +6,21 @@ the ways postings state it, and an equal-opportunity line. This module writes th
 English, Vietnamese, German or French, deterministically from the job's own stream of
 randomness, so every format that renders the job says the same thing.
 
+Most postings come out at 1.6-3.5 KB. About one in seven is a long one, as boards
+carry a tail of them: a section on the team, "your first 90 days", a detailed
+benefits list, how the company works and its tools, how people grow, and a longer
+hiring process, grown section by section up to a length drawn between 5.3 and 7.7 KB
+and never past MAX_TEXT_BYTES. The long sections name no skill, no years and no
+degree, so what enrichment reads (experience, education, skills, work mode) is what
+the short form states.
+
 A description is a list of blocks, each a heading, a paragraph or a list item, so HTML
 formats render <h3>, <p> and <ul> as real boards do and text formats render lines.
 """
 
 from __future__ import annotations
 
+import html
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,9 +49,38 @@ class Facts:
     nice: tuple[int, ...]
     benefits: tuple[int, ...]
     about: tuple[int, ...]
-    long_form: bool  # a few postings carry a long "how we work" section (up to ~8 KB)
+    long_form: bool  # a fifth of postings carry a "how we work" section
     salary_form: int
     eeo_form: int
+    long: Long | None = None  # a long posting's extra sections (about one in seven)
+
+
+@dataclass(frozen=True)
+class Long:
+    """What makes a posting long: its extra sections and the length they fill up to."""
+
+    target: int  # bytes of description text the optional sections grow it to
+    order: tuple[str, ...]  # the optional sections (OPTIONAL), in the order they are tried
+    team_size: int
+    team: tuple[int, ...]  # indexes into TEAM
+    first_days: int  # the style of FIRST_DAYS
+    perks: tuple[int, ...]  # the detailed benefits, in place of the short list
+    how: tuple[int, ...]  # more of "how we work" (HOW_MORE)
+    tools: tuple[int, ...]
+    growth: tuple[int, ...]
+    process_notes: tuple[int, ...]
+
+
+# A long posting's share, and the bounds of its length. MAX_TEXT_BYTES is a hard cap on
+# the description as text (UTF-8), leaving room for the title and location lines inside
+# 8 KB; MAX_HTML_CHARS caps the same description as rich-text HTML.
+LONG_SHARE = 0.14
+LONG_TARGET = (5_300, 7_700, 5_800)  # low, high, mode: most long ones are 5-6 KB
+MAX_TEXT_BYTES = 7_800
+MAX_HTML_CHARS = 8_000
+# The sections a long posting may add beyond its base (detailed benefits, "how we work"
+# and the detailed hiring process), tried in a drawn order until the target is reached.
+OPTIONAL = ("team", "first_days", "how", "tools", "growth", "process_notes")
 
 
 def draw_facts(
@@ -78,6 +116,30 @@ def draw_facts(
         long_form=rng.random() < 0.2,
         salary_form=rng.randrange(4),
         eeo_form=rng.randrange(2),
+        # Drawn last, so every choice above is what it was before long postings existed.
+        long=_draw_long(rng, language) if rng.random() < LONG_SHARE else None,
+    )
+
+
+def _some(rng: random.Random, pool: tuple[object, ...], low: int, high: int) -> tuple[int, ...]:
+    """Between `low` and `high` indexes of `pool` (as many as it has), in a drawn order."""
+    count = min(len(pool), rng.randint(low, high))
+    return tuple(rng.sample(range(len(pool)), count))
+
+
+def _draw_long(rng: random.Random, language: Language) -> Long:
+    low, high, mode = LONG_TARGET
+    return Long(
+        target=int(rng.triangular(low, high, mode)),
+        order=tuple(rng.sample(OPTIONAL, len(OPTIONAL))),
+        team_size=rng.randrange(4, 15),
+        team=tuple(sorted(_some(rng, TEAM[language], 3, 5))),  # paragraphs keep their order
+        first_days=rng.randrange(len(FIRST_DAYS[language])),
+        perks=_some(rng, PERKS[language], 6, 9),
+        how=tuple(sorted(_some(rng, HOW_MORE[language], 2, 4))),
+        tools=_some(rng, TOOLS[language], 3, 6),
+        growth=tuple(sorted(_some(rng, GROWTH[language], 2, 4))),
+        process_notes=tuple(sorted(_some(rng, PROCESS_NOTES[language], 1, 3))),
     )
 
 
@@ -493,6 +555,510 @@ UPDATE: dict[Language, str] = {
     "de": "Update {n}: Das Team ist gewachsen, die Aufgaben sind breiter.",
     "fr": "Mise à jour {n} : l'équipe a grandi et le périmètre s'élargit.",
 }
+# ---------------------------------------------------------------- long postings
+# Written so that the rules read nothing new in them: no skill of the catalogue, no
+# years, no degree, no work-mode or employment-type word, no "nice to have" cue.
+
+LONG_HEADINGS: dict[Language, dict[str, str]] = {
+    "en": {"first_days": "Your first 90 days", "tools": "Tools we use", "growth": "How you will grow"},
+    "vi": {"first_days": "90 ngày đầu tiên", "tools": "Công cụ làm việc", "growth": "Cơ hội phát triển"},
+    "de": {"first_days": "Deine ersten 90 Tage", "tools": "Unsere Werkzeuge", "growth": "Deine Entwicklung"},
+    "fr": {"first_days": "Vos 90 premiers jours", "tools": "Nos outils", "growth": "Évoluer chez nous"},
+}  # fmt: skip
+# The team behind the job: paragraphs after "about us" ({n}: the team's size).
+TEAM: dict[Language, tuple[str, ...]] = {
+    "en": (
+        "The {department} team is {n} people today, split into two small groups that share "
+        "one backlog. Most of us joined from smaller companies and wanted a place that gives "
+        "a team real ownership without the chaos of an early start-up.",
+        "You will report to the head of {department}, who joined {company} as an individual "
+        "contributor and still does hands-on work every week. One-to-ones are weekly, they "
+        "belong to you, and the agenda is yours to set.",
+        "We stay close to the people who use what we build. Once a quarter everyone in "
+        "{department} spends a day listening to support calls, and what we hear on those "
+        "days shapes the plan for the next quarter.",
+        "We care about a sustainable pace. Evenings and weekends are yours, nobody expects "
+        "an answer to a message sent after hours, and the out-of-hours rota is paid and "
+        "shared fairly across the team.",
+        "{company} has grown steadily rather than quickly. We hire when the work is already "
+        "there, so a new {title} arrives to a real backlog and a team that has the time to "
+        "welcome them, not to a reorganisation.",
+        "People tend to stay: several of the leads in {department} started in jobs like this "
+        "one, and the team still has most of the people who were in it when it began.",
+        "Our customers work in more than 30 countries, and the people in {department} come "
+        "from almost as many. We write for readers whose first language may not be ours, "
+        "and we are patient with accents, including our own.",
+    ),
+    "vi": (
+        "Nhóm {department} hiện có {n} thành viên, cùng làm việc trên một danh sách công việc "
+        "chung. Phần lớn chúng tôi đến từ các công ty khởi nghiệp và mong muốn một môi trường "
+        "ổn định hơn nhưng vẫn được tự chủ.",
+        "Bạn sẽ báo cáo trực tiếp cho trưởng nhóm {department}, người đã gắn bó với {company} "
+        "từ những ngày đầu. Mỗi tuần đều có buổi trao đổi riêng để bạn chia sẻ khó khăn và đề "
+        "xuất ý tưởng.",
+        "Mỗi quý, cả nhóm dành một ngày để nghe trực tiếp các cuộc gọi hỗ trợ khách hàng. "
+        "Những gì chúng tôi ghi nhận trong ngày đó sẽ định hướng kế hoạch của quý tiếp theo.",
+        "Chúng tôi tôn trọng thời gian cá nhân: buổi tối và cuối tuần là của bạn, không ai "
+        "mong đợi bạn trả lời tin nhắn ngoài giờ làm việc.",
+        "{company} phát triển bền vững, không chạy theo tốc độ. Chúng tôi chỉ tuyển thêm người "
+        "khi công việc thực sự cần, vì vậy mỗi {title} mới đều có người hướng dẫn và thời gian "
+        "để hòa nhập.",
+        "Nhiều trưởng nhóm hiện nay của {company} bắt đầu từ những vị trí như vị trí này. Chúng "
+        "tôi tin rằng con người gắn bó lâu dài khi được tin tưởng và ghi nhận đúng lúc.",
+        "Khách hàng của chúng tôi đến từ nhiều quốc gia, vì vậy nhóm {department} thường "
+        "xuyên làm việc cùng đồng nghiệp ở các múi giờ khác nhau.",
+    ),
+    "de": (
+        "Das Team {department} besteht heute aus {n} Personen in zwei kleinen Gruppen mit "
+        "einem gemeinsamen Backlog. Viele von uns kommen aus kleineren Firmen und wollten "
+        "mehr Verantwortung, aber nicht das Chaos eines frühen Start-ups.",
+        "Du berichtest an die Leitung von {department}, die selbst als Fachkraft bei {company} "
+        "angefangen hat und bis heute jede Woche mitarbeitet. Einzelgespräche finden "
+        "wöchentlich statt, und die Agenda bestimmst du.",
+        "Einmal im Quartal hört das ganze Team einen Tag lang bei Supportgesprächen zu. Was "
+        "wir dort lernen, fließt direkt in die Planung des nächsten Quartals ein.",
+        "Uns ist ein nachhaltiges Tempo wichtig: Abende und Wochenenden gehören dir, und "
+        "niemand erwartet eine Antwort auf Nachrichten außerhalb der Arbeitszeit.",
+        "{company} ist stetig gewachsen, nicht sprunghaft. Wir stellen erst ein, wenn die "
+        "Arbeit da ist, deshalb findet eine neue Person als {title} ein eingespieltes Team "
+        "vor, das Zeit für die Einarbeitung hat.",
+        "Viele bleiben lange: Mehrere Teamleitungen bei {company} haben in einer Stelle wie "
+        "dieser angefangen.",
+        "Unsere Kundinnen und Kunden sitzen in mehr als 30 Ländern, und im Team {department} "
+        "arbeiten Menschen aus fast ebenso vielen. Wir schreiben so, dass man uns auch "
+        "versteht, wenn es nicht die eigene Muttersprache ist.",
+        "Wir bleiben nah an den Menschen, die unser Produkt nutzen: Wer im Team {department} "
+        "arbeitet, spricht regelmäßig selbst mit Kundinnen und Kunden, nicht nur über sie.",
+    ),
+    "fr": (
+        "L'équipe {department} compte aujourd'hui {n} personnes, réparties en deux petits "
+        "groupes qui partagent une même feuille de route. La plupart d'entre nous viennent de "
+        "structures plus petites et cherchaient de l'autonomie sans le désordre d'une jeune "
+        "start-up.",
+        "Vous serez rattaché·e à la personne qui dirige l'équipe {department}, arrivée chez "
+        "{company} comme contributrice individuelle et toujours impliquée dans l'opérationnel. "
+        "Les points individuels sont hebdomadaires et c'est vous qui en fixez l'ordre du jour.",
+        "Une fois par trimestre, toute l'équipe passe une journée à écouter les appels du "
+        "support client. Ce que nous y apprenons oriente directement les priorités du "
+        "trimestre suivant.",
+        "Nous tenons à un rythme soutenable : vos soirées et vos week-ends vous appartiennent, "
+        "et personne n'attend de réponse à un message envoyé hors des heures de travail.",
+        "{company} a grandi régulièrement, sans précipitation. Nous recrutons quand le travail est "
+        "déjà là : la personne qui rejoint l'équipe comme {title} trouve donc des collègues "
+        "qui ont le temps de l'accueillir.",
+        "Beaucoup d'entre nous restent longtemps : plusieurs responsables d'équipe chez "
+        "{company} ont commencé sur un poste comme celui-ci.",
+        "Nos clients sont présents dans plus de 30 pays, et les membres de l'équipe "
+        "{department} viennent de presque autant d'horizons. Nous écrivons pour être compris "
+        "de celles et ceux qui ne travaillent pas dans leur langue maternelle.",
+        "Nous restons proches des personnes qui utilisent notre produit : chaque membre de "
+        "l'équipe {department} échange régulièrement avec des clients, et pas seulement à "
+        "leur sujet.",
+    ),
+}
+# "Your first 90 days", in one of a few styles (by days, by month, by milestone).
+FIRST_DAYS: dict[Language, tuple[tuple[str, str, str], ...]] = {
+    "en": (
+        (
+            "Days 1-30: you set up your tools, meet everyone in {department} one to one and "
+            "ship a first small change with a teammate at your side.",
+            "Days 31-60: you own a piece of work from start to finish and present it at our "
+            "fortnightly demo.",
+            "Days 61-90: you help plan the next cycle, bring your own view of what we should "
+            "build next, and we sit down together to review your first three months.",
+        ),
+        (
+            "First month: you learn how customers use the product by shadowing support, read "
+            "our decision log and pair with a different colleague each week.",
+            "Second month: you lead a small project of your own, with your manager as a "
+            "sounding board rather than a supervisor.",
+            "Third month: you are a full member of the rota and the planning, and we ask you "
+            "what surprised you, so we can make the next person's start better.",
+        ),
+        (
+            "By day 30 you know the people and the product, and your first small change is live.",
+            "By day 60 you run a piece of work on your own and have presented it to the "
+            "wider {department} team.",
+            "By day 90 you are planning the next cycle with us, and we review your first "
+            "three months together, in both directions.",
+        ),
+    ),
+    "vi": (
+        (
+            "30 ngày đầu: làm quen với sản phẩm, gặp riêng từng thành viên nhóm {department} "
+            "và hoàn thành nhiệm vụ nhỏ đầu tiên cùng người hướng dẫn.",
+            "Ngày 31-60: bạn tự đảm nhận một phần việc từ đầu đến cuối và trình bày kết quả "
+            "trong buổi demo của nhóm.",
+            "Ngày 61-90: bạn tham gia lập kế hoạch cho giai đoạn tiếp theo và cùng quản lý "
+            "nhìn lại ba tháng đầu tiên.",
+        ),
+        (
+            "Tháng đầu tiên: bạn được cấp đầy đủ tài khoản, thiết bị và có một đồng nghiệp "
+            "kèm cặp trong suốt quá trình hội nhập.",
+            "Tháng thứ hai: bạn chủ động đề xuất cải tiến cho quy trình hiện tại và cùng quản "
+            "lý thống nhất mục tiêu cho quý.",
+            "Tháng thứ ba: bạn là thành viên chính thức của nhóm và được mời góp ý để người "
+            "đến sau hội nhập tốt hơn.",
+        ),
+    ),
+    "de": (
+        (
+            "Tage 1-30: Du richtest dich ein, lernst alle im Team {department} in "
+            "Einzelgesprächen kennen und bringst mit deinem Buddy eine erste kleine Änderung "
+            "live.",
+            "Tage 31-60: Du verantwortest ein eigenes Thema von Anfang bis Ende und stellst "
+            "es in unserer Demo vor.",
+            "Tage 61-90: Du planst den nächsten Zyklus mit und ziehst mit deiner "
+            "Führungskraft eine erste Bilanz.",
+        ),
+        (
+            "Erster Monat: Du hörst im Support mit, liest unser Entscheidungsprotokoll und "
+            "arbeitest jede Woche mit einer anderen Kollegin oder einem anderen Kollegen.",
+            "Zweiter Monat: Du leitest ein kleines eigenes Projekt, und deine Führungskraft "
+            "steht dir dabei als Sparringspartner zur Seite.",
+            "Dritter Monat: Du bist fester Teil von Planung und Rufbereitschaft, und wir "
+            "fragen dich, was wir beim nächsten Einstieg besser machen können.",
+        ),
+    ),
+    "fr": (
+        (
+            "Jours 1 à 30 : vous prenez vos marques, rencontrez chaque membre de l'équipe "
+            "{department} et livrez une première petite amélioration avec votre binôme.",
+            "Jours 31 à 60 : vous prenez en charge un sujet de bout en bout et le présentez "
+            "lors de notre démo d'équipe.",
+            "Jours 61 à 90 : vous participez à la planification du cycle suivant et faites un "
+            "premier bilan avec votre manager.",
+        ),
+        (
+            "Premier mois : vous écoutez des appels du support, lisez notre journal de "
+            "décisions et travaillez chaque semaine avec un·e collègue différent·e.",
+            "Deuxième mois : vous pilotez un petit projet, avec votre manager dans le rôle de "
+            "sparring-partner plutôt que de superviseur.",
+            "Troisième mois : vous faites pleinement partie de l'équipe, et nous vous "
+            "demandons ce qui vous a surpris pour mieux accueillir les suivant·e·s.",
+        ),
+    ),
+}
+# The detailed benefits list a long posting shows in place of the short one.
+PERKS: dict[Language, tuple[str, ...]] = {
+    "en": (
+        "Health: private medical, dental and vision cover for you and your dependants from "
+        "your first day, with no waiting period.",
+        "Time off: 28 days of paid holiday plus public holidays, and we ask everyone to take "
+        "at least two weeks in a row once a year.",
+        "Learning: a personal budget for courses, books and conferences, and two study days "
+        "a year to spend it on.",
+        "Family: 20 weeks of parental leave at full pay for every parent, followed by a "
+        "phased return over a month.",
+        "Pension: we match your contributions up to 6% of your salary, and the plan stays "
+        "yours if you leave.",
+        "Equipment: a laptop of your choice, a second screen, and an allowance for a good "
+        "desk and chair.",
+        "Wellbeing: a monthly allowance for a gym, a sports club or therapy, spent as you see fit.",
+        "Together: two company-wide offsites a year with travel and stay paid, and a team "
+        "budget for dinners in between.",
+        "Giving back: two paid volunteering days a year and matched donations to a charity "
+        "you choose.",
+        "Getting here: a public-transport pass or a bike-leasing scheme, whichever suits "
+        "your commute.",
+        "Ownership: stock options for everyone who joins, with the terms explained in plain "
+        "language before you sign.",
+    ),
+    "vi": (
+        "Lương tháng 13 và thưởng theo kết quả công việc, xét hai lần mỗi năm dựa trên mục "
+        "tiêu của nhóm và cá nhân.",
+        "Bảo hiểm sức khoẻ cao cấp cho nhân viên ngay từ ngày đầu tiên, có thể mở rộng cho "
+        "vợ/chồng và con với mức phí ưu đãi.",
+        "Đánh giá và điều chỉnh lương định kỳ theo năng lực, với tiêu chí được công bố rõ "
+        "ràng cho từng cấp bậc.",
+        "15 ngày phép mỗi năm, thêm một ngày nghỉ sinh nhật và lịch nghỉ Tết dài theo thông "
+        "báo của công ty.",
+        "Ngân sách học tập riêng cho từng người: khoá học trực tuyến, chứng chỉ quốc tế và "
+        "sách chuyên môn đều được công ty chi trả.",
+        "Được cấp laptop cấu hình cao, màn hình phụ và ghế công thái học ngay từ ngày đầu đi làm.",
+        "Du lịch công ty hằng năm, team building mỗi quý và tiệc cuối năm có cả gia đình "
+        "nhân viên tham dự.",
+        "Đóng đầy đủ bảo hiểm xã hội, bảo hiểm y tế và bảo hiểm thất nghiệp trên toàn bộ mức "
+        "lương thực nhận.",
+        "Phụ cấp ăn trưa, gửi xe và điện thoại hằng tháng.",
+        "Khám sức khoẻ định kỳ hằng năm tại bệnh viện quốc tế.",
+        "Quà tặng vào các dịp lễ, Tết, sinh nhật và hỗ trợ khi nhân viên có việc hiếu hỉ.",
+    ),
+    "de": (
+        "Gesundheit: Zuschuss zur privaten Zusatzversicherung und ein monatliches Budget für "
+        "Sport, etwa über einen Firmenfitness-Anbieter.",
+        "Urlaub: 30 Tage im Jahr, dazu frei am 24. und 31. Dezember und ein Sabbatical nach "
+        "Absprache.",
+        "Weiterbildung: ein persönliches Budget für Kurse, Bücher und Konferenzen und zwei "
+        "zusätzliche Lerntage pro Jahr.",
+        "Familie: flexible Arbeitszeitmodelle für Eltern, ein Zuschuss zur Kinderbetreuung "
+        "und ein begleiteter Wiedereinstieg nach der Elternzeit.",
+        "Altersvorsorge: Wir zahlen 20 % mehr in deine betriebliche Altersvorsorge ein, als "
+        "gesetzlich vorgeschrieben ist.",
+        "Mobilität: Deutschlandticket oder Dienstrad-Leasing, ganz wie es zu deinem "
+        "Arbeitsweg passt.",
+        "Ausstattung: Laptop nach Wahl, ein zweiter Bildschirm und ein Zuschuss für einen "
+        "guten Schreibtisch und Stuhl.",
+        "Miteinander: zwei Offsites im Jahr mit bezahlter Reise und Unterkunft und "
+        "regelmäßige Teamabende.",
+        "Beteiligung: virtuelle Anteile für alle Mitarbeitenden, mit verständlich erklärten "
+        "Bedingungen.",
+        "Verpflegung: ein Zuschuss zum Mittagessen an jedem Arbeitstag über eine Essenskarte.",
+        "Auszeit: nach Absprache bis zu drei Monate unbezahlter Urlaub, mit garantierter "
+        "Rückkehr in dein Team.",
+    ),
+    "fr": (
+        "Santé : une mutuelle haut de gamme prise en charge à 100 % pour vous et vos ayants "
+        "droit, dès le premier jour.",
+        "Congés : 25 jours de congés payés, des RTT et une journée offerte pour votre "
+        "anniversaire.",
+        "Formation : un budget personnel pour des cours, des livres et des conférences, et "
+        "deux jours par an consacrés à l'apprentissage.",
+        "Repas : une carte titres-restaurant créditée chaque mois, prise en charge à 60 % par "
+        "l'employeur.",
+        "Transport : 50 % de l'abonnement de transport remboursé, ou le forfait mobilités "
+        "durables si vous venez à vélo.",
+        "Équipement : l'ordinateur de votre choix, un second écran et une prime pour aménager "
+        "votre poste de travail.",
+        "Parentalité : un congé second parent allongé et entièrement rémunéré, et des "
+        "horaires aménagés au retour.",
+        "Épargne salariale : un accord d'intéressement et un plan d'épargne entreprise abondé.",
+        "Vie d'équipe : un séminaire annuel, des déjeuners d'équipe réguliers et un budget "
+        "pour les projets associatifs de chacun.",
+        "Bien-être : l'accès à une plateforme de sport et des consultations de psychologue "
+        "prises en charge.",
+        "Congé sabbatique : jusqu'à trois mois sans solde, avec un retour garanti dans votre "
+        "équipe.",
+    ),
+}
+# More of "how we work", after HOW_WE_WORK.
+HOW_MORE: dict[Language, tuple[str, ...]] = {
+    "en": (
+        "Most of our communication is written and asynchronous. Each team posts a short "
+        "weekly update, we record walkthroughs instead of calling meetings, and two "
+        "afternoons a week are kept free of meetings so people can focus.",
+        "We measure outcomes, not hours. Each cycle starts with a one-page pitch that names "
+        "the problem and how we will know it is solved, and at the end we look at the "
+        "numbers together, including when they disappoint us.",
+        "Quality is everyone's job. The people who build a feature watch it once it is live "
+        "and are the first to hear when it misbehaves, and the top issues raised by our "
+        "support colleagues are fixed before anything new is started.",
+        "We keep meetings few and short. A weekly team sync, a fortnightly demo that anyone "
+        "in the company may join, and a monthly all-hands with an open question round are "
+        "the only fixed dates in the calendar.",
+    ),
+    "vi": (
+        "Mỗi nhóm có buổi họp ngắn đầu ngày và buổi nhìn lại vào cuối mỗi chu kỳ hai tuần để "
+        "cùng cải thiện cách làm việc.",
+        "Chúng tôi đề cao sự chủ động: mỗi thành viên được đề xuất giải pháp, trình bày trước "
+        "nhóm và theo sát công việc cho đến khi sản phẩm đến tay khách hàng.",
+        "Công ty hạn chế làm thêm giờ. Khi dự án cần tăng ca, thời gian làm thêm được trả "
+        "lương đầy đủ theo quy định của pháp luật.",
+        "Quản lý trực tiếp gặp riêng từng thành viên hai tuần một lần để trao đổi về công "
+        "việc, khó khăn và mục tiêu phát triển.",
+        "Mọi đề xuất thay đổi đều được viết ngắn gọn và chia sẻ để cả nhóm góp ý; phần lớn "
+        "quyết định được đưa ra trong vài ngày.",
+    ),
+    "de": (
+        "Wir kommunizieren überwiegend schriftlich und asynchron: Jedes Team schreibt ein "
+        "kurzes Wochenupdate, und zwei Nachmittage pro Woche bleiben frei von Terminen.",
+        "Qualität ist Teamsache. Wer ein Feature baut, beobachtet es auch im Betrieb, und die "
+        "wichtigsten Anliegen aus dem Support werden erledigt, bevor wir Neues beginnen.",
+        "Wir messen Ergebnisse, nicht Stunden. Überstunden sind die Ausnahme und werden in "
+        "Freizeit ausgeglichen.",
+        "Feste Termine gibt es wenige: ein wöchentliches Team-Meeting, eine Demo alle zwei "
+        "Wochen, zu der alle kommen dürfen, und eine monatliche Fragerunde mit der "
+        "Geschäftsführung.",
+        "Wer etwas ändern möchte, schreibt einen kurzen Vorschlag. Dafür braucht es keine "
+        "Erlaubnis, nur Leserinnen und Leser, und die meisten Entscheidungen fallen "
+        "innerhalb weniger Tage.",
+    ),
+    "fr": (
+        "Nous communiquons surtout par écrit et de manière asynchrone : chaque équipe publie "
+        "un point hebdomadaire, et deux après-midi par semaine restent libres de toute "
+        "réunion.",
+        "La qualité est l'affaire de tous. La personne qui construit une fonctionnalité la "
+        "suit aussi en production, et les remontées du support passent avant tout nouveau "
+        "chantier.",
+        "Nous mesurons les résultats, pas les heures. Les soirées et les week-ends vous "
+        "appartiennent.",
+        "Les rendez-vous fixes sont peu nombreux : un point d'équipe hebdomadaire, une démo "
+        "toutes les deux semaines ouverte à tous et une réunion mensuelle avec la direction, "
+        "questions libres comprises.",
+        "Toute personne qui veut changer quelque chose rédige une courte proposition. Elle n'a "
+        "besoin d'aucune autorisation, seulement de lecteurs, et la plupart des décisions "
+        "sont prises en quelques jours.",
+    ),
+}
+TOOLS: dict[Language, tuple[str, ...]] = {
+    "en": (
+        "Linear for planning and tracking work, with one board per team.",
+        "A written handbook where every process, from expense claims to incident reviews, "
+        "is documented and open to edits.",
+        "Loom for short recorded walkthroughs, so a demo never needs a meeting.",
+        "Miro for workshops and the occasional whiteboard session.",
+        "A password manager and single sign-on for everything else.",
+        "A laptop that is set up before your first day, with a short checklist instead of "
+        "a long wiki page.",
+        "A shared calendar of everyone's time off, so nobody has to ask who is around.",
+    ),
+    "vi": (
+        "Bảng quản lý công việc chung cho cả nhóm, cập nhật hằng ngày.",
+        "Tài liệu nội bộ được viết và lưu trữ tập trung, ai cũng có thể đọc và góp ý.",
+        "Ứng dụng nhắn tin nội bộ cho trao đổi hằng ngày; mọi cuộc họp đều có biên bản.",
+        "Máy tính được cài đặt sẵn trước ngày đầu tiên đi làm.",
+        "Hệ thống đăng nhập một lần cho mọi công cụ của công ty.",
+        "Lịch nghỉ phép chung của cả nhóm để mọi người dễ dàng sắp xếp công việc.",
+    ),
+    "de": (
+        "Linear für Planung und Aufgaben, mit einem Board pro Team.",
+        "Ein schriftliches Handbuch, in dem jeder Prozess von der Reisekostenabrechnung bis "
+        "zur Störungsanalyse beschrieben ist.",
+        "Loom für kurze aufgezeichnete Vorführungen statt zusätzlicher Meetings.",
+        "Miro für Workshops und gemeinsames Skizzieren.",
+        "Ein Laptop, der vor deinem ersten Tag eingerichtet ist.",
+        "Ein Passwortmanager und eine zentrale Anmeldung für alle anderen Werkzeuge.",
+        "Ein gemeinsamer Abwesenheitskalender, damit niemand fragen muss, wer gerade da ist.",
+    ),
+    "fr": (
+        "Linear pour planifier et suivre le travail, avec un espace par équipe.",
+        "Un manuel interne où chaque processus, des notes de frais aux analyses d'incident, "
+        "est décrit et modifiable par tous.",
+        "Loom pour de courtes vidéos explicatives plutôt que des réunions supplémentaires.",
+        "Miro pour les ateliers et les séances de réflexion.",
+        "Un ordinateur configuré avant votre premier jour.",
+        "Un gestionnaire de mots de passe et une connexion unique pour tous les autres outils.",
+        "Un calendrier partagé des absences, pour que personne n'ait à demander qui est là.",
+    ),
+}
+GROWTH: dict[Language, tuple[str, ...]] = {
+    "en": (
+        "Every job at {company} has a published career ladder that describes what the next "
+        "level looks like. Promotions are decided twice a year by a panel that includes "
+        "people from outside your team, so nobody's progress depends on one manager's "
+        "opinion.",
+        "You can grow as a specialist or as a manager, and both paths pay the same at the "
+        "same level. Moving between teams is encouraged, and most moves start with a "
+        "conversation in a one-to-one.",
+        "Each of us has a mentor outside the reporting line and a learning plan written "
+        "together with our manager. The plan is reviewed every quarter and kept separate "
+        "from performance reviews.",
+        "We promote from within whenever we can: open jobs are shared inside {company} a "
+        "week before they are published, and most of our leads were promoted rather than "
+        "hired.",
+    ),
+    "vi": (
+        "Lộ trình thăng tiến được công bố rõ ràng cho từng vị trí; việc xét nâng bậc diễn ra "
+        "hai lần mỗi năm với hội đồng đánh giá gồm cả thành viên ngoài nhóm.",
+        "Mỗi nhân viên có người hướng dẫn riêng và kế hoạch học tập được xây dựng cùng quản "
+        "lý, xem lại sau mỗi quý.",
+        "Bạn có thể phát triển theo hướng chuyên gia hoặc quản lý, và được khuyến khích luân "
+        "chuyển giữa các nhóm để hiểu sâu hơn về sản phẩm.",
+        "Các vị trí trống luôn được thông báo nội bộ trước khi tuyển bên ngoài, và phần lớn "
+        "trưởng nhóm hiện nay được đề bạt từ bên trong.",
+    ),
+    "de": (
+        "Für jede Stelle bei {company} gibt es einen veröffentlichten Karrierepfad. Über "
+        "Beförderungen entscheidet zweimal im Jahr ein Gremium, in dem auch Menschen aus "
+        "anderen Teams sitzen.",
+        "Du kannst dich als Fachexpertin oder Fachexperte oder als Führungskraft "
+        "weiterentwickeln; beide Wege werden auf derselben Stufe gleich bezahlt.",
+        "Alle haben eine Mentorin oder einen Mentor außerhalb der eigenen Berichtslinie und "
+        "einen Lernplan, den wir jedes Quartal gemeinsam anschauen.",
+        "Wann immer es geht, besetzen wir Stellen aus den eigenen Reihen: Offene Stellen "
+        "sehen alle bei {company} eine Woche vor der Veröffentlichung.",
+    ),
+    "fr": (
+        "Chaque poste chez {company} dispose d'une grille d'évolution publiée. Les promotions "
+        "sont décidées deux fois par an par un comité qui inclut des personnes extérieures à "
+        "votre équipe.",
+        "Vous pouvez évoluer comme expert·e ou comme manager : les deux parcours sont "
+        "rémunérés de la même manière à niveau égal.",
+        "Chacun·e a un·e mentor·e en dehors de sa ligne hiérarchique et un plan de formation "
+        "revu chaque trimestre avec son manager.",
+        "Nous privilégions la promotion interne : les postes ouverts sont partagés chez "
+        "{company} une semaine avant leur publication, et la plupart de nos responsables ont "
+        "été promus plutôt que recrutés.",
+    ),
+}
+# The hiring process step by step, in place of PROCESS in a long posting.
+PROCESS_STEPS: dict[Language, tuple[str, ...]] = {
+    "en": (
+        "Apply with your CV or a link to your profile. A cover letter is optional, and a "
+        "person reads every application.",
+        "A 30-minute call with someone from our recruiting team about the job, your "
+        "questions and what you are looking for next.",
+        "A conversation with the hiring manager about work you are proud of and how you "
+        "approach problems, with no trick questions.",
+        "A practical exercise that takes no more than two hours, paid at our hourly rate, "
+        "then a discussion of your solution with two future teammates.",
+        "A final conversation with someone from the leadership team, then a decision within "
+        "a week and feedback whether the answer is yes or no.",
+    ),
+    "vi": (
+        "Gửi CV qua hệ thống; bộ phận tuyển dụng phản hồi trong vòng 3 ngày làm việc.",
+        "Trao đổi qua điện thoại khoảng 30 phút về công việc và mong muốn của bạn.",
+        "Phỏng vấn chuyên môn với trưởng nhóm {department}, có thể kèm một bài tập ngắn.",
+        "Gặp gỡ giám đốc bộ phận để trao đổi về lộ trình phát triển.",
+        "Nhận thư mời làm việc và thống nhất ngày bắt đầu trong vòng 5 ngày làm việc.",
+    ),
+    "de": (
+        "Du bewirbst dich mit Lebenslauf oder Profil-Link, ein Anschreiben ist freiwillig, "
+        "und jede Bewerbung liest ein Mensch.",
+        "Ein 30-minütiges Kennenlernen per Video mit unserem Recruiting-Team.",
+        "Ein Fachgespräch mit der künftigen Teamleitung über Arbeit, auf die du stolz bist, "
+        "ohne Fangfragen.",
+        "Eine Praxisaufgabe von höchstens zwei Stunden, die wir bezahlen, und ein Gespräch "
+        "darüber mit zwei künftigen Kolleg:innen.",
+        "Eine Entscheidung innerhalb einer Woche, mit Feedback, egal wie sie ausfällt.",
+    ),
+    "fr": (
+        "Vous postulez avec votre CV ou un lien vers votre profil ; la lettre de motivation "
+        "est facultative et chaque candidature est lue par une personne.",
+        "Un premier échange de 30 minutes avec notre équipe recrutement sur le poste et vos "
+        "attentes.",
+        "Un entretien avec votre futur manager autour d'un projet dont vous êtes fier·e, "
+        "sans questions pièges.",
+        "Un cas pratique de deux heures maximum, rémunéré, puis une discussion avec deux "
+        "futurs collègues.",
+        "Une réponse sous une semaine, avec un retour détaillé quelle que soit la décision.",
+    ),
+}
+PROCESS_NOTES: dict[Language, tuple[str, ...]] = {
+    "en": (
+        "The whole process usually takes three to four weeks. If you need an adjustment at "
+        "any stage, such as extra time, a different format or an interpreter, tell your "
+        "recruiter and we will arrange it.",
+        "We do not ask for references before an offer, and we never ask what you earn today. "
+        "If the timing does not suit you, say so: we would rather move a call than lose a "
+        "good candidate.",
+        "Not sure you match every line above? Apply anyway. Lists like these describe the "
+        "team we hope to build, and some of our best colleagues did not tick every box.",
+    ),
+    "vi": (
+        "Toàn bộ quy trình thường kéo dài từ hai đến ba tuần. Mọi thông tin của ứng viên đều "
+        "được bảo mật.",
+        "Nếu chưa đáp ứng hết các yêu cầu trên, bạn vẫn có thể ứng tuyển: chúng tôi đánh giá "
+        "cao tinh thần cầu tiến và khả năng học hỏi.",
+        "Nếu cần hỗ trợ riêng trong quá trình phỏng vấn, chẳng hạn thêm thời gian hay một "
+        "hình thức khác, bạn chỉ cần báo cho bộ phận tuyển dụng.",
+    ),
+    "de": (
+        "Der gesamte Prozess dauert in der Regel drei bis vier Wochen. Wenn du in einem "
+        "Schritt etwas brauchst, etwa mehr Zeit oder ein anderes Format, sag uns Bescheid.",
+        "Du erfüllst nicht jeden Punkt oben? Bewirb dich trotzdem: Wir suchen Menschen, keine "
+        "Checklisten.",
+        "Referenzen fragen wir erst nach einem Angebot an, und nach deinem aktuellen Gehalt "
+        "fragen wir nie.",
+    ),
+    "fr": (
+        "Le processus dure en général trois à quatre semaines. Si vous avez besoin d'un "
+        "aménagement à une étape, dites-le-nous et nous l'organiserons.",
+        "Vous ne cochez pas toutes les cases ? Postulez quand même : nous recrutons des "
+        "personnes, pas des listes de critères.",
+        "Nous ne demandons de références qu'après une offre, et jamais votre salaire actuel.",
+    ),
+}
 _AND = {"en": "and", "vi": "và", "de": "und", "fr": "et"}
 
 
@@ -525,8 +1091,91 @@ def describe(
     edits: int,
 ) -> list[Block]:
     """The posting's description, block by block."""
+
+    def build(extra: dict[str, list[Block]]) -> list[Block]:
+        return _assemble(
+            facts,
+            company=company,
+            title=title,
+            department=department,
+            skills=skills,
+            salary_range=salary_range,
+            edits=edits,
+            extra=extra,
+        )
+
+    if facts.long is None:
+        return build({})
+    fill = {"company": company, "title": title, "department": department}
+    return _grow(facts.long, _long_units(facts, facts.long, fill), build)
+
+
+def _long_units(facts: Facts, long: Long, fill: dict[str, str]) -> dict[str, list[list[Block]]]:
+    """Each optional section of a long posting as the units it grows by, in order: a
+    unit is kept whole (a heading comes with its first items, "your first 90 days" with
+    all three stages)."""
+    lang = facts.language
+    heads = LONG_HEADINGS[lang]
+
+    def say(template: str) -> str:
+        return template.format(n=long.team_size, **fill)
+
+    stages = [say(text) for text in FIRST_DAYS[lang][long.first_days]]
+    tools = [Block("li", say(TOOLS[lang][i])) for i in long.tools]
+    growth = [Block("p", say(GROWTH[lang][i])) for i in long.growth]
+    return {
+        "team": [[Block("p", say(TEAM[lang][i]))] for i in long.team],
+        "first_days": [[Block("h", heads["first_days"]), *(Block("li", text) for text in stages)]],
+        "how": [[Block("p", say(HOW_MORE[lang][i]))] for i in long.how],
+        "tools": [[Block("h", heads["tools"]), *tools[:2]], *([b] for b in tools[2:])],
+        "growth": [[Block("h", heads["growth"]), growth[0]], *([b] for b in growth[1:])],
+        "process_notes": [[Block("p", say(PROCESS_NOTES[lang][i]))] for i in long.process_notes],
+    }
+
+
+def _grow(
+    long: Long,
+    units: dict[str, list[list[Block]]],
+    build: Callable[[dict[str, list[Block]]], list[Block]],
+) -> list[Block]:
+    """The long posting with as much of its optional sections as fits its drawn length:
+    sections in their drawn order, each unit by unit until one would pass the length."""
+    limit = min(long.target, MAX_TEXT_BYTES)
+    kept: dict[str, list[Block]] = {}
+    for section in long.order:
+        for unit in units[section]:
+            trial = {**kept, section: [*kept.get(section, []), *unit]}
+            if not _fits(build(trial), limit):
+                break
+            kept = trial
+    return build(kept)
+
+
+def text_size(blocks: list[Block]) -> int:
+    """The description's length as text formats carry it: UTF-8 bytes of its lines."""
+    return len("\n".join(as_text(blocks)).encode())
+
+
+def _fits(blocks: list[Block], limit: int = MAX_TEXT_BYTES) -> bool:
+    return text_size(blocks) <= limit and len(as_html(blocks, html.escape)) <= MAX_HTML_CHARS
+
+
+def _assemble(
+    facts: Facts,
+    *,
+    company: str,
+    title: str,
+    department: str,
+    skills: tuple[str, ...],
+    salary_range: tuple[str, str] | None,
+    edits: int,
+    extra: dict[str, list[Block]],
+) -> list[Block]:
+    """The blocks in the order postings put them; `extra`: a long posting's optional
+    sections, by name (OPTIONAL)."""
     lang = facts.language
     heads = HEADINGS[lang]
+    long = facts.long
     blocks = [
         Block(
             "p",
@@ -541,8 +1190,10 @@ def describe(
         Block("p", ROLE[lang].format(department=department, title=title)),
         Block("h", heads["about"]),
         Block("p", " ".join(ABOUT[lang][i].format(company=company) for i in facts.about)),
+        *extra.get("team", []),
         Block("h", heads["do"]),
         *(Block("li", DUTY_TEXT[lang][i]) for i in facts.responsibilities),
+        *extra.get("first_days", []),
         Block("h", heads["need"]),
     ]
     if line := experience_line(facts, skills[0]):
@@ -551,12 +1202,15 @@ def describe(
     if facts.education is not None:
         blocks.append(Block("li", EDUCATION[lang][facts.education]))
     blocks += [Block("h", heads["nice"]), *(Block("li", NICE[lang][i]) for i in facts.nice)]
-    blocks += [
-        Block("h", heads["benefits"]),
-        *(Block("li", BENEFITS[lang][i]) for i in facts.benefits),
-    ]
-    if facts.long_form:
+    benefits = (
+        [PERKS[lang][i] for i in long.perks]
+        if long
+        else [BENEFITS[lang][i] for i in facts.benefits]
+    )
+    blocks += [Block("h", heads["benefits"]), *(Block("li", t) for t in benefits)]
+    if facts.long_form or long:
         blocks += [Block("h", heads["how"]), *(Block("p", t) for t in HOW_WE_WORK[lang])]
+        blocks += [*extra.get("how", []), *extra.get("tools", []), *extra.get("growth", [])]
     if facts.work_mode:
         blocks.append(Block("p", WORK_MODE[lang][facts.work_mode]))
     if salary_range:
@@ -565,7 +1219,12 @@ def describe(
             Block("h", heads["pay"]),
             Block("p", SALARY[lang][facts.salary_form].format(lo=lo, hi=hi)),
         ]
-    blocks += [Block("h", heads["process"]), *(Block("li", t) for t in PROCESS[lang])]
+    steps = PROCESS_STEPS[lang] if long else PROCESS[lang]
+    blocks += [
+        Block("h", heads["process"]),
+        *(Block("li", t.format(department=department)) for t in steps),
+    ]
+    blocks += extra.get("process_notes", [])
     blocks.append(Block("p", EEO[lang][facts.eeo_form].format(company=company)))
     if edits:
         blocks.append(Block("p", UPDATE[lang].format(n=edits)))

@@ -5,6 +5,7 @@ on two sources."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import replace
 
@@ -13,7 +14,7 @@ import pytest
 from pipeline.enrich.catalog import load_catalog
 from pipeline.enrich.rules import baseline
 from pipeline.enrich.text import normalize
-from sandbox import world
+from sandbox import prose, world
 from sandbox.server import DEFAULT_SEED
 
 PLATFORMS = ("greenhouse", "lever", "ashby", "workday", "recruitee", "breezy")
@@ -33,10 +34,23 @@ def _jobs(boards: int = 8) -> list[tuple[world.Board, world.Job]]:
 
 
 JOBS = _jobs()
+# Three times the boards: enough German and French postings (a few percent of all) for
+# the share of long ones in each language to show.
+WIDE = _jobs(boards=24)
+LONG_BYTES = 5000
 
 
 def _text(board: world.Board, job: world.Job) -> str:
     return "\n".join([job.title, job.location, *job.description_paragraphs(board.company)])
+
+
+def _size(board: world.Board, job: world.Job) -> int:
+    return len(_text(board, job).encode())
+
+
+def _short_form(job: world.Job) -> world.Job:
+    """The same posting without its long sections."""
+    return replace(job, facts=replace(job.facts, long=None))
 
 
 def test_descriptions_are_one_and_a_half_to_eight_kilobytes() -> None:
@@ -44,6 +58,93 @@ def test_descriptions_are_one_and_a_half_to_eight_kilobytes() -> None:
     assert sizes[0] >= 1500, sizes[:5]
     assert sizes[-1] <= 8000, sizes[-5:]
     assert sizes[-1] - sizes[0] > 1000, "lengths vary as real ones do"
+
+
+def test_no_description_passes_eight_kilobytes_as_text_or_as_html() -> None:
+    for board, job in WIDE:
+        assert 1500 <= _size(board, job) <= 8000, (job.job_id, _size(board, job))
+        markup = job.description_html(board.company)
+        assert len(markup) <= 8192, (job.job_id, len(markup))
+
+
+def test_most_descriptions_are_short_and_a_tenth_or_more_run_past_five_kilobytes() -> None:
+    sizes = sorted(_size(b, j) for b, j in WIDE)
+    long = sum(size > LONG_BYTES for size in sizes)
+    assert 0.10 <= long / len(sizes) <= 0.20, long / len(sizes)
+    assert sizes[len(sizes) // 2] < 3500, "the typical posting stays short"
+    assert sizes[int(len(sizes) * 0.8)] < 3500, "long ones are a tail, not the rule"
+    assert sizes[-1] > 6500, "the tail reaches well past 6 KB"
+
+
+def test_each_language_has_long_postings() -> None:
+    long = Counter(j.facts.language for b, j in WIDE if _size(b, j) > LONG_BYTES)
+    assert set(long) == {"en", "vi", "de", "fr"}, long
+
+
+def test_a_long_posting_is_long_because_of_its_drawn_sections() -> None:
+    for board, job in WIDE:
+        if job.facts.long is None:
+            assert _size(board, job) < LONG_BYTES, job.job_id
+        else:
+            assert _size(board, job) > LONG_BYTES, job.job_id
+            assert _size(board, job) > _size(board, _short_form(job)) + 1500
+
+
+def test_long_postings_still_state_experience_and_education_as_the_rules_read_them() -> None:
+    catalog = load_catalog()
+    stated = {"experience": 0, "education": 0}
+    for board, job in JOBS:
+        facts = job.facts
+        if facts.long is None or facts.language not in ("en", "vi"):
+            continue
+        answer = baseline(normalize(_text(board, job)), catalog)
+        if facts.experience is not None:
+            stated["experience"] += 1
+            assert answer["experience_min"] is not None, _text(board, job)
+            assert answer["experience_min"]["value"] == facts.experience[0]
+        if facts.education is not None:
+            stated["education"] += 1
+            assert answer["education"] is not None, _text(board, job)
+    assert stated["experience"] >= 20
+    assert stated["education"] >= 10
+
+
+def test_the_long_sections_add_nothing_the_rules_read() -> None:
+    # No skill, years, degree, work mode or employment type in them: enrichment reads a
+    # long posting exactly as the same posting without its long sections.
+    catalog = load_catalog()
+    checked = 0
+    for board, job in JOBS:
+        if job.facts.long is None:
+            continue
+        long = baseline(normalize(_text(board, job)), catalog)
+        short = baseline(normalize(_text(board, _short_form(job))), catalog)
+        assert long == short, _text(board, job)
+        checked += 1
+    assert checked >= 40
+
+
+def test_long_postings_keep_headings_lists_and_escaping() -> None:
+    board, job = next((b, j) for b, j in JOBS if j.facts.long and j.facts.language == "en")
+    markup = job.description_html(board.company)
+    assert markup.count("<h3>") >= 8
+    assert markup.count("<ul>") == markup.count("</ul>") >= 4
+    hostile = replace(job, title="<script>x</script>").description_html(board.company)
+    assert "<script" not in hostile, "text is escaped"
+
+
+def test_the_long_form_is_drawn_last_so_no_other_choice_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn = []
+    for n in range(300):
+        language = ("en", "vi", "de", "fr")[n % 4]
+        drawn.append(prose.draw_facts(random.Random(f"text:{n}"), language, "Berlin, Germany"))
+    monkeypatch.setattr(prose, "LONG_SHARE", 0.0)
+    for n, facts in enumerate(drawn):
+        again = prose.draw_facts(random.Random(f"text:{n}"), facts.language, "Berlin, Germany")
+        assert again == replace(facts, long=None)
+    assert sum(f.long is not None for f in drawn) >= 20
 
 
 def test_descriptions_have_headings_paragraphs_and_bullet_lists() -> None:
