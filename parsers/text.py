@@ -128,22 +128,77 @@ def html_to_text(markup: str | None) -> str | None:
     """
     if not markup or not markup.strip():
         return None
+    root = _fragment(markup)
+    if root is None:
+        return clean_space(_NOT_XML.sub(" ", markup))
+    _break_blocks(root)
+    lines = (" ".join(line.split()) for line in str(root.xpath("string()")).split("\n"))
+    return "\n".join(line for line in lines if line) or None
+
+
+def _fragment(markup: str) -> etree._Element | None:
+    """The fragment parsed, without the elements that show nothing; None if unparseable."""
     # lxml refuses strings with characters XML cannot hold, also when a parsed tail is
-    # set again below: a stray control character would make the whole parse fail.
+    # set again later: a stray control character would make the whole parse fail.
     markup = _NOT_XML.sub(" ", markup)
     try:
         root = etree.fromstring(markup, _HTML_PARSER)
     except ValueError:  # a str that declares its own encoding
         root = etree.fromstring(markup.encode("utf-8"), _HTML_PARSER)
     except etree.XMLSyntaxError:
-        root = None
-    if root is None:
-        return clean_space(markup)
-    etree.strip_elements(root, "script", "style", "noscript", "template", with_tail=False)
+        return None
+    if root is not None:
+        etree.strip_elements(root, "script", "style", "noscript", "template", with_tail=False)
+    return root
+
+
+def _break_blocks(root: etree._Element) -> None:
     for element in root.iter(*_BLOCK_TAGS):
         element.tail = "\n" + element.tail if element.tail else "\n"
-    lines = (" ".join(line.split()) for line in str(root.xpath("string()")).split("\n"))
-    return "\n".join(line for line in lines if line) or None
+
+
+# The kind of block a line of html_to_text starts in: h a heading, u an item of an
+# unordered list, o of an ordered one, p anything else. Marked in the text by private-use
+# characters (dropped again before the whitespace is collapsed, so the lines are
+# html_to_text's exactly): each block's text starts with its kind, the text after a block
+# with p; where blocks nest, a heading outranks a list item, which outranks the rest.
+LINE_KINDS = "hpuo"
+_KIND_MARKS = {kind: chr(0xE000 + n) for n, kind in enumerate(LINE_KINDS)}
+_MARK_KINDS = {mark: kind for kind, mark in _KIND_MARKS.items()}
+_RANK = {"h": 3, "u": 2, "o": 2, "p": 1}
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def html_lines(markup: str | None) -> list[tuple[str, str]]:
+    """html_to_text's lines, each with the kind of block it starts in (LINE_KINDS); a
+    line broken off by a <br> continues the kind before it."""
+    root = None
+    if markup and markup.strip() and _MARK_KINDS.keys().isdisjoint(markup):
+        root = _fragment(markup)
+    if root is None:
+        return [("p", line) for line in (html_to_text(markup) or "").split("\n") if line]
+    for element in root.iter(*(_BLOCK_TAGS - {"br"})):
+        element.text = _KIND_MARKS[_block_kind(element)] + (element.text or "")
+        element.tail = _KIND_MARKS["p"] + (element.tail or "")
+    _break_blocks(root)
+    out: list[tuple[str, str]] = []
+    kind = "p"
+    for line in str(root.xpath("string()")).split("\n"):
+        kinds = [_MARK_KINDS[c] for c in line if c in _MARK_KINDS]
+        kind = max(kinds, key=_RANK.__getitem__) if kinds else kind
+        text = " ".join("".join(c for c in line if c not in _MARK_KINDS).split())
+        if text:
+            out.append((kind, text))
+    return out
+
+
+def _block_kind(element: etree._Element) -> str:
+    if element.tag in _HEADINGS:
+        return "h"
+    if element.tag == "li":
+        parent = element.getparent()
+        return "o" if parent is not None and parent.tag == "ol" else "u"
+    return "p"
 
 
 def parse_datetime(value: str | int | float | None) -> tuple[datetime | None, str]:

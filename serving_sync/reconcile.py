@@ -32,6 +32,7 @@ from pipeline.normalize.salary import annualized
 from pipeline.normalize.work_mode import work_mode
 from pipeline.testhooks import kill_point
 from serving_sync import facet_totals, freshness, lexicon, schema, stage, typeahead
+from serving_sync.layout import description_layout
 from serving_sync.mode import History, Mode, choose_mode
 from serving_sync.source import (
     PUBLISHED_STATUSES,
@@ -125,7 +126,10 @@ def yearly_salary_columns(row: Mapping[str, Any]) -> dict[str, Any]:
 
 def serving_row(record: Mapping[str, Any]) -> dict[str, Any]:
     """A source record as the serving.jobs content columns (plus `retained`)."""
-    row = {k: v for k, v in record.items() if k != "location"}
+    row = {k: v for k, v in record.items() if k not in ("location", "description_html")}
+    row["description_layout"] = description_layout(
+        record.get("description_html"), record.get("description")
+    )
     row.update(_location_columns(record.get("location")))
     # One vocabulary per field, decided here so the core keeps what was parsed
     # (docs/data-model.md, "Employment type" and "Work mode").

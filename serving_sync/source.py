@@ -85,6 +85,7 @@ SELECT p.id, p.source_id AS source, s.platform, p.external_id, p.status,
        {fields},
        p.first_seen_at, p.age_known, COALESCE({_chosen("url")}, p.url) AS url,
        {_chosen("description_text")} AS description,
+       {_chosen("description_html")} AS description_html,
        {openings} AS openings_12m, p.duplicate_group, k.retained,
        b.company AS board_company, b.company_source AS board_company_source,
        {ENRICHMENT_FIELDS}

@@ -22,7 +22,7 @@ CONTENT = (
     "seniority", "work_mode", "work_mode_source", "education", "extracted_employment_type",
     "skills_required", "skills_preferred", "enrichment", "enriched_at", "company_source",
     "legal_entity", "age_known", "salary_year_min", "salary_year_max", "salary_year_basis",
-    "salary_year_top_eur",
+    "salary_year_top_eur", "description_layout",
 )  # fmt: skip
 FINGERPRINTED = CONTENT[1:]
 # The searchable text without diacritics (serving_sync.text.unaccent), staged only: the
@@ -111,10 +111,14 @@ def classify(conn: DictConnection) -> None:
            SELECT s.id FROM staging AS s
            WHERE NOT EXISTS (SELECT 1 FROM serving.jobs AS j WHERE j.id = s.id)"""
     )
+    # A row also counts as changed when it no longer matches what it was written from
+    # (a hand edit, or a migration that changed the fingerprint's columns while the
+    # staged values equal the stored ones): writing it again repairs it.
     conn.execute(
         """CREATE TEMP TABLE staging_changed ON COMMIT DROP AS
            SELECT s.id FROM staging AS s JOIN serving.jobs AS j ON j.id = s.id
-           WHERE j.fingerprint IS DISTINCT FROM s.fingerprint"""
+           WHERE j.fingerprint IS DISTINCT FROM s.fingerprint
+              OR j.fingerprint IS DISTINCT FROM j.source_fingerprint"""
     )
     conn.execute("ANALYZE staging_new")
     conn.execute("ANALYZE staging_changed")

@@ -74,7 +74,7 @@ def templates() -> Jinja2Templates:
         company_note=present.company_note,
         legal_entity_text=present.legal_entity_text,
         enrichment_body=present.enrichment_body,
-        marked_description=present.marked_description,
+        description_view=present.description_view,
         snippet_pieces=present.snippet_pieces,
         job_link=present.job_link,
         feed_url=navigation.feed_url,

@@ -18,6 +18,7 @@ from serving_sync.dates import DateKind, date_kind
 from serving_sync.evidence import NormalizedField, place, served_fields
 from serving_sync.search import DEFAULT_LIMIT, UNKNOWN, Filters, SearchRequest
 from serving_sync.typeahead import Suggestion
+from web.description import Block, description_blocks, description_html, pieces_between
 
 GROUP_LABELS = {
     "country": "Country",
@@ -147,8 +148,8 @@ def _evidence(
     return {"value": item.get("value"), **place(fields, item).as_dict()}
 
 
-def marked_description(job: dict[str, Any], q: str = "") -> list[tuple[str, str | None]]:
-    """The description as (text, mark) pieces: each extracted value's span in it is
+def description_view(job: dict[str, Any], q: str = "") -> list[Block]:
+    """The description's blocks (web.description): each extracted value's span in it is
     marked "evidence", so a reader sees the words a value stands on in their place, and
     the words of the search that led here "hit"."""
     description = job.get("description") or ""
@@ -159,22 +160,13 @@ def marked_description(job: dict[str, Any], q: str = "") -> list[tuple[str, str 
         if item.get("field") == "description"
     ]
     spans += [(start, end, "hit") for start, end in search.marked_spans(description, q)]
-    return marked_pieces(description, spans)
+    return description_blocks(description, job.get("description_layout"), spans)
 
 
 def marked_pieces(text: str, spans: Iterable[tuple[int, int, str]]) -> list[tuple[str, str | None]]:
     """`text` as (piece, mark) pieces, mark None between the spans. Where spans overlap,
     the earlier one marks the shared characters."""
-    pieces: list[tuple[str, str | None]] = []
-    at = 0
-    for start, end, kind in sorted(spans):
-        start = max(start, at)
-        if start >= end:
-            continue
-        pieces += [(text[at:start], None), (text[start:end], kind)]
-        at = end
-    pieces.append((text[at:], None))
-    return [piece for piece in pieces if piece[0]]
+    return list(pieces_between(text, 0, len(text), sorted(spans)))
 
 
 def snippet_pieces(item: dict[str, Any]) -> list[tuple[str, str | None]]:
@@ -222,9 +214,14 @@ def _items(found: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def job_body(job: dict[str, Any]) -> dict[str, Any]:
-    """GET /api/jobs/{id}: the posting, its extracted values under `enrichment`."""
-    hidden = ("enrichment", "enriched_at", *search.SKILL_FIELDS)
-    return {**{k: v for k, v in job.items() if k not in hidden}, "enrichment": enrichment_body(job)}
+    """GET /api/jobs/{id}: the posting, its extracted values under `enrichment`, its
+    description also as the HTML a page shows (`description_html`, web.description)."""
+    hidden = ("enrichment", "enriched_at", "description_layout", *search.SKILL_FIELDS)
+    return {
+        **{k: v for k, v in job.items() if k not in hidden},
+        "description_html": description_html(job.get("description"), job.get("description_layout")),
+        "enrichment": enrichment_body(job),
+    }
 
 
 def day(value: datetime | None) -> str:

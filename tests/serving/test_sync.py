@@ -176,3 +176,28 @@ def test_removing_most_of_a_large_serving_table_is_refused(app) -> None:
     assert check_removal({"removed": 60, "updated": 0, "unchanged": 40}, 40) is not None
     assert check_removal({"removed": 60, "updated": 0, "unchanged": 100}, 100) is None
     assert check_removal({"removed": 10, "updated": 0, "unchanged": 5}, 5) is None  # a handful
+
+
+def test_the_sync_publishes_each_descriptions_shape_line_for_line(app) -> None:
+    collect(app)
+    sync_serving(app)
+    with app.serving_db.connect() as conn:
+        rows = conn.execute(
+            "SELECT source, description, description_layout FROM serving.jobs "
+            "WHERE description IS NOT NULL"
+        ).fetchall()
+    assert rows
+    for row in rows:
+        assert len(row["description_layout"]) == row["description"].count("\n") + 1, row
+    # The sandbox's Greenhouse descriptions are HTML with headings and bullet lists.
+    greenhouse = [r["description_layout"] for r in rows if r["source"] == "greenhouse"]
+    assert greenhouse
+    assert all({"h", "u", "p"} <= set(layout) for layout in greenhouse)
+
+
+def test_serving_row_reads_the_layout_from_the_postings_html() -> None:
+    record = {"id": 1, "title": "x", "location": None, "description": "Duties\nShip it"}
+    html = {**record, "description_html": "<h3>Duties</h3><ul><li>Ship it</li></ul>"}
+    assert serving_row(html)["description_layout"] == "hu"
+    assert "description_html" not in serving_row(html)  # used, never published
+    assert serving_row(record)["description_layout"] == "pp"

@@ -103,6 +103,24 @@ def test_a_hand_edit_is_repaired_by_a_full_reconcile(seed: Seeder) -> None:
     assert seed.jobs()[ids[0]]["title"] == "Engineer 0"
 
 
+def test_a_row_whose_fingerprint_changed_under_it_is_rewritten_by_a_full_reconcile(
+    seed: Seeder,
+) -> None:
+    """A migration that adds a column to the fingerprint changes every stored fingerprint
+    while the staged values may equal the stored ones: such a row is written again (its
+    source_fingerprint renewed), never left to fail the next verification."""
+    ids = seed.postings(3)
+    seed.sync()
+    seed.serving("UPDATE serving.jobs SET source_fingerprint = 'before the migration'")
+    report = seed.sync(full=True)
+    assert report.updated == 3
+    stale = seed.serving(
+        "SELECT id FROM serving.jobs WHERE fingerprint IS DISTINCT FROM source_fingerprint"
+    )
+    assert stale == []
+    assert set(seed.jobs()) == set(ids)
+
+
 def test_a_dropped_row_fails_the_next_sync_and_the_one_after_repairs_it(seed: Seeder) -> None:
     ids = seed.postings(3)
     seed.sync()

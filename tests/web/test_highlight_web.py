@@ -57,3 +57,23 @@ def test_a_marked_description_stays_escaped(serving, seeded, web) -> None:
     listing = _get(web, "/", q="zanzibar").text
     assert "<script>alert" not in listing
     assert "&lt;/script&gt; <mark>zanzibar</mark>" in listing
+
+
+def test_a_job_page_shows_the_descriptions_headings_and_lists_with_marks_inside(
+    serving, seeded, web
+) -> None:
+    text = "Duties\n- Build pipelines together\n- Review <code>\nWe reply within a week."
+    with psycopg.connect(serving.url) as conn:
+        insert_jobs(conn, [job_row(101, description=text, description_layout="huup")])
+    page = _get(web, "/jobs/1101", q="together").text
+    description = page[page.index('<div class="description">') :]
+    assert "<h3>Duties</h3>" in description
+    assert (
+        '<ul><li>Build pipelines <mark class="hit">together</mark></li>'
+        "<li>Review &lt;code&gt;</li></ul>" in description
+    )
+    assert "<p>We reply within a week.</p>" in description
+    api = _get(web, "/api/jobs/1101").json()
+    assert api["description"] == text  # offsets keep indexing the plain text
+    assert api["description_html"].startswith("<h3>Duties</h3>\n<ul><li>Build pipelines")
+    assert "description_layout" not in api

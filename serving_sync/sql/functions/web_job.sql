@@ -7,7 +7,7 @@ CREATE OR REPLACE FUNCTION serving.web_job(job_id bigint) RETURNS TABLE (
     posted_at timestamptz, posted_precision text, first_seen_at timestamptz, age_known boolean,
     salary_min numeric, salary_max numeric, salary_currency text, salary_period text,
     salary_year_min numeric, salary_year_max numeric, salary_year_basis text,
-    url text, apply_url text, description text, openings_12m integer, duplicate_group bigint,
+    url text, apply_url text, description text, description_layout text, openings_12m integer, duplicate_group bigint,
     skills_required text[], skills_preferred text[], enrichment jsonb, enriched_at timestamptz
 )
 LANGUAGE sql STABLE SECURITY DEFINER
@@ -20,7 +20,7 @@ AS $$
            j.posted_at, j.posted_precision, j.first_seen_at, j.age_known,
            j.salary_min, j.salary_max, j.salary_currency, j.salary_period,
            j.salary_year_min, j.salary_year_max, j.salary_year_basis, j.url, j.apply_url,
-           j.description, j.openings_12m, j.duplicate_group, j.skills_required,
+           j.description, j.description_layout, j.openings_12m, j.duplicate_group, j.skills_required,
            j.skills_preferred, j.enrichment, j.enriched_at
     FROM serving.jobs j WHERE j.id = job_id
 $$;
