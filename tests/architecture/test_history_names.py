@@ -18,10 +18,16 @@ NEXT_NAME = re.compile(r"(?:^|/)\w+_next\.py$|\bdef\s+test_\w+_next\b|\bclass\s+
 
 
 def tracked_files(root: Path) -> list[Path]:
+    """The tracked files this rule reads; not this module, whose samples break it."""
     listed = subprocess.run(
         ["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True
     ).stdout.decode()
-    return [root / name for name in listed.split("\0") if name.endswith(CHECKED_SUFFIXES)]
+    own = Path(__file__).resolve()
+    return [
+        root / name
+        for name in listed.split("\0")
+        if name.endswith(CHECKED_SUFFIXES) and (root / name).resolve() != own
+    ]
 
 
 def history_in_names(root: Path, files: list[Path]) -> list[str]:
