@@ -24,6 +24,7 @@ from pipeline.normalize.employment import employment_types
 from pipeline.normalize.salary import converted, reference_rates
 from pipeline.normalize.work_mode import REMOTE_ALIAS
 from serving_sync import highlight, spelling
+from serving_sync.companies import slug as company_slug
 from serving_sync.dates import DateKind, date_kind
 from serving_sync.text import fold
 from serving_sync.value_rules import (  # noqa: F401  (the vocabularies, named here too)
@@ -93,6 +94,19 @@ SKILL_SCOPES = ("required", "all")
 # is also accepted as a filter value.
 EXPERIENCE_BANDS = ("0-1", "2-4", "5-9", "10+")
 SORTS = ("newest", "relevance")
+# How the list is grouped beyond duplicate listings: "none" (the default) lists every
+# match; "company" lists at most COMPANY_CAP postings of each company, its first ones in
+# the list's order, over the whole list (not per page: see _company_page), and its last
+# listed one says how many more it has ("N more at Acme", more_at_company).
+GROUPINGS = ("none", "company")
+COMPANY_CAP = 3
+# A grouped page walks at most this many of web_search's pages (MAX_LIMIT + 1 rows each)
+# looking for postings of companies not yet listed 3 times: deep in a list one large
+# company fills, the page may list fewer than `limit` and goes on from where it stopped.
+COMPANY_WALK_PAGES = 4
+# The time the "N more" counts of one page share (facet bitmaps: milliseconds; past it
+# the count is null, and the page says "More at Acme" without a number).
+MORE_COUNT_BUDGET_MS = 500
 _CURRENCY = re.compile(CURRENCY_PATTERN)
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -181,6 +195,8 @@ class Cursor:
     # of its own): a keyset list only reads forward, so "Previous" follows the way taken.
     # The last BACK_PAGES are kept; the first page needs none (it has no cursor).
     back: tuple[Cursor, ...] = ()
+    # The list's grouping (GROUPINGS): a position in one list is none in another.
+    group: str = "none"
 
     def position(self) -> Cursor:
         return replace(self, back=())
@@ -192,6 +208,7 @@ class SearchRequest:
     sort: str = "newest"
     cursor: Cursor | None = None
     limit: int = DEFAULT_LIMIT
+    group: str = "none"
 
 
 @dataclass(frozen=True)
@@ -361,7 +378,12 @@ def parse_request(raw: Mapping[str, Sequence[str]]) -> SearchRequest:
     cursor = decode_cursor(text) if text else None
     if cursor and cursor.sort != effective_sort(filters, sort):
         raise InvalidParameter("cursor", "belongs to another sort order")
-    return SearchRequest(filters, sort, cursor, limit or DEFAULT_LIMIT)
+    group = _one(raw, "group") or "none"
+    if group not in GROUPINGS:
+        raise InvalidParameter("group", f"must be one of {', '.join(GROUPINGS)}")
+    if cursor and cursor.group != group:
+        raise InvalidParameter("cursor", "belongs to another grouping")
+    return SearchRequest(filters, sort, cursor, limit or DEFAULT_LIMIT, group)
 
 
 def effective_sort(filters: Filters, sort: str) -> str:
@@ -424,6 +446,8 @@ def _position_body(cursor: Cursor) -> dict[str, Any]:
         body["r"] = cursor.rank
     if cursor.offset is not None:
         body["n"] = cursor.offset
+    if cursor.group != "none":
+        body["g"] = cursor.group
     return body
 
 
@@ -438,7 +462,7 @@ def decode_cursor(text: str) -> Cursor:
             raise ValueError
         cursor = _position(body)
         history = tuple(_position(entry) for entry in back)
-        if any(c.sort != cursor.sort for c in history):
+        if any(c.sort != cursor.sort or c.group != cursor.group for c in history):
             raise ValueError
     except (ValueError, TypeError, KeyError, binascii.Error, UnicodeDecodeError):
         raise InvalidParameter("cursor", "malformed") from None
@@ -457,12 +481,15 @@ def _position(body: Any) -> Cursor:
     offset = body.get("n")
     if offset is not None and (type(offset) is not int or not 0 < offset < 2**31):
         raise ValueError
+    group = body.get("g", "none")
+    if group not in GROUPINGS:
+        raise ValueError
     unknown_age = body.get("u") == 1 and at is None
     if (sort == "newest" and at is None and not unknown_age) or (
         sort == "relevance" and rank is None
     ):
         raise ValueError
-    return Cursor(sort, job_id, at, rank, offset)
+    return Cursor(sort, job_id, at, rank, offset, group=group)
 
 
 def previous_page(cursor: Cursor | None, limit: int) -> tuple[bool, str | None]:
@@ -576,6 +603,8 @@ def search(conn: psycopg.Connection, request: SearchRequest) -> Page:
 
 
 def _page(conn: psycopg.Connection, request: SearchRequest) -> Page:
+    if request.group == "company":
+        return _company_page(conn, request)
     sort = effective_sort(request.filters, request.sort)
     after = request.cursor
     args = (
@@ -609,6 +638,170 @@ def _page(conn: psycopg.Connection, request: SearchRequest) -> Page:
         has_previous=has_previous,
         previous_cursor=previous_cursor,
     )
+
+
+COMPANY_LISTED_SQL = (
+    f"SELECT * FROM serving.web_company_listed({_FILTER_SQL}, %s, %s::timestamptz, %s::real,"
+    " %s::bigint, %s::text[], %s)"
+)
+
+
+def _company_page(conn: psycopg.Connection, request: SearchRequest) -> Page:
+    """One page of the list grouped by company: a posting is listed when it is one of its
+    company's first COMPANY_CAP matches in the list's order (over the whole list, so a
+    company met on an earlier page shows only what is left of its 3 here), and the
+    company's last listed posting carries `more_at_company`: how many more it has under
+    the same filters and query, all of them, none of which the list shows. Postings
+    without a company are not grouped. Paging stays the list's keyset: the page walks
+    web_search's rows after the cursor, counting per company what the pages before
+    listed (serving.web_company_listed) and what it listed itself, and its next cursor
+    is where its walk stopped, so every posting of the list is listed once or counted
+    in its company's "more", none twice. In one snapshot, so the counts and the rows
+    agree."""
+    outermost = conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    with conn.transaction():
+        if outermost:
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        return _company_walk(conn, request)
+
+
+def _company_walk(conn: psycopg.Connection, request: SearchRequest) -> Page:
+    sort = effective_sort(request.filters, request.sort)
+    after = request.cursor
+    args = filter_args(request.filters)
+    listed: dict[str, int] = {}  # per company: its postings listed up to the walk's place
+    kept: list[tuple[dict[str, Any], int | None]] = []  # (row, its place in its company)
+    walk_from, stopped_at, ended = after, None, False
+    for _ in range(COMPANY_WALK_PAGES):
+        rows = _rows(conn, args, sort, walk_from, MAX_LIMIT + 1)
+        met = sorted({r["company"] for r in rows if r["company"] is not None} - listed.keys())
+        listed.update(_listed_before(conn, args, sort, after, met))
+        for row in rows:
+            company = row["company"]
+            if company is not None and listed[company] >= COMPANY_CAP:
+                stopped_at = row  # its company's "more": walked past
+                continue
+            if len(kept) == request.limit + 1:
+                break
+            place = None
+            if company is not None:
+                listed[company] += 1
+                place = listed[company]
+            kept.append((row, place))
+            stopped_at = row
+        if len(kept) > request.limit or len(rows) <= MAX_LIMIT:
+            ended = len(kept) <= request.limit  # the list's end, not a full page
+            break
+        walk_from = _cursor_at(sort, rows[-1])
+    shown = kept[: request.limit]
+    next_row = None
+    if len(kept) > request.limit:
+        next_row = shown[-1][0]
+    elif not ended and stopped_at is not None:
+        next_row = stopped_at  # the walk's bound: the next page goes on from here
+    currency = request.filters.salary_currency
+    rows_shown = [row for row, _ in shown]
+    details = _details(conn, request.filters.q, rows_shown)
+    more = _more_at_company(conn, request, [r for r, place in shown if place == COMPANY_CAP])
+    items = collapsed(
+        [{**_item(row, currency), **details.get(row["id"], {})} for row in rows_shown]
+    )
+    items = _with_more(items, more)
+    next_cursor = None
+    if next_row is not None:
+        before = 0 if after is None else after.offset
+        offset = None if before is None else before + len(shown)
+        back = () if after is None else (*after.back, after.position())[-BACK_PAGES:]
+        position = _cursor_at(sort, next_row)
+        next_cursor = encode_cursor(replace(position, offset=offset or None, back=back))
+    has_previous, previous_cursor = previous_page(after, request.limit)
+    return Page(
+        items,
+        next_cursor,
+        listed=len(shown),
+        has_previous=has_previous,
+        previous_cursor=previous_cursor,
+    )
+
+
+def _rows(
+    conn: psycopg.Connection,
+    args: tuple[Any, ...],
+    sort: str,
+    after: Cursor | None,
+    page_rows: int,
+) -> list[dict[str, Any]]:
+    """web_search's rows after `after`, as the ungrouped list has them."""
+    position = (after.at, after.rank, after.id) if after else (None, None, None)
+    return conn.execute(
+        SEARCH_SQL, (*args, sort, *position, page_rows, RELEVANCE_CANDIDATES)
+    ).fetchall()
+
+
+def _cursor_at(sort: str, row: Mapping[str, Any]) -> Cursor:
+    return Cursor(sort, row["id"], row["sort_at"], row["rank"], group="company")
+
+
+def _listed_before(
+    conn: psycopg.Connection,
+    args: tuple[Any, ...],
+    sort: str,
+    after: Cursor | None,
+    companies: Sequence[str],
+) -> dict[str, int]:
+    """Per company, how many of its postings the pages before `after` listed (0..3)."""
+    found = dict.fromkeys(companies, 0)
+    if after is None or not companies:
+        return found
+    sql_args = (*args, sort, after.at, after.rank, after.id, list(companies),
+                RELEVANCE_CANDIDATES)  # fmt: skip
+    for row in conn.execute(COMPANY_LISTED_SQL, sql_args).fetchall():
+        found[row["company"]] = row["listed"]
+    return found
+
+
+def _more_at_company(
+    conn: psycopg.Connection, request: SearchRequest, thirds: Sequence[Mapping[str, Any]]
+) -> dict[int, dict[str, Any]]:
+    """For each company whose third listed posting is on this page (that posting's id):
+    its matches beyond the 3 listed, as `more_at_company` ({"company", "slug", "count"}),
+    when it has any. The count is every match of the company under the request's filters
+    and query (what its company page lists with them), less the 3; null when counting
+    ran past the page's budget, and then the company is still named if a fourth exists."""
+    deadline = time.monotonic() + MORE_COUNT_BUDGET_MS / 1000
+    found = {}
+    for third in thirds:
+        company = third["company"]
+        filters = replace(request.filters, company=(company,))
+        budget_ms = int((deadline - time.monotonic()) * 1000)
+        total = None
+        if budget_ms >= 1:
+            total = counts(conn, filters, ("source",), budget_ms=budget_ms, top_n=1).total
+        if total is None:
+            with conn.transaction():  # the counts' own time limit lasts no further
+                conn.execute("SET LOCAL statement_timeout TO DEFAULT")
+                fourth = _rows(conn, filter_args(filters), "newest", None, COMPANY_CAP + 1)
+            if len(fourth) <= COMPANY_CAP:
+                continue
+        elif total <= COMPANY_CAP:
+            continue
+        more = None if total is None else total - COMPANY_CAP
+        found[third["id"]] = {"company": company, "slug": company_slug(company), "count": more}
+    return found
+
+
+def _with_more(
+    items: Sequence[dict[str, Any]], more: Mapping[int, dict[str, Any]]
+) -> tuple[dict[str, Any], ...]:
+    """Each item with `more_at_company` (null but on its company's last listed posting;
+    if the page showed that posting within an earlier member of its duplicate group,
+    on that member)."""
+    placed = []
+    for item in items:
+        ids = (item["id"], *item.get("other_ids", ()))
+        here = next((more[i] for i in ids if i in more), None)
+        placed.append({**item, "more_at_company": here})
+    return tuple(placed)
 
 
 PAGE_DETAILS_SQL = "SELECT * FROM serving.web_page_details(%s, %s)"

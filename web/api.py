@@ -11,16 +11,27 @@ from fastapi.responses import JSONResponse
 
 from serving_sync import search, typeahead
 from serving_sync.search import InvalidParameter
-from web import contract, present
+from web import contract, navigation, present
 from web.respond import cached_counts, json_response, raw_params
 
 router = APIRouter(prefix="/api", tags=["api"], responses=contract.API_RESPONSES)
 STATS_GROUPS = (*search.FACET_GROUPS, "month", *search.ENRICH_STATS_GROUPS)
 _FILTERS = frozenset(search.filter_names())
-_LIST_PARAMS = _FILTERS | {"sort", "cursor", "limit"}
+_LIST_PARAMS = _FILTERS | {"sort", "group", "cursor", "limit"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _REPEAT = "Repeat the parameter for OR; `unknown` selects postings without a value."
 Values = Annotated[list[str] | None, Query(description=_REPEAT)]
+GROUP_DOC = (
+    "none (default): every matching posting (a duplicate listing's group once a page). "
+    "company: at most 3 postings of each company, its first 3 in the list's order over the "
+    "whole list (not per page; postings without a company are not grouped). Each item has "
+    "more_at_company, set on the company's third listed posting when it has more matches "
+    "(unset on every other item): {company, slug, count, url}, count being every further "
+    "match of the company under the same filters and q (unset if it could not be counted "
+    "in time), url its company page with them. Pages stay exact (every posting listed once "
+    "or counted in its company's count); a page may list fewer than limit deep in a list "
+    "that one company fills, and next_cursor then goes on from where it stopped."
+)
 
 
 def filter_parameters(
@@ -118,6 +129,7 @@ def _check_names(raw: dict[str, list[str]], allowed: frozenset[str]) -> None:
 def list_jobs(
     request: Request,
     sort: Literal["newest", "relevance"] = "newest",
+    group: Annotated[Literal["none", "company"], Query(description=GROUP_DOC)] = "none",
     cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
     limit: Annotated[int, Query(ge=1, le=search.MAX_LIMIT)] = search.DEFAULT_LIMIT,
 ) -> JSONResponse:
@@ -127,13 +139,23 @@ def list_jobs(
     query = search.parse_request(raw)
     with request.app.state.pool.connection() as conn:
         page = search.search(conn, query)
-    items = [{**item, "page": f"/jobs/{item['id']}"} for item in page.items]
+    items = [_list_item(item, query, page.corrected_query) for item in page.items]
     body = {"items": items, "next_cursor": page.next_cursor}
     # The way back: has_previous with previous_cursor null is the first page (no cursor).
     body |= {"has_previous": page.has_previous, "previous_cursor": page.previous_cursor}
     # The query the items answer when q was corrected for typos (else null).
     body["corrected_query"] = page.corrected_query
     return json_response(body)
+
+
+def _list_item(
+    item: dict[str, Any], query: search.SearchRequest, corrected_q: str | None
+) -> dict[str, Any]:
+    body = {**item, "page": f"/jobs/{item['id']}"}
+    more = item.get("more_at_company")
+    if more is not None:
+        body["more_at_company"] = {**more, "url": navigation.more_link(more, query, corrected_q)}
+    return body
 
 
 @router.get("/suggest")

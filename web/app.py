@@ -78,6 +78,7 @@ def templates() -> Jinja2Templates:
         snippet_pieces=present.snippet_pieces,
         job_link=present.job_link,
         feed_url=navigation.feed_url,
+        more_link=navigation.more_link,
         company_link=companies.company_link,
         elsewhere_text=present.elsewhere_text,
         excerpt_in_context=present.excerpt_in_context,

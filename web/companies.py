@@ -33,7 +33,7 @@ def _read(request: Request, slug: str) -> dict[str, Any] | None:
         if name is None:
             return None
         filters = replace(query.filters, company=(name,))
-        query = replace(query, filters=filters)
+        query = replace(query, filters=filters, group="none")  # one company: nothing to group
         page = search.search(conn, query)
         panel = cached_counts(request, conn, filters, PANEL_GROUPS, PANEL_TOP)
     return {"name": name, "query": query, "page": page, "panel": panel}

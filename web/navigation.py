@@ -5,8 +5,9 @@ filters as chips a visitor can remove one by one."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from urllib.parse import urlencode
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import quote, urlencode
 
 from serving_sync.search import DEFAULT_LIMIT, Filters, SearchRequest
 from web import present
@@ -28,6 +29,8 @@ def canonical_pairs(query: SearchRequest, cursor: str | None) -> list[tuple[str,
     pairs = query.filters.as_params()
     if query.sort != "newest":
         pairs.append(("sort", query.sort))
+    if query.group != "none":
+        pairs.append(("group", query.group))
     if query.limit != DEFAULT_LIMIT:
         pairs.append(("limit", str(query.limit)))
     if cursor:
@@ -38,6 +41,21 @@ def canonical_pairs(query: SearchRequest, cursor: str | None) -> list[tuple[str,
 def canonical_url(query: SearchRequest, cursor: str | None) -> str:
     pairs = canonical_pairs(query, cursor)
     return "/?" + urlencode(pairs) if pairs else "/"
+
+
+def more_link(more: Mapping[str, Any], query: SearchRequest, corrected_q: str | None = None) -> str:
+    """Where "N more at Acme" leads: the company's page (/companies/{slug}) with the
+    list's words (as answered), filters and sort, from its first page: every posting the
+    count counts, and the 3 the grouped list showed."""
+    filters = replace(query.filters, company=())
+    if corrected_q is not None:
+        filters = replace(filters, q=corrected_q, verbatim=False)
+    pairs = canonical_pairs(SearchRequest(filters, query.sort), None)
+    return (
+        "/companies/"
+        + quote(str(more["slug"]), safe="")
+        + ("?" + urlencode(pairs) if pairs else "")
+    )
 
 
 def feed_url(canonical: str) -> str:
@@ -67,7 +85,7 @@ def chips(query: SearchRequest) -> list[Chip]:
     pairs = canonical_pairs(query, None)
     found = []
     for index, (name, value) in enumerate(pairs):
-        if name in _REFINEMENTS or name in ("sort", "limit"):
+        if name in _REFINEMENTS or name in ("sort", "group", "limit"):
             continue
         if name == "salary_currency" and query.filters.salary_min is not None:
             continue  # one chip for "at least X in C": a minimum needs its currency
@@ -84,8 +102,10 @@ def chips(query: SearchRequest) -> list[Chip]:
 
 
 def clear_url(query: SearchRequest) -> str:
-    """The same words and sort with no filter."""
-    kept = [(n, v) for n, v in canonical_pairs(query, None) if n in ("q", "verbatim", "sort")]
+    """The same words, sort and grouping with no filter."""
+    kept = [
+        (n, v) for n, v in canonical_pairs(query, None) if n in ("q", "verbatim", "sort", "group")
+    ]
     return "/?" + urlencode(kept) if kept else "/"
 
 
@@ -137,6 +157,7 @@ _FIELD_LABELS = {
     "posted_within_days": "Posted within (days)",
     "limit": "Jobs per page",
     "sort": "Sort",
+    "group": "Show",
     "cursor": "Page",
 }
 # A parameter whose problem is its pair's too: both are shown to fix.

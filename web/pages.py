@@ -63,7 +63,8 @@ def search_page(request: Request) -> Response:
         facets=facets,
         groups=search.PAGE_FACET_GROUPS,
         title=navigation.page_title(query, total),
-        position=navigation.position(query, page.listed, total),
+        # Grouped by company the list holds fewer than the matching jobs: no "of N".
+        position=navigation.position(query, page.listed, total if query.group == "none" else None),
     )
     if partial:  # the filters and results, swapped in place by filters.js
         response = render(request, "partial.html", context)

@@ -338,10 +338,12 @@ def query_string(filters: Filters, **changes: Any) -> str:
 
 
 def page_link(query: SearchRequest, cursor: str | None = None) -> str:
-    """A link to another page of the same list: same filters, sort and page size."""
+    """A link to another page of the same list: same filters, sort, grouping and page
+    size."""
     return "/?" + query_string(
         query.filters,
         sort=None if query.sort == "newest" else query.sort,
+        group=None if query.group == "none" else query.group,
         limit=None if query.limit == DEFAULT_LIMIT else query.limit,
         cursor=cursor,
     )
@@ -349,11 +351,13 @@ def page_link(query: SearchRequest, cursor: str | None = None) -> str:
 
 def spelling_links(query: SearchRequest, corrected_q: str) -> tuple[str, str]:
     """The corrected search's own link, and the typed query's ("search instead for"):
-    the same filters and sort, from the first page."""
+    the same filters, sort and grouping, from the first page."""
     sort = None if query.sort == "newest" else query.sort
-    corrected = query_string(replace(query.filters, q=corrected_q, verbatim=False), sort=sort)
-    typed = query_string(replace(query.filters, verbatim=True), sort=sort)
-    return "/?" + corrected, "/?" + typed
+    group = None if query.group == "none" else query.group
+    corrected = replace(query.filters, q=corrected_q, verbatim=False)
+    corrected_link = query_string(corrected, sort=sort, group=group)
+    typed = query_string(replace(query.filters, verbatim=True), sort=sort, group=group)
+    return "/?" + corrected_link, "/?" + typed
 
 
 SUGGESTION_KINDS = {"title": "title", "company": "company", "skill": "skill",

@@ -114,6 +114,7 @@ def test_a_changed_file_is_applied_again_after_what_it_needs_with_what_needs_it(
         "functions/web_facets_all.sql",
         "functions/refresh_facet_totals.sql",
         "functions/web_search.sql",
+        "functions/web_company_listed.sql",
         "grants/jobharbor_web.sql",
         "grants/large_objects.sql",
         "grants/public.sql",

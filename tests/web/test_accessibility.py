@@ -28,6 +28,7 @@ PAGES = {
     "search-filtered": ("/?q=engineer&country=VN&remote=hybrid", 200),
     "search-empty": ("/?q=zzzzqqqq", 200),
     "search-corrected": ("/?q=engneer+together", 200),
+    "search-grouped": ("/?country=VN&group=company", 200),
     "search-filters-open": ("/?country=VN#filters", 200),
     "job": ("/jobs/1001", 200),
     "job-marked": ("/jobs/1001?q=build+together", 200),

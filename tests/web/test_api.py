@@ -121,6 +121,7 @@ BAD_INPUT = {
     "include_undated_text": ({"include_undated": "sometimes"}, "include_undated"),
     "cursor_unknown_age_flag_not_1": ({"cursor": _cursor('{"s":"newest","i":1,"u":2}')}, "cursor"),
     "bad_sort": ({"sort": "oldest"}, "sort"),
+    "bad_group": ({"group": "title"}, "group"),
     "verbatim_text": ({"q": "engneer", "verbatim": "perhaps"}, "verbatim"),
     "unknown_parameter": ({"colour": "blue"}, "colour"),
 }
@@ -239,7 +240,7 @@ def test_the_openapi_document_lists_the_contract_parameters(web) -> None:
     [salary] = [p for p in parameters if p["name"] == "salary"]
     assert (salary["style"], salary["explode"]) == ("form", True)
     assert set(salary["schema"]["properties"]) == {"salary_min", "salary_currency"}
-    expected = {*search.filter_names(), "sort", "cursor", "limit"}
+    expected = {*search.filter_names(), "sort", "group", "cursor", "limit"}
     assert names == expected - {"salary_min", "salary_currency"} | {"salary"}
     assert "/api/stats" in spec["paths"]
     assert "/api/jobs/{job_id}" in spec["paths"]
