@@ -617,24 +617,38 @@ def _page(conn: psycopg.Connection, request: SearchRequest) -> Page:
         RELEVANCE_CANDIDATES,
     )
     rows = conn.execute(SEARCH_SQL, args).fetchall()
-    currency = request.filters.salary_currency
     shown = rows[: request.limit]
-    details = _details(conn, request.filters.q, shown)
-    items = collapsed([{**_item(row, currency), **details.get(row["id"], {})} for row in shown])
+    last = rows[request.limit - 1] if len(rows) > request.limit else None
+    next_at = Cursor(sort, last["id"], last["sort_at"], last["rank"]) if last else None
+    return _paged(request, _page_items(conn, request, shown), len(shown), next_at)
+
+
+def _page_items(
+    conn: psycopg.Connection, request: SearchRequest, rows: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The page's rows as API items, with their snippets and duplicate groups."""
+    currency = request.filters.salary_currency
+    details = _details(conn, request.filters.q, rows)
+    return collapsed([{**_item(row, currency), **details.get(row["id"], {})} for row in rows])
+
+
+def _paged(
+    request: SearchRequest, items: list[dict[str, Any]], listed: int, next_at: Cursor | None
+) -> Page:
+    """A page of `listed` postings; `next_at`: where the next page starts (None: the end).
+    Its cursor counts what the pages so far listed and remembers where they started."""
+    after = request.cursor
     next_cursor = None
-    if len(rows) > request.limit:
-        last = rows[request.limit - 1]
+    if next_at is not None:
         before = 0 if after is None else after.offset  # None: an old cursor's, unknown
-        listed = None if before is None else before + request.limit
+        offset = None if before is None else before + listed
         back = () if after is None else (*after.back, after.position())[-BACK_PAGES:]
-        next_cursor = encode_cursor(
-            Cursor(sort, last["id"], last["sort_at"], last["rank"], listed, back)
-        )
+        next_cursor = encode_cursor(replace(next_at, offset=offset or None, back=back))
     has_previous, previous_cursor = previous_page(after, request.limit)
     return Page(
         items,
         next_cursor,
-        listed=len(shown),
+        listed=listed,
         has_previous=has_previous,
         previous_cursor=previous_cursor,
     )
@@ -699,29 +713,10 @@ def _company_walk(conn: psycopg.Connection, request: SearchRequest) -> Page:
         next_row = shown[-1][0]
     elif not ended and stopped_at is not None:
         next_row = stopped_at  # the walk's bound: the next page goes on from here
-    currency = request.filters.salary_currency
-    rows_shown = [row for row, _ in shown]
-    details = _details(conn, request.filters.q, rows_shown)
     more = _more_at_company(conn, request, [r for r, place in shown if place == COMPANY_CAP])
-    items = collapsed(
-        [{**_item(row, currency), **details.get(row["id"], {})} for row in rows_shown]
-    )
-    items = _with_more(items, more)
-    next_cursor = None
-    if next_row is not None:
-        before = 0 if after is None else after.offset
-        offset = None if before is None else before + len(shown)
-        back = () if after is None else (*after.back, after.position())[-BACK_PAGES:]
-        position = _cursor_at(sort, next_row)
-        next_cursor = encode_cursor(replace(position, offset=offset or None, back=back))
-    has_previous, previous_cursor = previous_page(after, request.limit)
-    return Page(
-        items,
-        next_cursor,
-        listed=len(shown),
-        has_previous=has_previous,
-        previous_cursor=previous_cursor,
-    )
+    items = _with_more(_page_items(conn, request, [row for row, _ in shown]), more)
+    next_at = _cursor_at(sort, next_row) if next_row is not None else None
+    return _paged(request, items, len(shown), next_at)
 
 
 def _rows(
