@@ -165,6 +165,7 @@ def _break_blocks(root: etree._Element) -> None:
 LINE_KINDS = "hpuo"
 _KIND_MARKS = {kind: chr(0xE000 + n) for n, kind in enumerate(LINE_KINDS)}
 _MARK_KINDS = {mark: kind for kind, mark in _KIND_MARKS.items()}
+_ANY_MARK = re.compile("[" + "".join(_MARK_KINDS) + "]")
 _RANK = {"h": 3, "u": 2, "o": 2, "p": 1}
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
@@ -173,7 +174,7 @@ def html_lines(markup: str | None) -> list[tuple[str, str]]:
     """html_to_text's lines, each with the kind of block it starts in (LINE_KINDS); a
     line broken off by a <br> continues the kind before it."""
     root = None
-    if markup and markup.strip() and _MARK_KINDS.keys().isdisjoint(markup):
+    if markup and markup.strip() and not _ANY_MARK.search(markup):
         root = _fragment(markup)
     if root is None:
         return [("p", line) for line in (html_to_text(markup) or "").split("\n") if line]
@@ -184,9 +185,11 @@ def html_lines(markup: str | None) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     kind = "p"
     for line in str(root.xpath("string()")).split("\n"):
-        kinds = [_MARK_KINDS[c] for c in line if c in _MARK_KINDS]
-        kind = max(kinds, key=_RANK.__getitem__) if kinds else kind
-        text = " ".join("".join(c for c in line if c not in _MARK_KINDS).split())
+        marks = _ANY_MARK.findall(line)
+        if marks:
+            kind = max((_MARK_KINDS[c] for c in marks), key=_RANK.__getitem__)
+            line = _ANY_MARK.sub("", line)
+        text = " ".join(line.split())
         if text:
             out.append((kind, text))
     return out
