@@ -153,7 +153,7 @@ INSERT INTO serving.jobs (
     id, source, external_id, status, title, company, location_text, countries, regions,
     cities, location_unresolved, work_mode, employment_type, job_type, posted_at,
     posted_precision, first_seen_at, salary_min, salary_max, salary_currency, salary_period,
-    url, description, openings_12m {extra_cols}
+    url, description, openings_12m, language {extra_cols}
 )
 SELECT r.i, p.sources[1 + floor(10 * r.x ^ 2)::int], 'ext-' || r.i,
        CASE WHEN r.x < 0.03 THEN 'missing' ELSE 'active' END, r.title,
@@ -181,7 +181,9 @@ SELECT r.i, p.sources[1 + floor(10 * r.x ^ 2)::int], 'ext-' || r.i,
        'https://jobs.example.test/' || r.i,
        pa.t || ' ' || pb.t || ' Skills: '
            || bench_word('s' || r.s1) || ', ' || bench_word('s' || r.s2) || '.',
-       1 + (r.i %% 3) {extra_vals}
+       1 + (r.i %% 3),
+       -- As the sync detects it: most postings English (their words stemmed), some unclear.
+       CASE WHEN r.c < 0.85 THEN 'en' END {extra_vals}
 FROM r CROSS JOIN params p
 JOIN bench_paragraphs pa ON pa.n = r.p1 JOIN bench_paragraphs pb ON pb.n = r.p2
 """

@@ -3,7 +3,9 @@ about 200 characters around the best match (pure).
 
 The words are read as serving.typed_tsquery reads them: every word of the query's plain
 terms and quoted phrases (folded: "ke toan" marks "kế toán"), never an excluded one or
-the OR operator; the words that take the prefix also mark the words they start. A word
+the OR operator; the words that take the prefix also mark the words they start, and a
+plain word also marks its inflections: the words with its stem in English, German or
+French (the Snowball stemmers serving.stem_lexemes stems the postings with). A word
 of the text is a run of letters and digits, as the text search parser splits it, so
 marks always cover whole words. Offsets are into the text as given (a mark is
 text[start:end]), or, for a snippet, into the snippet's own text.
@@ -14,6 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+import snowballstemmer
 
 from serving_sync.text import fold
 
@@ -26,16 +31,43 @@ _WORD = re.compile(r"[^\W_]+")
 _SPACE = re.compile(r"\s+")
 
 
+# The languages serving.stem_config stems, by the Snowball algorithm's name.
+STEMMED = {"en": "english", "de": "german", "fr": "french"}
+_STEMMERS = {code: snowballstemmer.stemmer(name) for code, name in STEMMED.items()}
+STEM_HEAD = 3  # a word is stemmed only when it starts as one of the stems does
+
+
+@lru_cache(maxsize=65536)
+def stem(language: str, word: str) -> str:
+    """`word` (folded) stemmed in `language` (a key of STEMMED)."""
+    return _STEMMERS[language].stemWord(word)
+
+
 @dataclass(frozen=True)
 class QueryWords:
     words: frozenset[str]  # folded, matched whole
     prefixes: tuple[str, ...]  # folded, matched as the start of a word
+    stems: frozenset[tuple[str, str]] = frozenset()  # (language, stem) of the plain words
 
     def __bool__(self) -> bool:
-        return bool(self.words or self.prefixes)
+        return bool(self.words or self.prefixes or self.stems)
 
     def matches(self, word: str) -> bool:
-        return word in self.words or word.startswith(self.prefixes)
+        if word in self.words or word.startswith(self.prefixes):
+            return True
+        return self._inflected(word)
+
+    def _inflected(self, word: str) -> bool:
+        # Stemming every word of a description costs ~10 us each; a stem almost always
+        # starts the words it comes from (happy -> happi aside), so only words that start
+        # as one of the stems does are stemmed.
+        if not self.stems or word[:STEM_HEAD] not in self._heads:
+            return False
+        return any((language, stem(language, word)) in self.stems for language in STEMMED)
+
+    @cached_property
+    def _heads(self) -> frozenset[str]:
+        return frozenset(s[:STEM_HEAD] for _, s in self.stems)
 
 
 @dataclass(frozen=True)
@@ -48,16 +80,20 @@ def query_words(q: str, prefix_terms: Iterable[str] = ()) -> QueryWords:
     """The words of `q` a match can show; `prefix_terms`: the terms that take the prefix
     (serving_sync.search decides which)."""
     words: set[str] = set()
+    stems: set[tuple[str, str]] = set()
     for term in _TERMS.findall(q):
         if (term.startswith("-") and len(term) > 1) or term.lower() == "or":
             continue
-        words.update(_WORD.findall(fold(term)))
+        found = _WORD.findall(fold(term))
+        words.update(found)
+        if not term.startswith('"') and len(found) == 1:  # a plain word of one lexeme
+            stems.update((language, stem(language, found[0])) for language in STEMMED)
     prefixes = []
     for term in prefix_terms:
         found = _WORD.findall(fold(term))
         if found:
             prefixes.append(found[-1])
-    return QueryWords(frozenset(words), tuple(prefixes))
+    return QueryWords(frozenset(words), tuple(prefixes), frozenset(stems))
 
 
 def _folded(text: str) -> str:

@@ -32,6 +32,7 @@ from pipeline.normalize.salary import annualized
 from pipeline.normalize.work_mode import work_mode
 from pipeline.testhooks import kill_point
 from serving_sync import facet_totals, freshness, lexicon, schema, stage, typeahead
+from serving_sync.language import detected_language
 from serving_sync.layout import description_layout
 from serving_sync.mode import History, Mode, choose_mode
 from serving_sync.source import (
@@ -158,6 +159,7 @@ def serving_row(record: Mapping[str, Any]) -> dict[str, Any]:
         row[f"u_{column}"] = unaccent(row.get(column))
     # search_tsv reads the first 20,000 characters, as fold(left(description, 20000)) did.
     row["u_description"] = unaccent((row.get("description") or "")[:20000])
+    row["language"] = detected_language(row.get("title"), row.get("description"))
     return {column: row.get(column) for column in stage.STAGED}
 
 

@@ -22,17 +22,18 @@ CONTENT = (
     "seniority", "work_mode", "work_mode_source", "education", "extracted_employment_type",
     "skills_required", "skills_preferred", "enrichment", "enriched_at", "company_source",
     "legal_entity", "age_known", "salary_year_min", "salary_year_max", "salary_year_basis",
-    "salary_year_top_eur", "description_layout",
+    "salary_year_top_eur", "description_layout", "language",
 )  # fmt: skip
 FINGERPRINTED = CONTENT[1:]
 # The searchable text without diacritics (serving_sync.text.unaccent), staged only: the
 # writes build search_tsv from it (serving.search_tsv_of) and the filter columns.
 UNACCENTED = ("u_title", "u_company", "u_location_text", "u_description")
 STAGED = (*CONTENT, "retained", *UNACCENTED)
-# The words, then the filter lexemes (serving.filter_lexemes): one GIN scan answers a query
-# and its filters.
+# The words, their stems in the posting's language (serving.stem_lexemes), then the filter
+# lexemes (serving.filter_lexemes): one GIN scan answers a query and its filters.
 _SEARCH_TSV = (
     "serving.search_tsv_of(s.u_title, s.u_company, s.u_location_text, s.u_description)"
+    " || serving.stem_lexemes(s.language, s.u_title, s.u_description)"
     " || serving.filter_lexemes(s.countries, s.regions, s.cities, s.work_mode, s.job_type,"
     " s.employment_type, s.source, s.company, s.salary_min, s.salary_max)"
 )

@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from serving_sync import language
 from serving_sync.search import InvalidParameter
 from web import (
     api,
@@ -28,7 +29,6 @@ from web import (
     contract,
     discovery,
     guard,
-    language,
     navigation,
     pages,
     present,

@@ -192,6 +192,7 @@ def job_row(i: int, **overrides: Any) -> dict[str, Any]:
         "url": f"https://jobs.example.test/{i}",
         "description": f"Job number {i}. We build things together. {TITLES[i % len(TITLES)]}.",
         "openings_12m": 1 + i % 3,
+        "language": "en",  # as the sync detects it: its words are stemmed in English
     }
     row.update(overrides)
     # The yearly figures the sync derives from the stated salary (unless a test sets them).

@@ -44,10 +44,25 @@ def test_marks_find_folded_words_and_keep_the_texts_own_offsets() -> None:
 
 
 def test_a_word_is_marked_whole_or_not_at_all() -> None:
-    text = "Pythonic code and python"
-    assert [text[s:e] for s, e in highlight.mark_spans(text, _words("python "))] == ["python"]
-    # The last word of the query takes the prefix: "pyth" marks both words.
-    assert len(highlight.mark_spans(text, _words("pyth"))) == 2
+    text = "Javascript code and java"
+    assert [text[s:e] for s, e in highlight.mark_spans(text, _words("java "))] == ["java"]
+    # The last word of the query takes the prefix: "jav" marks both words.
+    assert len(highlight.mark_spans(text, _words("jav"))) == 2
+
+
+def test_a_plain_word_marks_its_inflections_as_the_stemmers_match_them() -> None:
+    text = "Engineers wanted: our engineering team. Ingenieure (m/w/d). Développeuses."
+    marked = [text[s:e] for s, e in highlight.mark_spans(text, _words("engineer "))]
+    assert marked == ["Engineers", "engineering"]  # English: engineer, -s, -ing share 'engin'
+    marked = [text[s:e] for s, e in highlight.mark_spans(text, _words("ingenieur "))]
+    assert marked == ["Ingenieure"]  # German
+    marked = [text[s:e] for s, e in highlight.mark_spans(text, _words("developpeuse "))]
+    assert marked == ["Développeuses"]  # French, folded
+    # A quoted word and an excluded one mark no inflection.
+    assert highlight.mark_spans(text, _words('"engineer" ')) == []
+    assert highlight.mark_spans(text, _words("-engineer team ")) == [
+        (text.index("team"), text.index("team") + 4)
+    ]
 
 
 def test_the_snippet_is_the_window_with_the_most_query_words() -> None:

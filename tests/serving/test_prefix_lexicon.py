@@ -69,13 +69,19 @@ def test_a_prefix_is_written_as_the_words_it_covers(serving, seeded) -> None:
         _assert_written_as_words(owner)
 
 
+def _stems(word: str, fr: str | None = None) -> str:
+    """A word's stems as serving.word_tsquery adds them (German, English, French)."""
+    return f"'~de:{word}' | '~en:{word}' | '~fr:{fr or word}'"
+
+
 def _assert_written_as_words(owner: psycopg.Connection) -> None:
-    assert _tsquery(owner, "engin") == "'engineer' | 'engineering'"
-    # The other words stay; the expansion replaces the last operand only.
-    assert _tsquery(owner, "data engin") == "'data' & ( 'engineer' | 'engineering' )"
-    assert _tsquery(owner, "-senior engin") == ("!'senior' & ( 'engineer' | 'engineering' )")
+    engin = f"'engineer' | 'engineering' | {_stems('engin')}"
+    assert _tsquery(owner, "engin") == engin
+    # The other words stay; the expansion replaces the prefix operand only.
+    assert _tsquery(owner, "data engin") == f"( 'data' | {_stems('data', 'dat')} ) & ( {engin} )"
+    assert _tsquery(owner, "-senior engin") == f"!( 'senior' | {_stems('senior')} ) & ( {engin} )"
     # A prefix no posting has stays a partial match (which finds nothing).
-    assert _tsquery(owner, "qwertz") == "'qwertz':*"
+    assert _tsquery(owner, "qwertz") == f"'qwertz':* | {_stems('qwertz')}"
     # Not a prefix at all: unchanged.
     assert _tsquery(owner, '"engin"') == "'engin'"
 
@@ -85,12 +91,12 @@ def test_a_prefix_covering_more_than_fifty_words_stays_a_partial_match(serving) 
     with psycopg.connect(serving.url) as conn:
         insert_jobs(conn, [job_row(0, description=words)])
         assert conn.execute("SELECT serving.web_tsquery('zorb', true)::text").fetchone()[0] == (
-            "'zorb':*"
+            f"'zorb':* | {_stems('zorb')}"
         )
         conn.execute("DELETE FROM serving.lexicon WHERE lexeme = 'zorb50'")
         expanded = conn.execute("SELECT serving.web_tsquery('zorb', true)::text").fetchone()[0]
         assert ":*" not in expanded
-        assert expanded.count("|") == 49
+        assert expanded.count("|") == 49 + 3  # the 50 words, then the 3 stems
 
 
 def test_words_with_quotes_and_backslashes_are_quoted_as_lexemes(serving) -> None:
@@ -130,7 +136,8 @@ def _prefixes(rows: list[dict]) -> list[str]:
 def test_the_expanded_prefix_matches_exactly_what_the_partial_match_does(
     serving, seeded, shape: str
 ) -> None:
-    """The oracle is the query as typed: the parsed text with ':*' on its last operand."""
+    """The oracle is the query as typed (serving.typed_tsquery): the prefix as a partial
+    match (':*'), the words and their stems as they are."""
     with psycopg.connect(serving.url) as conn:
         expanded_any = 0
         for prefix in _prefixes(seeded):
@@ -138,10 +145,10 @@ def test_the_expanded_prefix_matches_exactly_what_the_partial_match_does(
             if not search.prefix_applies(q):
                 continue
             tsq = _tsquery(conn, q)
-            partial = conn.execute(
-                "SELECT (websearch_to_tsquery('simple', serving.fold(%s))::text || ':*')::tsquery::text",
-                (q,),
-            ).fetchone()[0]
+            partial = conn.execute("SELECT serving.typed_tsquery(%s, true)::text", (q,)).fetchone()[
+                0
+            ]
+            assert ":*" in partial, partial
             expanded_any += ":*" not in tsq
             got, want = (
                 {

@@ -1,4 +1,4 @@
-"""A posting's language on its title and description (web.language): what the text
+"""A posting's language on its title and description (serving_sync.language): what the text
 shows plainly, else nothing, so the page's English stands."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from web.language import posting_language
+from serving_sync.language import detected_language, posting_language
 
 ENGLISH = (
     "We are looking for a data engineer to join our team. You will work with the "
@@ -46,6 +46,13 @@ VIETNAMESE = (
 )
 def test_the_language_is_named_only_when_the_text_shows_it(title, description, expected) -> None:
     assert posting_language(title, description) == expected
+
+
+def test_the_sync_detects_english_too_for_its_stemmer() -> None:
+    # The page leaves English unnamed; the sync names it, to stem its words in English.
+    assert detected_language("Data Engineer", ENGLISH) == "en"
+    assert detected_language("Dateningenieur (m/w/d)", GERMAN) == "de"
+    assert detected_language("Data Engineer", None) is None  # too few words to tell
 
 
 def test_a_vietnamese_posting_says_so_on_its_title_and_description(web, seeded) -> None:

@@ -6,7 +6,9 @@
 --
 -- The grammar is websearch_to_tsquery's, read term by term so that a term's place does
 -- not change what it means: terms are words, "quoted phrases" and -exclusions, joined by
--- AND; OR splits the query into alternatives ((a AND b) OR c). When the caller allows it
+-- AND; OR splits the query into alternatives ((a AND b) OR c). A plain or excluded word
+-- is itself or its inflections (serving.word_tsquery: its stems in English, German and
+-- French, each matching postings of that language); a phrase is its words as written. When the caller allows it
 -- (`last_is_prefix`: not after a trailing space, see search.prefix_applies) the last plain
 -- word of each alternative of at least 3 folded characters also matches as a prefix,
 -- wherever exclusions and phrases stand: "engineer -senior" is "-senior engineer", and
@@ -32,12 +34,8 @@ BEGIN
     FOR tok IN SELECT m[1] FROM regexp_matches(q || ' or', '(-?"[^"]*"|\S+)', 'g') AS m LOOP
         IF lower(tok) = 'or' THEN
             IF last_plain IS NOT NULL THEN
-                term := websearch_to_tsquery('simple', serving.fold(last_plain));
-                IF coalesce(last_is_prefix, false) AND right(term::text, 1) = ''''
-                   AND length(regexp_replace(serving.fold(last_plain), '\W', '', 'g')) >= 3 THEN
-                    term := (term::text || ':*')::tsquery;
-                END IF;
-                current := serving.tsquery_and(current, nullif(term, ''::tsquery));
+                current := serving.tsquery_and(
+                    current, serving.word_tsquery(last_plain, last_is_prefix));
             END IF;
             IF current IS NOT NULL THEN
                 alternatives := CASE WHEN alternatives IS NULL THEN current
@@ -46,15 +44,19 @@ BEGIN
             current := NULL;
             last_plain := NULL;
         ELSIF left(tok, 1) = '-' AND length(tok) > 1 THEN
-            term := websearch_to_tsquery('simple', serving.fold(substr(tok, 2)));
-            current := serving.tsquery_and(current, !! nullif(term, ''::tsquery));
+            -- An excluded word leaves out its inflections too; an excluded "phrase" only itself.
+            term := CASE WHEN substr(tok, 2, 1) = '"'
+                         THEN websearch_to_tsquery('simple', serving.fold(substr(tok, 2)))
+                         ELSE serving.word_tsquery(substr(tok, 2), false) END;
+            IF numnode(term) > 0 THEN
+                current := serving.tsquery_and(current, !! term);
+            END IF;
         ELSIF left(tok, 1) = '"' THEN
             current := serving.tsquery_and(
                 current, nullif(websearch_to_tsquery('simple', serving.fold(tok)), ''::tsquery));
         ELSE
             IF last_plain IS NOT NULL THEN
-                current := serving.tsquery_and(
-                    current, nullif(websearch_to_tsquery('simple', serving.fold(last_plain)), ''::tsquery));
+                current := serving.tsquery_and(current, serving.word_tsquery(last_plain, false));
             END IF;
             last_plain := tok;
         END IF;

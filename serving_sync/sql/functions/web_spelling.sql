@@ -1,6 +1,7 @@
 -- What typo correction needs (serving_sync.spelling decides, this only looks up): a row
--- (word, NULL, NULL) for each of `words` no posting has (not in serving.lexicon; nor, for
--- one of `prefix_words`, as the prefix of one), and rows (NULL, candidate, share) for
+-- (word, NULL, NULL) for each of `words` no posting has (not in serving.lexicon, nor any
+-- of its stems (serving.word_stems); nor, for one of `prefix_words`, as the prefix of
+-- one), and rows (NULL, candidate, share) for
 -- words it could be corrected to, with their share of postings from the text column's
 -- element statistics (0 for a word too rare to be in them): every lexeme among `edits`
 -- (the caller's one-edit variants of the unknown short words, NULL on the first call),
@@ -27,6 +28,9 @@ BEGIN
         SELECT w.word COLLATE "C" AS word
         FROM unnest(words) AS w(word)
         WHERE NOT EXISTS (SELECT 1 FROM serving.lexicon l WHERE l.lexeme = w.word COLLATE "C")
+          -- nor through its stems: "engineers" finds postings that say "engineer"
+          AND NOT EXISTS (SELECT 1 FROM serving.lexicon l
+                          WHERE l.lexeme = ANY (serving.word_stems(w.word)::text[] COLLATE "C"))
           AND NOT (w.word = ANY (prefix_words) AND EXISTS (
                 SELECT 1 FROM serving.lexicon l
                 WHERE l.lexeme >= w.word COLLATE "C"

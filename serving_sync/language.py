@@ -1,6 +1,8 @@
-"""The language a posting is written in, for its `lang` attribute (screen readers pick
-their voice by it, browsers their hyphenation and fonts). The pages are in English;
-a posting in another language says so on its title and description.
+"""The language a posting is written in: detected once, at sync (serving.jobs.language),
+where it picks the stemmer of the posting's words (English, German and French have one;
+every other language is searched folded only), and on the pages for the `lang` attribute
+(screen readers pick their voice by it, browsers their hyphenation and fonts). The pages
+are in English; a posting in another language says so on its title and description.
 
 Only what the text shows plainly: Vietnamese by its own letters (ơ, ư, đ and the tone
 marks stacked on vowels that no other Latin-script language uses), a few scripts that
@@ -34,6 +36,13 @@ SAMPLE_CHARS = 4000
 
 def posting_language(title: str | None, description: str | None) -> str | None:
     """A BCP 47 code for a posting not in English, or None (English, or unclear)."""
+    found = detected_language(title, description)
+    return None if found == "en" else found
+
+
+def detected_language(title: str | None, description: str | None) -> str | None:
+    """The BCP 47 code of the language the text plainly shows, English included; None
+    when unclear (too few words, or two languages alike)."""
     text = f"{title or ''}\n{(description or '')[:SAMPLE_CHARS]}".lower()
     letters = [c for c in text if c.isalpha()]
     if not letters:
@@ -59,5 +68,4 @@ def _by_words(words: list[str]) -> str | None:
     best, second = sorted(scores.values(), reverse=True)[:2]
     if best < 3 or best < 1.5 * second:
         return None  # too few, or two languages alike (a bilingual posting)
-    found = max(scores, key=lambda lang: scores[lang])
-    return None if found == "en" else found
+    return max(scores, key=lambda lang: scores[lang])
