@@ -534,6 +534,7 @@ def run(admin_url: str, rows: int, queries: int, keep: str | None = None) -> dic
         roles.provision_web_role(db, "bench-password")
         reader = roles.reader_url(owner, "bench-password")
         figures, shares = measure(reader, owner, queries, random.Random(SEED))
+        storage = storage_figures(db, rows)
     finally:
         if not keep:
             with psycopg.connect(admin_url, autocommit=True) as conn:
@@ -570,6 +571,7 @@ def run(admin_url: str, rows: int, queries: int, keep: str | None = None) -> dic
         "typo_p95_ms": figures["typo"]["p95_ms"],
         "typo_corrected_share": figures["typo"]["corrected_share"],
         "rare_term_p50_ms": figures["rare_term"]["p50_ms"],
+        **storage,
         "common_term_match_share": shares,
         "naive_p50_ms": figures["naive_rank_count"]["p50_ms"],
         "naive_p95_ms": figures["naive_rank_count"]["p95_ms"],
@@ -579,6 +581,46 @@ def run(admin_url: str, rows: int, queries: int, keep: str | None = None) -> dic
             "search_p50_ms": LIST_P50_MS,
             "facets_p95_ms": FACETS_P95_MS,
         },
+    }
+
+
+# What serving keeps for its rows: the table with its TOAST and indexes, the facet
+# structures, the lexicon and the typeahead suggestions.
+SERVING_RELATIONS = (
+    "serving.jobs", "serving.facet_slots", "serving.facet_bits", "serving.facet_companies",
+    "serving.facet_totals", "serving.lexicon", "serving.suggestions",
+)  # fmt: skip
+
+
+def storage_figures(db: Database, rows: int) -> dict[str, Any]:
+    """`serving_bytes_per_row` (every relation above, with TOAST and indexes, over the
+    rows) and the share of search_tsv's lexemes that are stems (serving.stem_lexemes),
+    on a sample: what stemming costs in the text index."""
+    with db.connect() as conn:
+        sizes = {
+            name: conn.execute(
+                "SELECT pg_total_relation_size(to_regclass(%s)) AS b", (name,)
+            ).fetchone()["b"]
+            or 0
+            for name in SERVING_RELATIONS
+        }
+        stems = conn.execute(
+            """SELECT avg(s.stems::float8 / nullif(s.all_lexemes, 0)) AS share
+               FROM (SELECT length(j.search_tsv) AS all_lexemes,
+                            (SELECT count(*) FROM unnest(j.search_tsv) u
+                             WHERE starts_with(u.lexeme, '~')) AS stems
+                     FROM serving.jobs j TABLESAMPLE SYSTEM (1)) AS s"""
+        ).fetchone()["share"]
+    total = sum(sizes.values())
+    print(
+        f"  storage: {total / 2**20:,.0f} MB, {total / rows:,.0f} bytes a row "
+        f"(jobs {sizes['serving.jobs'] / 2**20:,.0f} MB); stems {stems or 0:.0%} of lexemes",
+        flush=True,
+    )
+    return {
+        "serving_bytes_per_row": round(total / rows),
+        "serving_jobs_bytes_per_row": round(sizes["serving.jobs"] / rows),
+        "stem_lexemes_share": round(stems or 0.0, 3),
     }
 
 

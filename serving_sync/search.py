@@ -1031,6 +1031,16 @@ def job(conn: psycopg.Connection, job_id: int) -> dict[str, Any] | None:
     return row
 
 
+SIMILAR_ROWS = 6
+
+
+def similar(
+    conn: psycopg.Connection, job_id: int, rows: int = SIMILAR_ROWS
+) -> list[dict[str, Any]]:
+    """Open postings like this one, the same job elsewhere first (serving.web_similar)."""
+    return conn.execute("SELECT * FROM serving.web_similar(%s, %s)", (job_id, rows)).fetchall()
+
+
 def closed_job(conn: psycopg.Connection, job_id: int) -> dict[str, Any] | None:
     return conn.execute("SELECT * FROM serving.web_closed_job(%s)", (job_id,)).fetchone()
 

@@ -83,6 +83,7 @@ def job_page(request: Request, job_id: Annotated[int, Path(ge=0)]) -> Response:
     with request.app.state.pool.connection() as conn:
         found = search.job(conn, job_id)
         closed = None if found else search.closed_job(conn, job_id)
+        similar = search.similar(conn, job_id) if found else []
     if found:
         page_url = str(request.url_for("job_page", job_id=job_id))
         context = {
@@ -92,6 +93,7 @@ def job_page(request: Request, job_id: Annotated[int, Path(ge=0)]) -> Response:
             "page_url": page_url,
             "description": structured.meta_description(found),
             "posting": _posting(found, page_url),
+            "similar": similar,
         }
         return render(request, "job.html", context)
     if closed:

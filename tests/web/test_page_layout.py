@@ -89,3 +89,26 @@ def test_the_api_docs_render_offline_from_the_apps_own_assets(web, tmp_path: Pat
         shot(page, tmp_path, "desktop-docs")
     assert [url for url in asked if not url.startswith(web.url)] == []
     assert [text for text in console if "Content Security Policy" in text] == []
+
+
+def test_the_job_page_lists_similar_open_jobs_that_share_its_title_words(
+    web, seeded, tmp_path: Path
+) -> None:
+    job = next(r for r in seeded if r["id"] == 1001)
+    words = {w.lower() for w in job["title"].split() if len(w) >= 3}
+    for viewport, name in ((DESKTOP, "desktop-similar"), (PHONE, "phone-similar")):
+        with browser_page(web.url, viewport, javascript=False) as page:
+            page.goto("/jobs/1001")
+            section = page.get_by_role("region", name="Similar jobs")
+            links = section.get_by_role("link").all()
+            assert 1 <= len(links) <= 6
+            for link in links:
+                assert link.get_attribute("href") != "/jobs/1001"  # never the job itself
+                assert words & {w.lower() for w in link.inner_text().split()}, link.inner_text()
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+            section.scroll_into_view_if_needed()
+            shot(page, tmp_path, name)
+            first, target = links[0].inner_text(), links[0].get_attribute("href")
+            links[0].click()
+            page.wait_for_url(f"**{target}")
+            assert page.get_by_role("heading", level=1).inner_text() == first

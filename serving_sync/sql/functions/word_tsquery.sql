@@ -12,18 +12,19 @@ SET search_path = serving, pg_catalog
 AS $$
 DECLARE
     folded text := serving.fold(word);
-    term tsquery := websearch_to_tsquery('simple', folded);
+    plain tsquery := websearch_to_tsquery('simple', folded);
+    term tsquery := plain;
     stem text;
 BEGIN
-    IF numnode(term) = 0 THEN  -- nothing searchable (punctuation only)
+    IF numnode(plain) = 0 THEN  -- nothing searchable (punctuation only)
         RETURN NULL;
     END IF;
-    IF coalesce(prefix, false) AND right(term::text, 1) = ''''
+    IF coalesce(prefix, false) AND right(plain::text, 1) = ''''
        AND length(regexp_replace(folded, '\W', '', 'g')) >= 3 THEN
-        term := (term::text || ':*')::tsquery;
+        term := (plain::text || ':*')::tsquery;
     END IF;
-    IF term::text ~ '^''[^'']+''(:\*)?$' THEN
-        FOREACH stem IN ARRAY serving.word_stems(folded) LOOP
+    IF plain::text ~ '^''[^'']+''$' THEN  -- one lexeme: its stems too
+        FOREACH stem IN ARRAY serving.word_stems(substr(plain::text, 2, length(plain::text) - 2)) LOOP
             term := term || serving.lexeme_query(stem);
         END LOOP;
     END IF;
