@@ -4,6 +4,7 @@ comes from the environment (or, for the embedded cluster, is generated once into
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from pathlib import Path
@@ -11,8 +12,11 @@ from pathlib import Path
 import psycopg
 from psycopg import conninfo, sql
 
-from pipeline.db.connect import Database
+from pipeline.db.connect import Database, DictConnection
 from pipeline.settings import load_settings
+from serving_sync.source import IDENTITY
+
+log = logging.getLogger("jobharbor")
 
 WEB_ROLE = "jobharbor_web"
 PASSWORD_ENV = "JOBHARBOR_WEB_DB_PASSWORD"
@@ -29,6 +33,48 @@ def provision_web_role(serving_db: Database, password: str) -> None:
                 sql.Identifier(WEB_ROLE), sql.Literal(password)
             )
         )
+
+
+def close_authoritative_database(db: Database, serving_db: Database) -> bool:
+    """Keep the web role out of the authoritative database: CONNECT there is taken from
+    PUBLIC (PostgreSQL grants it on every database) and from the web role, and granted
+    by name to the role running this, the platform's own (the same URL), whose
+    connections keep working. Left alone when the authoritative database is the serving
+    one too (both schemas in one database): the web role connects there, and the schema
+    grants keep it out of `core`. Returns False when it left them alone.
+
+    Only the database's owner, a member of it or a superuser can take PUBLIC's CONNECT;
+    for any other role PostgreSQL changes nothing, and that is logged."""
+    with serving_db.connect() as conn:
+        serving = conn.execute(IDENTITY).fetchone()
+    with db.connect() as conn, conn.transaction():
+        if conn.execute(IDENTITY).fetchone() == serving:
+            return False
+        name = sql.Identifier(str(_one(conn, "SELECT current_database()")))
+        conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO CURRENT_USER").format(name))
+        conn.execute(sql.SQL("REVOKE CONNECT ON DATABASE {} FROM PUBLIC").format(name))
+        if _one(conn, "SELECT to_regrole(%s) IS NOT NULL", WEB_ROLE):
+            conn.execute(
+                sql.SQL("REVOKE CONNECT, TEMPORARY ON DATABASE {} FROM {}").format(
+                    name, sql.Identifier(WEB_ROLE)
+                )
+            )
+        public = _one(
+            conn, "SELECT has_database_privilege('public', current_database(), 'CONNECT')"
+        )
+    if public:
+        log.warning(
+            "PUBLIC can still connect to the authoritative database %s: only its owner (or a "
+            "member of it) or a superuser can revoke that (REVOKE CONNECT ON DATABASE ... "
+            "FROM PUBLIC)",
+            db.redacted(),
+        )
+    return True
+
+
+def _one(conn: DictConnection, query: str, *params: object) -> object:
+    row = conn.execute(query, params).fetchone()
+    return None if row is None else next(iter(row.values()))
 
 
 def reader_url(serving_url: str, password: str) -> str:

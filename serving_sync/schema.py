@@ -3,7 +3,8 @@ separate, smaller deployment, e.g. a hosted Supabase).
 
 One transaction under one advisory lock: the pending numbered migrations, then every
 object file whose checksum changed (serving_sync.definitions decides which, and in what
-order), recorded in serving.schema_versions and serving.schema_objects. A file that
+order), recorded in serving.schema_versions and serving.schema_objects; and the file of
+the database's own privileges whenever a copy of the database lost them. A file that
 fails rolls all of it back: the database keeps every definition it had.
 """
 
@@ -32,6 +33,17 @@ __all__ = ["Migration", "SchemaError", "UpgradeReport", "apply", "migrations", "
 
 log = logging.getLogger("jobharbor")
 _LOCK = "jobharbor:serving:ddl"
+# The file that sets the serving database's own privileges. They belong to the database,
+# not to its contents: a copy of it (CREATE DATABASE ... TEMPLATE, a restore into a new
+# database) carries the file's checksum without them. So the file is applied again when
+# PUBLIC may create temporary tables here and this role can change that (it is the
+# database's owner, a member of the owner or a superuser), whatever its checksum says.
+DATABASE_GRANTS = "grants/serving_database.sql"
+_DATABASE_GRANTS_UNDONE = """
+SELECT has_database_privilege('public', d.oid, 'TEMPORARY') AND pg_has_role(d.datdba, 'USAGE')
+    AS undone
+FROM pg_database AS d WHERE d.datname = current_database()
+"""
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,9 @@ def apply(
             r["file"]: r["checksum"]
             for r in conn.execute("SELECT file, checksum FROM serving.schema_objects")
         }
+        undone = conn.execute(_DATABASE_GRANTS_UNDONE).fetchone()
+        if undone is not None and undone["undone"]:
+            checksums.pop(DATABASE_GRANTS, None)
         todo = plan(definitions, checksums, migrated=bool(pending))
         for definition in todo:
             _apply_object(conn, definition)

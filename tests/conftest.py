@@ -31,6 +31,7 @@ from pipeline.db.embedded import EmbeddedCluster, ensure_cluster, stop_cluster
 from pipeline.errors import FatalError
 from pipeline.settings import REPO_ROOT, Settings
 from sandbox.server import RunningSandbox, start_sandbox
+from serving_sync import roles
 from serving_sync import schema as serving_schema
 
 SANDBOX_SOURCES = REPO_ROOT / "sandbox" / "sources.yaml"
@@ -278,6 +279,14 @@ def templates(pg_server: PgServer, request: pytest.FixtureRequest) -> tuple[str,
     return names
 
 
+def database_privileges(db: Database, serving: Database) -> None:
+    """A clone does not carry its database's own privileges (CONNECT, TEMPORARY): set
+    them as `jobharbor db up` does (the serving schema step applies its database file
+    again; the authoritative database is closed to the web role)."""
+    serving_schema.upgrade(serving)
+    roles.close_authoritative_database(db, serving)
+
+
 @dataclass(frozen=True)
 class TestDatabases:
     db: Database
@@ -291,8 +300,10 @@ def databases(pg_server: PgServer, templates: tuple[str, str]) -> Iterator[TestD
     urls = [
         pg_server.create(name, template) for name, template in zip(names, templates, strict=True)
     ]
+    dbs = TestDatabases(Database(urls[0]), Database(urls[1]))
     try:
-        yield TestDatabases(Database(urls[0]), Database(urls[1]))
+        database_privileges(dbs.db, dbs.serving)
+        yield dbs
     finally:
         for name in names:
             pg_server.drop(name)
@@ -304,6 +315,7 @@ def module_serving(pg_server: PgServer, templates: tuple[str, str]) -> Iterator[
     name = f"jh_serving_module_{uuid.uuid4().hex[:10]}"
     url = pg_server.create(name, templates[1])
     try:
+        serving_schema.upgrade(Database(url))  # the database's own privileges, lost in the copy
         yield Database(url)
     finally:
         pg_server.drop(name)

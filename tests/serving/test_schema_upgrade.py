@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,6 +119,7 @@ def test_a_changed_file_is_applied_again_after_what_it_needs_with_what_needs_it(
         "grants/jobharbor_web.sql",
         "grants/large_objects.sql",
         "grants/public.sql",
+        "grants/serving_database.sql",
     )
     assert MARK in _one(
         empty_database, "SELECT prosrc FROM pg_proc WHERE oid = 'serving.prefix_words'::regproc"
@@ -306,3 +308,29 @@ def test_the_bookkeeping_is_not_the_web_roles(empty_database, tree) -> None:
         empty_database,
         "SELECT relrowsecurity FROM pg_class WHERE oid = 'serving.schema_objects'::regclass",
     )
+
+
+def _public_may_create_temporary_tables(db: Database) -> bool:
+    return _one(db, "SELECT has_database_privilege('public', current_database(), 'TEMPORARY')")
+
+
+def test_a_copy_of_the_database_gets_its_own_privileges_again(pg_server, templates) -> None:
+    """CREATE DATABASE ... TEMPLATE copies the recorded checksums but not the database's
+    privileges: the next upgrade sees PUBLIC's TEMPORARY back and applies that file again
+    (with the grants), and after that, nothing."""
+    name = f"jh_copy_{uuid.uuid4().hex[:10]}"
+    copy = Database(pg_server.create(name, templates[1]))
+    try:
+        assert _public_may_create_temporary_tables(copy)
+        report = schema.apply(copy)
+        assert report.versions == ()
+        assert report.objects == (
+            "grants/jobharbor_web.sql",
+            "grants/large_objects.sql",
+            "grants/public.sql",
+            schema.DATABASE_GRANTS,
+        )
+        assert not _public_may_create_temporary_tables(copy)
+        assert schema.apply(copy) == schema.UpgradeReport((), ())
+    finally:
+        pg_server.drop(name)

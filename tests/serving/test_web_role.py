@@ -1,13 +1,20 @@
 """The web role's limits on the real serving database: it reads only through the
-search functions, cannot write, cannot read outside serving, and is timed out."""
+search functions, cannot write (temporary tables included), cannot read outside serving
+nor log in to the authoritative database, and is timed out."""
 
 from __future__ import annotations
 
+import logging
 import time
+import uuid
+from collections.abc import Iterator
 
 import psycopg
 import pytest
+from psycopg import conninfo, sql
+from psycopg.rows import dict_row
 
+from pipeline.db.connect import Database
 from serving_sync import roles, search
 from serving_sync.search import SearchRequest
 from tests.serving.conftest import WEB_PASSWORD
@@ -223,14 +230,152 @@ def test_the_web_role_sees_no_other_sessions_queries(serving, web_conn) -> None:
     assert seen == {"query": "<insufficient privilege>"}
 
 
-def test_the_web_role_cannot_read_the_authoritative_tables(databases, seeded) -> None:
-    """Even on a cluster that holds both databases, logged in to the authoritative one."""
+# ---------------------------------------------------------------- the databases the web role reaches
+
+AUTHORITATIVE_TABLES = ("core.postings", "crawl.raw_objects", "ref.sources", "crawl.runs")
+
+
+def _privileges(db: Database, role: str) -> dict[str, bool]:
+    with db.connect() as conn:
+        return conn.execute(
+            "SELECT has_database_privilege(%s, current_database(), 'CONNECT') AS connect, "
+            "has_database_privilege(%s, current_database(), 'TEMPORARY') AS temporary",
+            (role, role),
+        ).fetchone()
+
+
+def test_the_web_role_cannot_create_a_temporary_table_even_read_write(web_conn) -> None:
+    """PUBLIC's TEMPORARY on the serving database is revoked: a read-write transaction
+    cannot write a temporary table either."""
+    web_conn.execute("SET default_transaction_read_only = off")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege) as refused:
+        web_conn.execute("CREATE TEMP TABLE t (x int)")
+    assert refused.value.sqlstate == "42501"
+    assert "permission denied to create temporary tables" in str(refused.value)
+
+
+def test_the_serving_database_gives_the_web_role_connect_by_name_and_temporary_to_no_one_else(
+    serving,
+) -> None:
+    with serving.connect() as conn:
+        owner = conn.execute("SELECT current_user AS u").fetchone()["u"]
+        acl = conn.execute(
+            "SELECT datacl::text[] AS acl FROM pg_database WHERE datname = current_database()"
+        ).fetchone()["acl"]
+    assert _privileges(serving, "public") == {"connect": True, "temporary": False}
+    assert _privileges(serving, roles.WEB_ROLE) == {"connect": True, "temporary": False}
+    assert _privileges(serving, owner) == {"connect": True, "temporary": True}
+    assert [a for a in acl if a.startswith(f"{roles.WEB_ROLE}=")] == [f"{roles.WEB_ROLE}=c/{owner}"]
+
+
+def test_the_web_role_cannot_connect_to_the_authoritative_database(databases) -> None:
     roles.provision_web_role(databases.serving, WEB_PASSWORD)
-    url = roles.reader_url(databases.db.url, WEB_PASSWORD)
-    with psycopg.connect(url, autocommit=True) as conn:
-        for table in ("core.postings", "crawl.raw_objects", "ref.sources", "crawl.runs"):
+    assert _privileges(databases.db, "public")["connect"] is False
+    with pytest.raises(psycopg.OperationalError, match="permission denied for database") as refused:
+        psycopg.connect(roles.reader_url(databases.db.url, WEB_PASSWORD)).close()
+    assert "User does not have CONNECT privilege" in str(refused.value)
+    # The platform's own role still connects.
+    with databases.db.connect() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM core.postings").fetchone() == {"n": 0}
+
+
+def test_closing_the_authoritative_database_takes_the_web_roles_own_grant_too(databases) -> None:
+    with databases.db.connect() as conn:
+        name = sql.Identifier(conn.info.dbname)
+        conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO jobharbor_web").format(name))
+    assert _privileges(databases.db, roles.WEB_ROLE)["connect"] is True
+    assert roles.close_authoritative_database(databases.db, databases.serving) is True
+    assert _privileges(databases.db, roles.WEB_ROLE)["connect"] is False
+
+
+def test_the_sync_stages_in_temporary_tables_and_the_web_role_reads_after_the_revokes(
+    seed, databases
+) -> None:
+    assert _privileges(databases.serving, "public")["temporary"] is False
+    assert _privileges(databases.db, "public")["connect"] is False
+    seed.postings(3)
+    assert seed.sync().inserted == 3
+    roles.provision_web_role(databases.serving, WEB_PASSWORD)
+    with psycopg.connect(
+        roles.reader_url(databases.serving.url, WEB_PASSWORD), row_factory=dict_row
+    ) as web:
+        assert len(search.search(web, SearchRequest(limit=5)).items) == 3
+        assert len(web.execute("SELECT * FROM serving.web_last_sync()").fetchall()) == 1
+
+
+@pytest.fixture
+def one_database(pg_server, templates) -> Iterator[Database]:
+    """The authoritative schemas and serving in one database (JOBHARBOR_DATABASE_URL
+    without JOBHARBOR_SERVING_DATABASE_URL), a fresh copy with PostgreSQL's defaults."""
+    name = f"jh_one_{uuid.uuid4().hex[:10]}"
+    try:
+        yield Database(pg_server.create(name, templates[0]))
+    finally:
+        pg_server.drop(name)
+
+
+def test_with_both_schemas_in_one_database_the_web_role_connects_there_but_not_to_core(
+    one_database, monkeypatch
+) -> None:
+    from pipeline.commands.setup import setup_databases
+
+    monkeypatch.setenv(roles.PASSWORD_ENV, WEB_PASSWORD)
+    setup_databases(one_database, one_database)
+    # CONNECT is not taken from PUBLIC here, nor from the web role: this is its database.
+    assert roles.close_authoritative_database(one_database, one_database) is False
+    assert _privileges(one_database, "public") == {"connect": True, "temporary": False}
+    with psycopg.connect(
+        roles.reader_url(one_database.url, WEB_PASSWORD), autocommit=True, row_factory=dict_row
+    ) as web:
+        assert web.execute("SELECT * FROM serving.web_last_sync()").fetchall() == []  # no sync yet
+        for table in AUTHORITATIVE_TABLES:
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
-                conn.execute(f"SELECT * FROM {table} LIMIT 1")
+                web.execute(f"SELECT * FROM {table} LIMIT 1")
+        web.execute("SET default_transaction_read_only = off")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            web.execute("CREATE TEMP TABLE t (x int)")
+
+
+@pytest.fixture
+def stranger(pg_server) -> Iterator[str]:
+    """A login role of the cluster that owns no database."""
+    name = f"jh_stranger_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(pg_server.admin_url, autocommit=True) as admin:
+        admin.execute(f'CREATE ROLE "{name}" LOGIN')
+    try:
+        yield name
+    finally:
+        with psycopg.connect(pg_server.admin_url, autocommit=True) as admin:
+            admin.execute(f'DROP ROLE "{name}"')
+
+
+def _as(db: Database, role: str) -> Database:
+    return Database(conninfo.make_conninfo(db.url, user=role))
+
+
+def test_a_non_superuser_owner_closes_the_authoritative_database_and_keeps_connect(
+    stranger, empty_database, serving
+) -> None:
+    with empty_database.connect(autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("ALTER DATABASE {} OWNER TO {}").format(
+                sql.Identifier(conn.info.dbname), sql.Identifier(stranger)
+            )
+        )
+    owner = _as(empty_database, stranger)
+    assert roles.close_authoritative_database(owner, serving) is True
+    assert _privileges(empty_database, "public")["connect"] is False
+    with owner.connect() as conn:
+        assert conn.execute("SELECT current_user AS u").fetchone() == {"u": stranger}
+
+
+def test_a_role_that_cannot_close_the_authoritative_database_says_so(
+    stranger, empty_database, serving, caplog
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="jobharbor"):
+        roles.close_authoritative_database(_as(empty_database, stranger), serving)
+    assert _privileges(empty_database, "public")["connect"] is True
+    assert "PUBLIC can still connect to the authoritative database" in caplog.text
 
 
 def _search_args(page_rows: int) -> tuple:
