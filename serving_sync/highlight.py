@@ -69,6 +69,18 @@ class QueryWords:
     def _heads(self) -> frozenset[str]:
         return frozenset(s[:STEM_HEAD] for _, s in self.stems)
 
+    @cached_property
+    def candidates(self) -> re.Pattern[str] | None:
+        """The whole words of a folded text that could match: those starting with a query
+        word, a prefix or a stem's head. Found by one regular expression, in C, so a
+        description's hundreds of other words cost no Python call each; `matches`
+        decides on the few found. None: no word could match."""
+        starts = sorted({*self.words, *self.prefixes, *self._heads}, key=len, reverse=True)
+        if not starts:
+            return None
+        alternatives = "|".join(re.escape(start) for start in starts)
+        return re.compile(rf"(?<![^\W_])(?:{alternatives})[^\W_]*")
+
 
 @dataclass(frozen=True)
 class Snippet:
@@ -108,10 +120,11 @@ def _folded(text: str) -> str:
 def mark_spans(text: str, query: QueryWords) -> list[tuple[int, int]]:
     """The spans of `text` (NFC, as the serving text is kept) whose words the query
     finds, in order."""
-    if not query or not text:
+    candidates = query.candidates if query and text else None
+    if candidates is None:
         return []
     folded = _folded(text)
-    return [m.span() for m in _WORD.finditer(folded) if query.matches(m.group())]
+    return [m.span() for m in candidates.finditer(folded) if query.matches(m.group())]
 
 
 def snippet(text: str | None, query: QueryWords, width: int = SNIPPET_CHARS) -> Snippet | None:
