@@ -66,6 +66,8 @@ from psycopg.rows import dict_row
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _serving_peer as peer  # bench/, the script's own folder
+
 from pipeline.db.connect import Database
 from serving_sync import facet_bits, roles, search, typeahead
 from serving_sync import schema as serving_schema
@@ -507,6 +509,7 @@ def measure(
         results.update(_count_classes(conn, classes, n, n))
         mixed = classes["common_term"][: n // 2] + classes["filters_only"][: n - n // 2]
         results["facet_bits_build"]["answered_share"] = _bitmap_share(conn, mixed)
+    results.update(measure_peer(owner, reader, classes, n))
     with psycopg.connect(owner, autocommit=True) as conn:  # the baseline: rank everything
         shares = _match_shares(conn)
         terms = classes["common_term"] + classes["rare_term"] + classes["prefix"]
@@ -514,6 +517,64 @@ def measure(
         results["naive_rank_count"] = _summary(times)
         _print("naive baseline", results["naive_rank_count"])
     return results, shares
+
+
+LIST_CLASSES = ("common_term", "rare_term", "prefix", "filters_only", "term_3_filters")
+
+
+def measure_peer(
+    owner: str, reader: str, classes: dict[str, list[Filters]], n: int
+) -> dict[str, dict[str, float]]:
+    """The same rows and requests in tantivy (bench/_serving_peer.py): each list class,
+    and facets for the requests the facet classes time; how many postings each side
+    says the common terms match (their totals' ratio, serving / peer: the semantics
+    differ where the peer module says)."""
+    results: dict[str, dict[str, float]] = {}
+    with peer.built(owner) as index:
+        print(f"  peer (tantivy): {index.rows:,} rows indexed in {index.build_s}s", flush=True)
+        searcher = index.searcher()
+        for name in LIST_CLASSES:
+            queries = classes[name]
+            for f in queries[:5]:  # warm up as the serving side was
+                peer.search(index, searcher, f)
+            times = [_timed(lambda f=f: peer.search(index, searcher, f)) for f in queries]
+            results[f"peer_{name}"] = _summary(times)
+            _print(f"peer {name}", results[f"peer_{name}"])
+        mixed = classes["common_term"][: n // 2] + classes["filters_only"][: n - n // 2]
+        times = [_timed(lambda f=f: peer.facets(index, searcher, f)) for f in mixed]
+        results["peer_facets"] = _summary(times)
+        _print("peer facets", results["peer_facets"])
+        with psycopg.connect(reader, autocommit=True, row_factory=dict_row) as conn:
+            ratios = []
+            for f in classes["common_term"][:SAMPLE]:
+                ours = search.counts(conn, f, ("source",), budget_ms=2900, top_n=1).total
+                theirs = peer.facets(index, searcher, f)["total"]
+                if ours is not None and theirs:
+                    ratios.append(ours / theirs)
+        results["peer_match_ratio"] = {
+            "p50": round(statistics.median(ratios), 3) if ratios else None,
+            "min": round(min(ratios), 3) if ratios else None,
+        }
+        print(f"  matches serving / peer: {results['peer_match_ratio']}", flush=True)
+    return results
+
+
+def peer_figures(figures: dict[str, dict[str, float]]) -> dict[str, Any]:
+    """Per class both sides' p50/p95 and serving / peer (below 1: serving is faster)."""
+    out: dict[str, Any] = {}
+    for name in (*LIST_CLASSES, "facets"):
+        ours, theirs = figures[name], figures[f"peer_{name}"]
+        for q in ("p50_ms", "p95_ms"):
+            out[f"peer_{name}_{q}"] = theirs[q]
+            out[f"peer_{name}_{q.split('_')[0]}_ratio"] = round(ours[q] / theirs[q], 2)
+    ours_p95 = max(figures[c]["p95_ms"] for c in LIST_CLASSES)
+    theirs_p95 = max(figures[f"peer_{c}"]["p95_ms"] for c in LIST_CLASSES)
+    out["peer_search_p95_ratio"] = round(ours_p95 / theirs_p95, 2)
+    out["peer_facets_p95_ratio"] = round(
+        figures["facets"]["p95_ms"] / figures["peer_facets"]["p95_ms"], 2
+    )
+    out["peer_match_ratio_p50"] = figures["peer_match_ratio"]["p50"]
+    return out
 
 
 def run(admin_url: str, rows: int, queries: int, keep: str | None = None) -> dict[str, Any]:
@@ -572,6 +633,7 @@ def run(admin_url: str, rows: int, queries: int, keep: str | None = None) -> dic
         "typo_corrected_share": figures["typo"]["corrected_share"],
         "rare_term_p50_ms": figures["rare_term"]["p50_ms"],
         **storage,
+        **peer_figures(figures),
         "common_term_match_share": shares,
         "naive_p50_ms": figures["naive_rank_count"]["p50_ms"],
         "naive_p95_ms": figures["naive_rank_count"]["p95_ms"],
