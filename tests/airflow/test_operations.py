@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from pipeline.airflow.setup import POOL, POOL_SLOTS
+from pipeline.airflow.setup import POOL, POOL_DESCRIPTION, POOL_SLOTS
 from pipeline.backfill.manifest import MAX_LIMIT
 from pipeline.db import migrate
 from tests.airflow.harness import (
@@ -97,6 +97,22 @@ def test_every_task_fits_the_pool_and_backfills_have_their_graph(tmp_path: Path)
     assert params["jobharbor_backfill_check"]["max_requests"]["allOf"][0]["maximum"] == 5000
 
 
+def test_the_pool_description_names_every_task_that_takes_the_whole_pool(tmp_path: Path) -> None:
+    bag = dagbag(airflow_env(tmp_path))
+    whole_pool = sorted(
+        f"{dag_id}.{task_id}"
+        for dag_id, dag in bag["dags"].items()
+        for task_id, task in dag["tasks"].items()
+        if task["slots"] == POOL_SLOTS
+    )
+    assert whole_pool == [
+        "jobharbor_backfill_sync.apply", "jobharbor_raw_cleanup.cleanup",
+        "jobharbor_serving_sync.sync",
+    ]  # fmt: skip
+    for name in whole_pool:
+        assert name in POOL_DESCRIPTION, f"the pool's description leaves out {name}"
+
+
 def test_every_param_of_every_dag_has_a_description_stating_its_cap(tmp_path: Path) -> None:
     params = probe_params(tmp_path)["params"]
     assert "jobharbor_backfill_reparse" in params
@@ -136,7 +152,9 @@ def test_setup_makes_the_pool_and_a_failed_discover_leaves_the_run_failed(
         assert setup.returncode == 0, setup.stderr[-3000:]
     with AirflowCli(env) as cli:
         pools = cli("pools", "get", POOL, "-o", "json")
-        assert json.loads(last_json_line(pools.stdout))[0]["slots"] == str(POOL_SLOTS)
+        (pool,) = json.loads(last_json_line(pools.stdout))
+        assert pool["slots"] == str(POOL_SLOTS)
+        assert pool["description"] == POOL_DESCRIPTION
         # The schema falls behind the code (a deploy without `jobharbor db up`).
         with databases.db.connect() as conn:
             conn.execute("UPDATE alembic_version SET version_num = '0002'")
