@@ -2,7 +2,8 @@
 
 Every backfill is plan -> route -> (approval | no_approval) -> apply:
 - plan previews read-only and writes a manifest (its path and content are in the log);
-- with `dry_run: true` (the default) the run ends there;
+- with `dry_run: true` (the default) the run ends there, and so does a run whose
+  preview selected nothing (its summary says why; approval and apply are skipped);
 - with `dry_run: false` apply applies exactly that manifest (or the one given as
   `manifest`, from an earlier preview) and refuses if the selection changed;
 - with `approve: true` an ApprovalOperator waits for a human between plan and apply
@@ -148,11 +149,11 @@ def backfill_dag(kind: str) -> DAG:
             return run_plan(kind, dict(params or {}))
 
         @task.branch(task_id="route")
-        def route(params: dict | None = None) -> list[str]:
-            params = params or {}
-            if params.get("dry_run", True):
-                return []  # a preview: nothing downstream runs
-            return ["approval" if params.get("approve") else "no_approval"]
+        def route(planned: dict, params: dict | None = None) -> list[str]:
+            from pipeline.airflow.backfill import gates_after_plan
+
+            # [] for a preview or a plan with nothing to apply: nothing downstream runs.
+            return gates_after_plan(dict(params or {}), planned)
 
         approval = ApprovalOperator(
             task_id="approval",
@@ -171,7 +172,7 @@ def backfill_dag(kind: str) -> DAG:
             planned = ti.xcom_pull(task_ids="plan")
             return run_apply(kind, planned["manifest"], dict(params or {}))
 
-        plan() >> route() >> [approval, no_approval] >> apply()
+        route(plan()) >> [approval, no_approval] >> apply()
     return dag
 
 

@@ -83,11 +83,32 @@ def run_plan(kind: str, params: dict[str, Any]) -> dict[str, Any]:
         log.info("applying the previewed manifest %s", path)
     else:
         manifest, path = _plan(app, kind, params, app.settings.data_dir / "backfills")
-    log.info("%s", manifest.summary())
+    nothing = manifest.nothing_to_apply()
+    summary = manifest.summary() + (f"; nothing to apply: {nothing}" if nothing else "")
+    log.info("%s", summary)
     for note in manifest.notes:
         log.warning("note: %s", note)
     log.info("manifest %s:\n%s", path, json.dumps(_shown(manifest), indent=1, default=str))
-    return {"manifest": str(path), "summary": manifest.summary(), "items": len(manifest.items)}
+    return {
+        "manifest": str(path),
+        "summary": summary,
+        "items": len(manifest.items),
+        "nothing_to_apply": nothing,
+    }
+
+
+def gates_after_plan(params: dict[str, Any], planned: dict[str, Any]) -> list[str]:
+    """The gate between plan and apply that the run takes; none (so approval and apply
+    are skipped) for a preview, and for a plan with nothing to apply: asking a human
+    to approve an apply that would change nothing only hides that it found nothing."""
+    if params.get("dry_run", True):
+        return []
+    if planned.get("nothing_to_apply"):
+        log.warning(
+            "nothing to apply (%s): approval and apply skipped", planned["nothing_to_apply"]
+        )
+        return []
+    return ["approval" if params.get("approve") else "no_approval"]
 
 
 def _shown(manifest: Manifest) -> dict[str, Any]:
