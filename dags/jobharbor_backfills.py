@@ -2,12 +2,15 @@
 
 Every backfill is plan -> route -> (approval | no_approval) -> apply:
 - plan previews read-only and writes a manifest (its path and content are in the log);
-- with `dry_run: true` (the default) the run ends there;
+- with `dry_run: true` (the default) the run ends there, and so does a run whose
+  preview selected nothing (its summary says why; approval and apply are skipped);
 - with `dry_run: false` apply applies exactly that manifest (or the one given as
   `manifest`, from an earlier preview) and refuses if the selection changed;
 - with `approve: true` an ApprovalOperator waits for a human between plan and apply
   (a deferred task: it holds no pool slot while it waits).
-Params are validated by Airflow before the run: `limit` is required and capped.
+Params are validated by Airflow before the run: `limit` is required and capped, and a
+value over a cap is refused (the trigger form keeps it and the trigger fails), never
+clamped.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from airflow.sdk import DAG, Param, task
 
 from pipeline.config import BACKFILL_MAX_LIMIT as MAX_LIMIT
 from pipeline.config import BACKFILL_MAX_REQUESTS as MAX_REQUESTS
-from pipeline.config import configured_sources_file, load_sources
+from pipeline.config import configured_sources_file, load_sources, param_bounds
 
 POOL = "jobharbor"
 POOL_SLOTS = 3
@@ -36,14 +39,30 @@ COMMON = {
     "doc_md": __doc__,
     "tags": ["jobharbor", "backfill"],
 }
-IDS = {"type": "array", "items": {"type": "integer", "minimum": 1}, "maxItems": MAX_LIMIT}
+IDS = {
+    "type": "array",
+    "items": {"type": "integer", "minimum": 1},
+    "maxItems": MAX_LIMIT,
+    "description": f"only these posting ids (at most {MAX_LIMIT:,}; empty: no id filter)",
+}
 DATE = {"type": ["null", "string"], "format": "date"}
+
+
+def _max_requests() -> Param:
+    return Param(
+        1000,
+        type="integer",
+        **param_bounds(1, MAX_REQUESTS),
+        description=f"at most this many requests, 1..{MAX_REQUESTS:,} (more is refused)",
+    )
 
 
 def _mode() -> dict[str, Param]:
     return {
         "limit": Param(
-            type="integer", minimum=1, maximum=MAX_LIMIT, description="required: at most this many"
+            type="integer",
+            **param_bounds(1, MAX_LIMIT),
+            description=f"required: at most this many items, 1..{MAX_LIMIT:,} (more is refused)",
         ),
         "dry_run": Param(True, type="boolean", description="preview only (write a manifest)"),
         "approve": Param(False, type="boolean", description="wait for a human before apply"),
@@ -68,24 +87,41 @@ PARAMS: dict[str, dict[str, Param]] = {
         **_mode(),
     },
     "check": {
-        "source": Param(type="string", enum=SOURCES or [""]),
-        "status": Param("missing", type="string", enum=["missing", "active"]),
+        "source": Param(type="string", enum=SOURCES or [""], description="the source"),
+        "status": Param(
+            "missing",
+            type="string",
+            enum=["missing", "active"],
+            description="missing: no longer listed; active: listed for more than active_days",
+        ),
         "active_days": Param(
-            90, type="integer", minimum=1, description="active: first seen before"
+            90,
+            type="integer",
+            **param_bounds(1),
+            description="status active: first seen more than this many days ago (at least 1)",
         ),
         "posting_ids": Param([], **IDS),
-        "max_requests": Param(1000, type="integer", minimum=1, maximum=MAX_REQUESTS),
+        "max_requests": _max_requests(),
         **_mode(),
     },
     "sync": {
-        "allow_mass_removal": Param(False, type="boolean"),
+        "allow_mass_removal": Param(
+            False,
+            type="boolean",
+            description="apply a reconcile that removes most (or all) published rows",
+        ),
         **_mode(),
     },
     "enrich": {
         "date": Param(None, **DATE, description="postings first seen on this day"),
-        "source": Param(None, type=["null", "string"], enum=[None, *SOURCES]),
+        "source": Param(
+            None,
+            type=["null", "string"],
+            enum=[None, *SOURCES],
+            description="only this source (null: every source)",
+        ),
         "posting_ids": Param([], **IDS),
-        "max_requests": Param(1000, type="integer", minimum=1, maximum=MAX_REQUESTS),
+        "max_requests": _max_requests(),
         **_mode(),
     },
 }
@@ -113,11 +149,11 @@ def backfill_dag(kind: str) -> DAG:
             return run_plan(kind, dict(params or {}))
 
         @task.branch(task_id="route")
-        def route(params: dict | None = None) -> list[str]:
-            params = params or {}
-            if params.get("dry_run", True):
-                return []  # a preview: nothing downstream runs
-            return ["approval" if params.get("approve") else "no_approval"]
+        def route(planned: dict, params: dict | None = None) -> list[str]:
+            from pipeline.airflow.backfill import gates_after_plan
+
+            # [] for a preview or a plan with nothing to apply: nothing downstream runs.
+            return gates_after_plan(dict(params or {}), planned)
 
         approval = ApprovalOperator(
             task_id="approval",
@@ -136,7 +172,7 @@ def backfill_dag(kind: str) -> DAG:
             planned = ti.xcom_pull(task_ids="plan")
             return run_apply(kind, planned["manifest"], dict(params or {}))
 
-        plan() >> route() >> [approval, no_approval] >> apply()
+        route(plan()) >> [approval, no_approval] >> apply()
     return dag
 
 

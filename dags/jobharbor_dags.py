@@ -7,8 +7,9 @@ sources.yaml shows up as an import error naming the file, line and key.
 Each source DAG: discover -> fetch -> parse -> check. Later phases run even when an
 earlier one fails (they can still process work already available), and a
 watcher task fails the run if any phase failed. Every task takes a slot of the
-shared `jobharbor` pool (3 slots); sync takes all 3, so it never overlaps
-ingestion. Per-source Postgres advisory locks keep two runs of one source apart.
+shared `jobharbor` pool (3 slots); sync takes all 3 (as do the sync backfill's
+apply and the raw cleanup), so it never overlaps ingestion. Per-source Postgres
+advisory locks keep two runs of one source apart.
 """
 
 from __future__ import annotations

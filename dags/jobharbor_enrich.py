@@ -13,6 +13,8 @@ from datetime import datetime
 
 from airflow.sdk import DAG, Param, task
 
+from pipeline.config import param_bounds
+
 POOL = "jobharbor"
 
 with DAG(
@@ -26,9 +28,17 @@ with DAG(
     max_active_runs=1,
     default_args={"owner": "jobharbor", "pool": POOL, "retries": 0},
     params={
-        "limit": Param(200, type="integer", minimum=1, description="at most this many postings"),
+        "limit": Param(
+            200,
+            type="integer",
+            **param_bounds(1),
+            description="at most this many postings (at least 1; max_requests bounds the cost)",
+        ),
         "max_requests": Param(
-            100, type="integer", minimum=0, description="at most this many API requests"
+            100,
+            type="integer",
+            **param_bounds(0),
+            description="at most this many API requests (at least 0)",
         ),
         "source": Param("", type="string", description="only this source (empty: all)"),
     },

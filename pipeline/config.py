@@ -57,6 +57,20 @@ BACKFILL_MAX_LIMIT = 50_000  # postings per backfill
 BACKFILL_MAX_REQUESTS = 5_000  # HTTP requests (or API attempts) one backfill may make
 
 
+def param_bounds(minimum: int, maximum: int | None = None) -> dict[str, list[dict[str, int]]]:
+    """JSON-schema bounds for a DAG Param that Airflow refuses instead of clamping.
+
+    Airflow's trigger form gives its number field the schema's top-level `minimum` and
+    `maximum`, and that field silently clamps a typed value into them when it loses
+    focus (100000 becomes 50000 and the run starts). Under `allOf` the form does not
+    see them, so it keeps what was typed, while Param validation (the REST API the form
+    submits to, `airflow dags test`, `Param.resolve`) still refuses a value outside
+    them: `100000 is greater than the maximum of 50000`.
+    """
+    bounds = {"minimum": minimum} | ({} if maximum is None else {"maximum": maximum})
+    return {"allOf": [bounds]}
+
+
 def _http_url(value: str) -> str:
     if not re.match(r"^https?://[^\s/]+", value):
         raise ValueError(f"must be an http:// or https:// URL, got {value!r}")

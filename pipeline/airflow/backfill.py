@@ -14,14 +14,21 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.airflow.failures import fatal_without_retry
+from pipeline.airflow.params import refuse_out_of_range
 from pipeline.airflow.tasks import task_app
 from pipeline.backfill.check import CheckSelection, apply_check, plan_check
 from pipeline.backfill.enrich import EnrichSelection, apply_enrich, plan_enrich
-from pipeline.backfill.manifest import Manifest, load_manifest
+from pipeline.backfill.manifest import MAX_LIMIT, MAX_REQUESTS, Manifest, load_manifest
 from pipeline.backfill.reparse import ReparseSelection, apply_reparse, plan_reparse
 from pipeline.backfill.sync import apply_sync, plan_sync
 
 log = logging.getLogger("jobharbor.backfill")
+# The bounds the backfill DAGs' Params declare (dags/jobharbor_backfills.py).
+PARAM_BOUNDS = {
+    "limit": (1, MAX_LIMIT),
+    "max_requests": (1, MAX_REQUESTS),
+    "active_days": (1, None),
+}
 
 
 def _day(value: str | None) -> date | None:
@@ -68,6 +75,7 @@ def _plan(app: Any, kind: str, params: dict[str, Any], directory: Path) -> tuple
 
 @fatal_without_retry
 def run_plan(kind: str, params: dict[str, Any]) -> dict[str, Any]:
+    refuse_out_of_range(params, PARAM_BOUNDS)
     app = task_app()
     given = params.get("manifest")
     if given and not params.get("dry_run", True):
@@ -75,11 +83,32 @@ def run_plan(kind: str, params: dict[str, Any]) -> dict[str, Any]:
         log.info("applying the previewed manifest %s", path)
     else:
         manifest, path = _plan(app, kind, params, app.settings.data_dir / "backfills")
-    log.info("%s", manifest.summary())
+    nothing = manifest.nothing_to_apply()
+    summary = manifest.summary() + (f"; nothing to apply: {nothing}" if nothing else "")
+    log.info("%s", summary)
     for note in manifest.notes:
         log.warning("note: %s", note)
     log.info("manifest %s:\n%s", path, json.dumps(_shown(manifest), indent=1, default=str))
-    return {"manifest": str(path), "summary": manifest.summary(), "items": len(manifest.items)}
+    return {
+        "manifest": str(path),
+        "summary": summary,
+        "items": len(manifest.items),
+        "nothing_to_apply": nothing,
+    }
+
+
+def gates_after_plan(params: dict[str, Any], planned: dict[str, Any]) -> list[str]:
+    """The gate between plan and apply that the run takes; none (so approval and apply
+    are skipped) for a preview, and for a plan with nothing to apply: asking a human
+    to approve an apply that would change nothing only hides that it found nothing."""
+    if params.get("dry_run", True):
+        return []
+    if planned.get("nothing_to_apply"):
+        log.warning(
+            "nothing to apply (%s): approval and apply skipped", planned["nothing_to_apply"]
+        )
+        return []
+    return ["approval" if params.get("approve") else "no_approval"]
 
 
 def _shown(manifest: Manifest) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.airflow.params import refuse_out_of_range
 from pipeline.airflow.tasks import finish_task, task_app
 from pipeline.enrich.settings import load_enrich_settings
 from pipeline.phases.enrich import enrich
@@ -24,7 +25,12 @@ def _gemini_key() -> str | None:
     return connection.password or None
 
 
+# The bounds the `jobharbor_enrich` DAG's Params declare (dags/jobharbor_enrich.py).
+PARAM_BOUNDS = {"limit": (1, None), "max_requests": (0, None)}
+
+
 def run_enrich(limit: int, max_requests: int, source: str | None = None) -> dict[str, Any]:
+    refuse_out_of_range({"limit": limit, "max_requests": max_requests}, PARAM_BOUNDS)
     key = _gemini_key()
     settings = load_enrich_settings(**({"api_key": key} if key else {}))
     report = enrich(

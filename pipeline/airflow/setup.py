@@ -13,7 +13,18 @@ from pipeline.errors import FatalError
 
 POOL = "jobharbor"
 POOL_SLOTS = 3
-POOL_DESCRIPTION = "jobharbor: shared by every DAG; serving sync and raw cleanup take all 3"
+# Every task whose pool_slots is POOL_SLOTS (so it never overlaps ingestion), named
+# as dag_id.task_id where the pool is read (Admin > Pools); a test derives the list from
+# the DAGs and checks each one is named here.
+WHOLE_POOL_TASKS = (
+    "jobharbor_serving_sync.sync",
+    "jobharbor_raw_cleanup.cleanup",
+    "jobharbor_backfill_sync.apply",
+)
+POOL_DESCRIPTION = (
+    f"jobharbor: shared by every DAG; these take all {POOL_SLOTS} slots: "
+    + ", ".join(WHOLE_POOL_TASKS)
+)
 
 
 def airflow_binary() -> str:

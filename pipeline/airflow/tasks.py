@@ -61,7 +61,9 @@ def finish_task(report: PhaseReport) -> dict[str, Any]:
         from airflow.exceptions import AirflowSkipException
 
         raise AirflowSkipException(report.message or "skipped")
-    return {"status": report.status, "run_id": report.run_id, **dict(report.stats)}
+    # The message says why a run did nothing (e.g. no board due): it belongs in the XCom.
+    said = {"message": report.message} if report.message else {}
+    return {"status": report.status, "run_id": report.run_id, **said, **dict(report.stats)}
 
 
 @fatal_without_retry

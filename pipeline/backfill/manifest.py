@@ -51,6 +51,7 @@ class Manifest:
     sample: tuple[Mapping[str, Any], ...] = ()
     created_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
     notes: tuple[str, ...] = ()
+    why_empty: str | None = None  # what the preview found instead, when it selected nothing
 
     @property
     def fingerprint(self) -> str:
@@ -75,6 +76,12 @@ class Manifest:
             f"~{self.estimated_requests} requests, ~{self.estimated_tokens} tokens"
             + (f"; {counts}" if counts else "")
         )
+
+    def nothing_to_apply(self) -> str | None:
+        """Why an apply of this manifest would do nothing (None: it has items to apply)."""
+        if self.items:
+            return None
+        return self.why_empty or f"the {self.kind} preview selected no items"
 
 
 def write_manifest(manifest: Manifest, directory: Path) -> Path:
@@ -103,6 +110,7 @@ def load_manifest(path: Path, kind: str | None = None) -> Manifest:
         sample=tuple(data.get("sample", ())),
         created_at=data.get("created_at", ""),
         notes=tuple(data.get("notes", ())),
+        why_empty=data.get("why_empty"),
     )
     if manifest.fingerprint != data.get("fingerprint"):
         raise BackfillRefused(f"manifest {path} was edited after the preview wrote it")

@@ -90,18 +90,22 @@ FROM core.postings AS p
 JOIN crawl.raw_objects AS ro ON ro.sha256 = p.content_raw_sha256
 LEFT JOIN core.parse_results AS cr ON cr.posting_id = p.id AND cr.is_current
 """
-_SELECT = (
-    "SELECT "
-    + _COLUMNS
-    + _FROM
-    + """
+# What the selection's filters match, before leaving out what the target parser already
+# made from the same bytes.
+_MATCHES = """
 WHERE p.source_id = %(source)s
   AND (cardinality(%(ids)s::bigint[]) = 0 OR p.id = ANY(%(ids)s::bigint[]))
   AND (%(from)s::date IS NULL OR ro.fetched_at >= %(from)s::date)
   AND (%(to)s::date IS NULL OR ro.fetched_at < %(to)s::date + 1)
   AND (%(pname)s::text IS NULL OR (cr.parser_name = %(pname)s
        AND (%(pversion)s::text IS NULL OR cr.parser_version = %(pversion)s)))
-  AND NOT EXISTS (
+"""
+_SELECT = (
+    "SELECT "
+    + _COLUMNS
+    + _FROM
+    + _MATCHES
+    + """  AND NOT EXISTS (
       SELECT 1 FROM core.parse_results AS r
       WHERE r.posting_id = p.id AND r.raw_sha256 = p.content_raw_sha256
         AND r.parser_name = %(name)s AND r.parser_version = %(version)s)
@@ -109,6 +113,7 @@ ORDER BY p.id
 LIMIT %(limit)s
 """
 )
+_COUNT_MATCHES = "SELECT count(*) AS n" + _FROM + _MATCHES
 _BY_IDS = "SELECT " + _COLUMNS + _FROM + "WHERE p.id = ANY(%s) ORDER BY p.content_raw_sha256, p.id"
 
 
@@ -136,6 +141,7 @@ def plan_reparse(app: App, selection: ReparseSelection, directory: Path) -> tupl
         rows = rows[: selection.limit]
         available = [r for r in rows if r["raw_state"] == "ready"]
         sample = _sample(app, conn, target, available[:SAMPLE_SIZE])
+        why_empty = None if rows else _why_empty(conn, selection, target)
     unavailable = len(rows) - len(available)
     sizes = {r["raw_sha256"]: r["byte_length"] for r in rows}
     manifest = Manifest(
@@ -152,8 +158,23 @@ def plan_reparse(app: App, selection: ReparseSelection, directory: Path) -> tupl
         bytes=sum(sizes.values()),
         sample=tuple(sample),
         notes=(NEEDS_FETCH.format(n=unavailable, source=selection.source),) if unavailable else (),
+        why_empty=why_empty,
     )
     return manifest, write_manifest(manifest, directory)
+
+
+def _why_empty(conn: DictConnection, selection: ReparseSelection, target: Parser) -> str:
+    matched = conn.execute(_COUNT_MATCHES, _query(selection, target)).fetchone()["n"]
+    return why_nothing_to_reparse(matched, selection.source, target.ref)
+
+
+def why_nothing_to_reparse(matched: int, source: str, target_ref: str) -> str:
+    """Why a re-parse preview selected nothing: the filters matched no posting, or every
+    posting they matched already has the target parser's result for its current bytes."""
+    if not matched:
+        return f"0 postings to re-parse: no posting of {source} with stored content matches"
+    every = "the 1 matching posting is" if matched == 1 else f"all {matched} matching postings are"
+    return f"0 postings to re-parse: {every} already at parser {target_ref}"
 
 
 def _sample(

@@ -54,6 +54,18 @@ _BY_LANE = "AND b.lane = %(lane)s"
 _SKIP_HOSTS = "AND b.host <> ALL(%(skip_hosts)s)"
 _ON_HOSTS = "AND b.host = ANY(%(on_hosts)s)"
 _ANY_CLAIMABLE = "SELECT EXISTS (SELECT 1 FROM crawl.boards AS b WHERE {claimable}) AS found"
+# The filter's board that is due first, leased or not: what a run that claimed nothing
+# tells the operator it is waiting for.
+_NEXT_DUE = """
+SELECT b.source_id, b.board_key, b.due_at,
+       coalesce(b.lease_expires_at >= now(), false) AS leased
+FROM crawl.boards AS b
+WHERE b.enabled AND b.state <> 'retired'
+  {filters}
+  AND EXISTS (SELECT 1 FROM ref.sources AS s WHERE s.id = b.source_id AND s.enabled)
+ORDER BY b.due_at, b.id
+LIMIT 1
+"""
 
 _RENEW = """
 UPDATE crawl.boards SET lease_expires_at = now() + make_interval(secs => %(lease_s)s)
@@ -118,6 +130,23 @@ def any_claimable(conn: DictConnection, where: ClaimFilter, hosts: Iterable[str]
     params = {"on_hosts": sorted(set(hosts)), **_filter_params(where)}
     with conn.transaction():
         return bool(fetch_value(conn, sql, params))
+
+
+@dataclass(frozen=True)
+class NextDue:
+    source_id: str
+    board_key: str
+    due_at: datetime
+    leased: bool  # held by a worker's live lease
+
+
+def next_due(conn: DictConnection, where: ClaimFilter) -> NextDue | None:
+    """The board of the filter due first (None: the filter has no enabled board)."""
+    filters = [_BY_SOURCE if where.source else "", _BY_LANE if where.lane else ""]
+    sql = _NEXT_DUE.format(filters="\n  ".join(f for f in filters if f))
+    with conn.transaction():
+        row = conn.execute(sql, _filter_params(where)).fetchone()
+    return NextDue(**row) if row else None
 
 
 def _claimable(where: ClaimFilter, extra: str) -> str:

@@ -21,7 +21,7 @@ import random
 import time
 from collections.abc import Mapping
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from parsers.types import Issue
 from pipeline.app import App
@@ -32,9 +32,11 @@ from pipeline.crawl.queue import (
     LEASE_S,
     ClaimFilter,
     LeaseKeeper,
+    NextDue,
     any_claimable,
     claim,
     new_owner,
+    next_due,
     requeue,
 )
 from pipeline.crawl.schedule import RETRY_SOON_S
@@ -100,7 +102,40 @@ def discover(
 
     label = source_name if source_name or not lane else None
     exclusive = not shared and source_name is not None
-    return run_phase(app.db, "discover", label, work, wait_s=wait_s, exclusive=exclusive)
+    report = run_phase(app.db, "discover", label, work, wait_s=wait_s, exclusive=exclusive)
+    if report.status == "succeeded" and polled_nothing(report.stats):
+        with app.db.connect() as conn:
+            waiting_for = next_due(conn, where)
+        report = replace(report, message=why_nothing_polled(waiting_for, datetime.now(UTC)))
+    return report
+
+
+def polled_nothing(stats: Mapping[str, Json]) -> bool:
+    """No board polled and none put back by our own limiter (`deferred` says why then)."""
+    return stats.get("boards") == 0 and not stats.get("deferred")
+
+
+def _clock(at: datetime, now: datetime) -> str:
+    """`09:14 UTC` today, `2026-01-02 09:14 UTC` on another day."""
+    at = at.astimezone(UTC)
+    return at.strftime("%H:%M UTC" if at.date() == now.date() else "%Y-%m-%d %H:%M UTC")
+
+
+def why_nothing_polled(waiting_for: NextDue | None, now: datetime) -> str:
+    """A run's summary when it polled no board: what it is waiting for."""
+    if waiting_for is None:
+        return "0 boards polled: no enabled board"
+    board = f"{waiting_for.source_id}/{waiting_for.board_key}"
+    when = _clock(waiting_for.due_at, now)
+    if waiting_for.due_at > now:
+        hours = (waiting_for.due_at - now) / timedelta(hours=1)
+        return f"0 boards due; next due {when}, in {hours:.1f} h ({board})"
+    held = (
+        "is leased by another worker"
+        if waiting_for.leased
+        else "was not claimed (its host's request budget was spent)"
+    )
+    return f"0 boards polled; {board} has been due since {when} but {held}"
 
 
 class _Worker:

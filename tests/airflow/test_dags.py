@@ -5,9 +5,11 @@ into other tests."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from pipeline.config import load_sources
@@ -99,7 +101,20 @@ def cli(tmp_path: Path, databases, sandbox, airflow_db: str) -> Iterator[Airflow
         yield running
 
 
-def test_source_dag_and_sync_dag_run_for_real(cli: AirflowCli, databases, sandbox) -> None:
+def discover_xcom(airflow_db: str, dag_id: str) -> dict:
+    """The return value of the newest run's discover task, from Airflow's own XCom table."""
+    with psycopg.connect(airflow_db.replace("postgresql+psycopg://", "postgresql://")) as conn:
+        (value,) = conn.execute(
+            """SELECT value FROM xcom WHERE dag_id = %s AND task_id = 'discover'
+               AND key = 'return_value' ORDER BY timestamp DESC LIMIT 1""",
+            (dag_id,),
+        ).fetchone()
+    return value if isinstance(value, dict) else json.loads(value)
+
+
+def test_source_dag_and_sync_dag_run_for_real(
+    cli: AirflowCli, databases, sandbox, airflow_db: str
+) -> None:
     # The source DAG through the `airflow` command itself, once: the rest of the real
     # Airflow tests run the same commands in one long-lived process (harness.AirflowCli).
     ingest = run(["airflow", "dags", "test", "jobharbor_greenhouse"], cli.env)
@@ -129,6 +144,17 @@ def test_source_dag_and_sync_dag_run_for_real(cli: AirflowCli, databases, sandbo
     with databases.serving.connect() as conn:
         rows = conn.execute("SELECT source, count(*) AS n FROM serving.jobs GROUP BY 1").fetchall()
     assert [(r["source"], r["n"]) for r in rows] == [("greenhouse", expected)]
+
+    # Run again at once: no board is due, and the discover task's result says which is
+    # next and when, instead of a bare boards=0.
+    again = cli("dags", "test", "jobharbor_greenhouse")
+    assert again.returncode == 0, (again.stdout + again.stderr)[-4000:]
+    idle = discover_xcom(airflow_db, "jobharbor_greenhouse")
+    assert idle["boards"] == 0
+    assert idle["message"].startswith("0 boards due; next due ")
+    assert " UTC, in " in idle["message"]
+    assert idle["message"].endswith(")")
+    assert "(greenhouse/" in idle["message"]
 
     # While another run holds the source's discover lock, the task skips and says why.
     with advisory_lock(databases.db, "discover", "greenhouse"):

@@ -1,7 +1,7 @@
 """The backfill DAGs for real (`airflow dags test`): Airflow refuses a bad param before
-the run; a preview writes a manifest and nothing else; an apply re-parses; an apply of a
-manifest whose selection changed fails at once (no retry); check, sync and enrich run in
-both modes."""
+the run; a preview writes a manifest and nothing else; an apply re-parses; a preview that
+finds nothing says why and ends the run before approval; an apply of a manifest whose
+selection changed fails at once (no retry); check, sync and enrich run in both modes."""
 
 from __future__ import annotations
 
@@ -148,6 +148,20 @@ def test_reparse_dag_refuses_bad_params_previews_read_only_applies_and_refuses_c
     )
     assert code == 0, output[-4000:]
     assert task_states(cli, "jobharbor_backfill_reparse")["apply"] == "success"
+    assert _current_versions(app) == {"1": postings}
+
+    # Every posting is at the current parser now: a preview finds nothing, says why, and
+    # the run ends there even though it asked for an approved apply.
+    conf = {"source": "lever", "limit": 500, "dry_run": False, "approve": True}
+    code, output = dags_test(cli, "jobharbor_backfill_reparse", conf)
+    assert code == 0, output[-4000:]
+    assert task_states(cli, "jobharbor_backfill_reparse") == {
+        "plan": "success", "route": "success", "approval": "skipped",
+        "no_approval": "skipped", "apply": "skipped",
+    }  # fmt: skip
+    why = f"0 postings to re-parse: all {postings} matching postings are already at parser lever@1"
+    assert f"nothing to apply: {why}" in output
+    assert json.loads(manifests(cli)[-1].read_text())["why_empty"] == why
     assert _current_versions(app) == {"1": postings}
 
     # A preview, then the data changes, then an apply of that preview: refused, no retry.
