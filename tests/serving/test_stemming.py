@@ -149,3 +149,20 @@ def test_a_row_written_outside_the_sync_is_stemmed_in_its_language(seed: Seeder)
     # Its language changed alone: the stems follow it.
     seed.serving("UPDATE serving.jobs SET language = NULL WHERE id = 1")
     assert _found(seed, "ingenieur") == set()
+
+
+def test_the_matching_query_keeps_only_the_stems_some_posting_has(
+    seed: Seeder, postings: dict[str, int]
+) -> None:
+    def matching(q: str) -> str:
+        return seed.serving("SELECT serving.web_tsquery(%s, false)::text AS q", (q,))[0]["q"]
+
+    # German and English postings have these stems; no French one has 'ingenieur'.
+    assert matching("ingenieur") == "'ingenieur' | '~de:ingenieur'"
+    assert matching("pipelines") == "'pipelines' | '~en:pipelin' | '~fr:pipelin'"
+    # A word no posting has keeps the word alone: it matches nothing either way, and
+    # the planner no longer takes its three stems for three times as many postings.
+    assert matching("zzqqxx") == "'zzqqxx'"
+    # The query as typed, which ranks, keeps every stem.
+    typed = seed.serving("SELECT serving.typed_tsquery('zzqqxx', false)::text AS q")[0]["q"]
+    assert typed == "'zzqqxx' | '~de:zzqqxx' | '~en:zzqqxx' | '~fr:zzqqxx'"

@@ -1,5 +1,6 @@
 -- A typed query with each prefix written as its words when the lexicon allows (see
--- prefix_words); a prefix it does not allow stays a partial match. A prefix is an
+-- prefix_words); a prefix it does not allow stays a partial match. Stems no posting has
+-- go (serving.known_stems). A prefix is an
 -- operand of the text form written as a quoted lexeme (a quote inside doubled, a
 -- backslash escaping the next character) and ':*'; the query has one per OR alternative
 -- at most (see typed_tsquery).
@@ -14,7 +15,7 @@ DECLARE
     words text;
 BEGIN
     IF typed IS NULL OR position(':*' IN plain) = 0 THEN
-        RETURN typed;
+        RETURN serving.known_stems(typed);
     END IF;
     -- The text form as its quoted lexemes (with a prefix mark or not) and what lies between.
     FOR part IN
@@ -27,6 +28,6 @@ BEGIN
         END IF;
         written := written || CASE WHEN words IS NULL THEN part ELSE '( ' || words || ' )' END;
     END LOOP;
-    RETURN written::tsquery;
+    RETURN serving.known_stems(written::tsquery);
 END
 $$;
