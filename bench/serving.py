@@ -5,9 +5,16 @@ Classes (first page of 20, newest first unless said): a common term, a rare term
 prefix, filters only, a term plus 3 filters, facets (every facet group, disjunctive, with
 the total), stats (the stats groups), typeahead (what visitors type, 2-6 characters:
 `typeahead_p95_ms`) and typo (a common word mistyped, the correction included:
-`typo_p95_ms`, and `typo_corrected_share`, the share corrected to the word meant).
-Baseline in the same run: a naive `ts_rank` over all matches with `count(*)`, for the
-same term queries. A tantivy peer engine over the same rows is not run here yet.
+`typo_p95_ms`, and `typo_corrected_share`, the share corrected to the word meant) and
+grouped (a common term or filters listed with group=company: `grouped_p95_ms`).
+Baselines in the same run: a naive `ts_rank` over all matches with `count(*)`, for the
+same term queries; and the peer, tantivy over the same rows with the same list classes
+and facet requests (bench/_serving_peer.py, which states where the semantics differ):
+`peer_<class>_p50_ms`/`_p95_ms`, serving / peer as `peer_<class>_p50_ratio`/`_p95_ratio`,
+`peer_search_p95_ratio` (the slowest list class of each side), `peer_facets_p95_ratio`
+and `peer_match_ratio_p50` (how many postings each side says a common term matches).
+Storage: `serving_bytes_per_row` (table, TOAST, indexes, facet structures, lexicon,
+suggestions over the rows) and `stem_lexemes_share`.
 
 Facets and stats are counted in two states. First by the counting queries alone (as
 between a sync's commit and the build of its facet bitmaps): all queries under the
