@@ -198,6 +198,7 @@ class _Worker:
             if self.stream.pending == 0:
                 if exhausted:
                     break
+                self._sleep_until_claim()
                 continue
             result = self.stream.next(timeout=FLUSH_S)
             if result is not None:
@@ -223,15 +224,25 @@ class _Worker:
         if not self.saturated or not any_claimable(self.conn, self.where, self.saturated):
             return False
         until = min(self.saturated.values())
+        # Checked before anything else: with polls still in flight, a host that frees up
+        # only after a long cooldown would otherwise hold the run open until it does.
+        if until - now > MAX_IDLE_S or (deadline is not None and until >= deadline):
+            return False  # a later run will find them due; a worker does not idle for long
         if self.stream.pending:
             self.next_claim_at = until
             return True
-        if until - now > MAX_IDLE_S or (deadline is not None and until >= deadline):
-            return False  # a later run will find them due; a worker does not idle for long
         self.recorder.flush(force=True)
         time.sleep(max(0.0, until - time.monotonic()))
         self.saturated = {h: u for h, u in self.saturated.items() if u > time.monotonic()}
         return True
+
+    def _sleep_until_claim(self) -> None:
+        """Nothing in flight and the next claim waits for a host's budget: sleep until
+        then instead of spinning, with what is finished recorded first."""
+        wait = self.next_claim_at - time.monotonic()
+        if wait > 0:
+            self.recorder.flush(force=True)
+            time.sleep(wait)
 
     # ------------------------------------------------------------ starting polls
 
