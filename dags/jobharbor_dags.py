@@ -10,6 +10,10 @@ watcher task fails the run if any phase failed. Every task takes a slot of the
 shared `jobharbor` pool (3 slots); sync takes all 3 (as do the sync backfill's
 apply and the raw cleanup), so it never overlaps ingestion. Per-source Postgres
 advisory locks keep two runs of one source apart.
+
+A source DAG's Params reach discover only: `force` polls every active board of the
+source now, `boards` only the named ones (keys or ids), each now; both still go through
+the host budgets, cooldowns and robots.txt (pipeline.phases.forced).
 """
 
 from __future__ import annotations
@@ -42,20 +46,46 @@ COMMON = {
 }
 
 
+def source_params() -> dict[str, Param]:
+    """A source DAG's Params: defaults are a normal run (only the boards that are due)."""
+    return {
+        "force": Param(
+            False,
+            type="boolean",
+            description="poll every active board of this source now, due or not; host budgets,"
+            " cooldowns and robots.txt still apply (a board whose host must wait is deferred,"
+            " and the discover summary says until when); retired boards are never polled",
+        ),
+        "boards": Param(
+            [],
+            type="array",
+            items={"type": "string"},
+            description="only these boards of this source (board keys or ids), each polled"
+            " now, due or not; empty: every board when forcing, else the due ones. A name"
+            " the source does not have fails the run before anything is polled; a retired"
+            " or disabled board is refused",
+        ),
+    }
+
+
 def source_dag(name: str, platform: str, display_name: str, schedule: str | None = None) -> DAG:
     # sources.yaml may give a source a schedule (validated there); it still starts paused.
     with DAG(
         dag_id=f"jobharbor_{name}",
         description=f"discover -> fetch -> parse -> check for {display_name}",
         tags=["jobharbor", "ingest", platform],
+        params=source_params(),
         **{**COMMON, "schedule": schedule},
     ) as dag:
 
         @task(task_id="discover")
-        def discover() -> dict:
+        def discover(params: dict | None = None) -> dict:
             from pipeline.airflow.tasks import run_discover
 
-            return run_discover(name)
+            params = params or {}
+            return run_discover(
+                name, force=bool(params.get("force")), boards=params.get("boards") or []
+            )
 
         @task(task_id="fetch", trigger_rule="all_done")
         def fetch() -> dict:

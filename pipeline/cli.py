@@ -28,7 +28,7 @@ from pipeline.crawl.boards_import import import_boards
 from pipeline.crawl.catalog import sync_catalog
 from pipeline.db.connect import Database, sqlalchemy_url
 from pipeline.db.embedded import stop_cluster
-from pipeline.errors import ConfigError, JobharborError
+from pipeline.errors import ConfigError, FatalError, JobharborError
 from pipeline.phases.check import check_postings
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
@@ -116,9 +116,12 @@ def cmd_db_stop(args: argparse.Namespace) -> int:
 
 
 def cmd_discover(args: argparse.Namespace) -> int:
+    if args.board and not args.source:
+        raise FatalError("--board names boards of one source: give --source as well")
     app = _app(args)
     options = {
         "force": args.force,
+        "boards": args.board or (),
         "limit": args.limit,
         "max_seconds": args.max_seconds,
         "wait_s": args.wait,
@@ -425,7 +428,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     phase_options(discover)
     discover.add_argument(
-        "--force", action="store_true", help="poll every enabled board now, due or not"
+        "--force",
+        action="store_true",
+        help="poll every enabled board now, due or not (host budgets, cooldowns and "
+        "robots.txt still apply: a board whose host must wait is deferred)",
+    )
+    discover.add_argument(
+        "--board",
+        action="append",
+        metavar="KEY",
+        help="only this board of --source (a board key or id), polled now, due or not; "
+        "repeatable. An unknown key fails before anything is polled; a retired or "
+        "disabled board is refused",
     )
     discover.add_argument(
         "--lane",

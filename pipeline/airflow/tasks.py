@@ -8,6 +8,7 @@ connections `jobharbor_db` and `jobharbor_serving_db`; they are never logged.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from pipeline.airflow.failures import fatal_without_retry
@@ -67,11 +68,17 @@ def finish_task(report: PhaseReport) -> dict[str, Any]:
 
 
 @fatal_without_retry
-def run_discover(source: str) -> dict[str, Any]:
+def run_discover(source: str, force: bool = False, boards: Sequence[str] = ()) -> dict[str, Any]:
+    """One source's discover; `force` and `boards` are the DAG's Params (see discover)."""
     app = task_app()
     require_migrated(app.db)  # migrations run once, at setup (`jobharbor db up`)
-    sync_catalog(app)
-    return finish_task(discover(app, source))
+    sync_catalog(app)  # first: a board just added to sources.yaml can be named at once
+    return finish_task(discover(app, source, force=force, boards=named_boards(boards)))
+
+
+def named_boards(boards: Sequence[str]) -> tuple[str, ...]:
+    """The trigger form's list as board names: blank lines are not boards."""
+    return tuple(name for name in (str(b).strip() for b in boards) if name)
 
 
 @fatal_without_retry

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -131,6 +131,12 @@ SELECT GREATEST(0, EXTRACT(EPOCH FROM cooldown_until - now())::float8) AS cooldo
 FROM crawl.hosts WHERE host = %(key)s
 """
 
+# Hosts whose shared cooldown runs past now: why a run's deferred boards wait.
+_COOLING = """
+SELECT host, cooldown_until FROM crawl.hosts
+WHERE host = ANY(%(keys)s) AND cooldown_until > now()
+"""
+
 _CALM = "UPDATE crawl.hosts SET cooldown_streak = 0, updated_at = now() WHERE host = %(key)s AND cooldown_streak > 0"
 
 
@@ -176,6 +182,13 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
 def slot_delays(avail: float, granted: int, rate: float) -> tuple[float, ...]:
     """Seconds until each granted slot: the i-th needs i+1 tokens."""
     return tuple(max(0.0, (i + 1 - avail) / rate) for i in range(granted))
+
+
+def cooling_down(conn: DictConnection, keys: Iterable[str]) -> dict[str, datetime]:
+    """Each of these hosts still cooling down, with when its cooldown ends."""
+    with conn.transaction():
+        rows = conn.execute(_COOLING, {"keys": sorted(set(keys))}).fetchall()
+    return {row["host"]: row["cooldown_until"] for row in rows}
 
 
 class Pacer:

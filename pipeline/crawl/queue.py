@@ -47,10 +47,11 @@ FROM due WHERE b.id = due.id
 RETURNING b.*
 """
 _DUE_NOW = "b.due_at <= now()"
-# --force: every board not yet polled by this run, due or not.
+# A forced run: every board not yet polled by this run, due or not.
 _DUE_OR_UNPOLLED = "(b.due_at <= now() OR b.last_polled_at IS NULL OR b.last_polled_at < %(since)s)"
 _BY_SOURCE = "AND b.source_id = %(source)s"
 _BY_LANE = "AND b.lane = %(lane)s"
+_BY_BOARDS = "AND b.id = ANY(%(boards)s)"
 _SKIP_HOSTS = "AND b.host <> ALL(%(skip_hosts)s)"
 _ON_HOSTS = "AND b.host = ANY(%(on_hosts)s)"
 _ANY_CLAIMABLE = "SELECT EXISTS (SELECT 1 FROM crawl.boards AS b WHERE {claimable}) AS found"
@@ -65,6 +66,15 @@ WHERE b.enabled AND b.state <> 'retired'
   AND EXISTS (SELECT 1 FROM ref.sources AS s WHERE s.id = b.source_id AND s.enabled)
 ORDER BY b.due_at, b.id
 LIMIT 1
+"""
+# The filter's boards a run never claimed (leased by another worker, or behind a host
+# budget that stayed spent): what a forced run reports it did not reach.
+_NOT_CLAIMED = """
+SELECT count(*) AS n FROM crawl.boards AS b
+WHERE b.enabled AND b.state <> 'retired'
+  {filters}
+  AND NOT (b.id = ANY(%(claimed)s))
+  AND EXISTS (SELECT 1 FROM ref.sources AS s WHERE s.id = b.source_id AND s.enabled)
 """
 
 _RENEW = """
@@ -91,7 +101,8 @@ def new_owner() -> str:
 class ClaimFilter:
     source: str | None = None
     lane: str | None = None
-    since: datetime | None = None  # set: also boards not polled since then (--force)
+    since: datetime | None = None  # set: also boards not polled since then (a forced run)
+    boards: tuple[int, ...] = ()  # set: only these boards (ids the operator named)
 
     def describe(self) -> str:
         parts = [
@@ -142,23 +153,43 @@ class NextDue:
 
 def next_due(conn: DictConnection, where: ClaimFilter) -> NextDue | None:
     """The board of the filter due first (None: the filter has no enabled board)."""
-    filters = [_BY_SOURCE if where.source else "", _BY_LANE if where.lane else ""]
-    sql = _NEXT_DUE.format(filters="\n  ".join(f for f in filters if f))
+    sql = _NEXT_DUE.format(filters="\n  ".join(_filters(where)))
     with conn.transaction():
         row = conn.execute(sql, _filter_params(where)).fetchone()
     return NextDue(**row) if row else None
 
 
+def count_not_claimed(conn: DictConnection, where: ClaimFilter, claimed: Iterable[int]) -> int:
+    """How many enabled boards of the filter are not among `claimed`."""
+    sql = _NOT_CLAIMED.format(filters="\n  ".join(_filters(where)))
+    params = {"claimed": sorted(set(claimed)), **_filter_params(where)}
+    with conn.transaction():
+        return int(fetch_value(conn, sql, params))
+
+
+def _filters(where: ClaimFilter) -> list[str]:
+    wanted = [
+        _BY_SOURCE if where.source else "",
+        _BY_LANE if where.lane else "",
+        _BY_BOARDS if where.boards else "",
+    ]
+    return [f for f in wanted if f]
+
+
 def _claimable(where: ClaimFilter, extra: str) -> str:
-    filters = [_BY_SOURCE if where.source else "", _BY_LANE if where.lane else "", extra]
     return _CLAIMABLE.format(
         due=_DUE_OR_UNPOLLED if where.since else _DUE_NOW,
-        filters="\n      ".join(f for f in filters if f),
+        filters="\n      ".join(_filters(where) + ([extra] if extra else [])),
     )
 
 
-def _filter_params(where: ClaimFilter) -> dict[str, str | datetime | None]:
-    return {"source": where.source, "lane": where.lane, "since": where.since}
+def _filter_params(where: ClaimFilter) -> dict[str, str | datetime | list[int] | None]:
+    return {
+        "source": where.source,
+        "lane": where.lane,
+        "since": where.since,
+        "boards": list(where.boards),
+    }
 
 
 def requeue(conn: DictConnection, owner: str, waits: Mapping[int, float]) -> int:

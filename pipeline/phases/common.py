@@ -7,6 +7,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from pipeline.crawl.runs import finish_run, start_run
@@ -15,6 +16,12 @@ from pipeline.db.rows import Json
 from pipeline.errors import LockNotAcquired
 
 log = logging.getLogger("jobharbor")
+
+
+def utc_clock(at: datetime, now: datetime) -> str:
+    """`09:14 UTC` today, `2026-01-02 09:14 UTC` on another day."""
+    at = at.astimezone(UTC)
+    return at.strftime("%H:%M UTC" if at.date() == now.date() else "%Y-%m-%d %H:%M UTC")
 
 
 @dataclass(frozen=True)

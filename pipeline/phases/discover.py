@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from parsers.types import Issue
 from pipeline.app import App
+from pipeline.crawl.board_choice import named_board_ids
 from pipeline.crawl.http.fetcher import FetchRequest, FetchResult, ResultStream
 from pipeline.crawl.http.transports import Transports
-from pipeline.crawl.pacing import slowed
+from pipeline.crawl.pacing import cooling_down, slowed
 from pipeline.crawl.queue import (
     LEASE_S,
     ClaimFilter,
@@ -35,6 +36,7 @@ from pipeline.crawl.queue import (
     NextDue,
     any_claimable,
     claim,
+    count_not_claimed,
     new_owner,
     next_due,
     requeue,
@@ -42,9 +44,12 @@ from pipeline.crawl.queue import (
 from pipeline.crawl.schedule import RETRY_SOON_S
 from pipeline.db.connect import DictConnection
 from pipeline.db.rows import BoardRow, Json
+from pipeline.errors import FatalError
 from pipeline.lifecycle import store as lifecycle
-from pipeline.phases.common import PhaseReport, run_phase
+from pipeline.phases.common import PhaseReport, run_phase, utc_clock
+from pipeline.phases.forced import Deferral, forced_summary
 from pipeline.phases.listing import (
+    ListingRead,
     Poll,
     Refusal,
     SourceContext,
@@ -68,6 +73,7 @@ def discover(
     *,
     lane: str | None = None,
     force: bool = False,
+    boards: Sequence[str] = (),
     limit: int | None = None,
     wait_s: float = 0.0,
     lease_s: float = LEASE_S,
@@ -75,6 +81,12 @@ def discover(
     shared: bool = False,
 ) -> PhaseReport:
     """Poll due boards of a source and/or a lane (all enabled boards once with `force`).
+
+    `boards` names boards of the source (keys or ids): only those are polled, each now,
+    due or not; a name the source does not know fails the run before anything is polled.
+    A forced run still claims through the queue and sends through the host budgets,
+    cooldowns and robots.txt: a board whose host must wait is deferred, and the run's
+    message says which and until when.
 
     By default a run holds the source's advisory lock, so two runs of one source (two
     DAG runs, say) never overlap: the second waits `wait_s`, then skips and says so.
@@ -84,7 +96,8 @@ def discover(
     """
     if source_name is not None:
         app.sources.get(source_name)  # a clear error for an unknown name
-    where = ClaimFilter(source_name, lane, datetime.now(UTC) if force else None)
+    where = claim_filter(app, source_name, lane, force=force, boards=boards)
+    forced_said: list[str] = []
 
     def work(run_id: int) -> Mapping[str, Json]:
         with app.db.connect() as conn, conn.transaction():
@@ -92,6 +105,8 @@ def discover(
         worker = _Worker(app, run_id, where, lease_s=lease_s)
         try:
             stats = worker.run(limit=limit, max_seconds=max_seconds)
+            if where.since is not None:
+                forced_said.append(worker.forced_message())
         finally:
             worker.close()
         stats.postings_missing += orphans
@@ -103,6 +118,8 @@ def discover(
     label = source_name if source_name or not lane else None
     exclusive = not shared and source_name is not None
     report = run_phase(app.db, "discover", label, work, wait_s=wait_s, exclusive=exclusive)
+    if report.status == "succeeded" and forced_said:
+        return replace(report, message=forced_said[0])
     if report.status == "succeeded" and polled_nothing(report.stats):
         with app.db.connect() as conn:
             waiting_for = next_due(conn, where)
@@ -110,15 +127,24 @@ def discover(
     return report
 
 
+def claim_filter(
+    app: App, source_name: str | None, lane: str | None, *, force: bool, boards: Sequence[str]
+) -> ClaimFilter:
+    """What the run claims. Forced (`force`, or boards named) means due times are
+    ignored for this run; named boards are resolved to ids here, before any request."""
+    named: tuple[int, ...] = ()
+    if boards:
+        if source_name is None:
+            raise FatalError("boards are named within one source: give the source as well")
+        with app.db.connect() as conn:
+            named = named_board_ids(conn, source_name, boards)
+    forced_since = datetime.now(UTC) if force or named else None
+    return ClaimFilter(source_name, lane, forced_since, named)
+
+
 def polled_nothing(stats: Mapping[str, Json]) -> bool:
     """No board polled and none put back by our own limiter (`deferred` says why then)."""
     return stats.get("boards") == 0 and not stats.get("deferred")
-
-
-def _clock(at: datetime, now: datetime) -> str:
-    """`09:14 UTC` today, `2026-01-02 09:14 UTC` on another day."""
-    at = at.astimezone(UTC)
-    return at.strftime("%H:%M UTC" if at.date() == now.date() else "%Y-%m-%d %H:%M UTC")
 
 
 def why_nothing_polled(waiting_for: NextDue | None, now: datetime) -> str:
@@ -126,7 +152,7 @@ def why_nothing_polled(waiting_for: NextDue | None, now: datetime) -> str:
     if waiting_for is None:
         return "0 boards polled: no enabled board"
     board = f"{waiting_for.source_id}/{waiting_for.board_key}"
-    when = _clock(waiting_for.due_at, now)
+    when = utc_clock(waiting_for.due_at, now)
     if waiting_for.due_at > now:
         hours = (waiting_for.due_at - now) / timedelta(hours=1)
         return f"0 boards due; next due {when}, in {hours:.1f} h ({board})"
@@ -163,6 +189,9 @@ class _Worker:
         self.recorder = Recorder(self.conn, run_id, self.owner, self.keeper, self.stats)
         self.contexts: dict[str, SourceContext | None] = {}
         self.saturated: dict[str, float] = {}  # host -> monotonic time its budget frees up
+        self.claimed: set[int] = set()
+        # Boards put back unpolled and not polled since: what a forced run reports.
+        self.deferrals: dict[int, Deferral] = {}
         self.next_claim_at = 0.0  # no claim before then: only spent hosts have due boards
 
     def close(self) -> None:
@@ -198,6 +227,7 @@ class _Worker:
             if self.stream.pending == 0:
                 if exhausted:
                     break
+                self._sleep_until_claim()
                 continue
             result = self.stream.next(timeout=FLUSH_S)
             if result is not None:
@@ -213,6 +243,7 @@ class _Worker:
             self.conn, self.owner, self.where, want, lease_s=self.lease_s, skip_hosts=skip
         )
         self.keeper.hold(b.id for b in boards)
+        self.claimed.update(b.id for b in boards)
         return boards
 
     def _wait_for_saturated(self, deadline: float | None) -> bool:
@@ -223,15 +254,25 @@ class _Worker:
         if not self.saturated or not any_claimable(self.conn, self.where, self.saturated):
             return False
         until = min(self.saturated.values())
+        # Checked before anything else: with polls still in flight, a host that frees up
+        # only after a long cooldown would otherwise hold the run open until it does.
+        if until - now > MAX_IDLE_S or (deadline is not None and until >= deadline):
+            return False  # a later run will find them due; a worker does not idle for long
         if self.stream.pending:
             self.next_claim_at = until
             return True
-        if until - now > MAX_IDLE_S or (deadline is not None and until >= deadline):
-            return False  # a later run will find them due; a worker does not idle for long
         self.recorder.flush(force=True)
         time.sleep(max(0.0, until - time.monotonic()))
         self.saturated = {h: u for h, u in self.saturated.items() if u > time.monotonic()}
         return True
+
+    def _sleep_until_claim(self) -> None:
+        """Nothing in flight and the next claim waits for a host's budget: sleep until
+        then instead of spinning, with what is finished recorded first."""
+        wait = self.next_claim_at - time.monotonic()
+        if wait > 0:
+            self.recorder.flush(force=True)
+            time.sleep(wait)
 
     # ------------------------------------------------------------ starting polls
 
@@ -247,15 +288,22 @@ class _Worker:
             ctx = self._context(board.source_id)
             if ctx is None:  # the source left sources.yaml or was disabled since the claim
                 unpolled[board.id] = RETRY_SOON_S
+                self.deferrals[board.id] = Deferral(board.host, "its source was disabled")
                 continue
             poll = Poll(board, ctx)
             prepared = self._prepare(poll, first_request(ctx, board))
             if isinstance(prepared, FetchRequest):
                 requests.append(prepared)
             elif prepared.deferred:
-                unpolled[board.id] = max(RETRY_SOON_S, prepared.retry_in_s or 0.0)
+                # robots.txt could not be read yet (its host's budget or cooldown): the
+                # host's other boards would wait the same, and a forced run, whose
+                # deferred boards stay claimable, would otherwise claim them again at once.
+                wait = max(RETRY_SOON_S, prepared.retry_in_s or 0.0)
+                unpolled[board.id] = wait
+                self._hold_host(board.host, wait)
+                self.deferrals[board.id] = Deferral(ctx.platform.pacing_key(board.url))
             else:
-                self.recorder.finish(poll, poll.read("disallowed", prepared.reason))
+                self._finish(poll, poll.read("disallowed", prepared.reason))
         self._requeue(unpolled)
         self.transports.submit(self.stream, requests)
 
@@ -291,26 +339,42 @@ class _Worker:
     def _on_result(self, result: FetchResult) -> None:
         poll: Poll = result.request.tag
         if result.deferred:
-            self._note_saturated(poll, result)
+            self._hold_host(poll.board.host, result.deferred_s or RETRY_SOON_S)
             if not poll.attempts:
                 # Nothing was sent: the board goes back in the queue as if never claimed.
                 self._requeue({poll.board.id: max(RETRY_SOON_S, result.deferred_s or 0.0)})
+                self.deferrals[poll.board.id] = Deferral(result.request.pacing_key)
                 return
             # Pages already read stand: they may add postings, never retire any.
-            self.recorder.finish(poll, complete_read(poll, truncated=True))
+            self._finish(poll, complete_read(poll, truncated=True))
             return
         poll.attempts.append(result)
         self.stats.requests += 1
         early = early_outcome(poll, result)
         if early is not None:
-            self.recorder.finish(poll, early)
+            self._finish(poll, early)
             return
         self._read_page(poll, result)
 
-    def _note_saturated(self, poll: Poll, result: FetchResult) -> None:
-        host = poll.board.host
-        until = time.monotonic() + (result.deferred_s or RETRY_SOON_S)
+    def _hold_host(self, host: str, seconds: float) -> None:
+        """Claim nothing more on `host` for `seconds`: its budget cannot place it."""
+        until = time.monotonic() + seconds
         self.saturated[host] = max(self.saturated.get(host, 0.0), until)
+
+    def _finish(self, poll: Poll, read: ListingRead) -> None:
+        self.deferrals.pop(poll.board.id, None)  # deferred earlier in the run, polled now
+        self.recorder.finish(poll, read)
+
+    def forced_message(self) -> str:
+        """The forced run's message, once its work is done."""
+        hosts = {d.host for d in self.deferrals.values()}
+        return forced_summary(
+            polled=self.stats.boards,
+            deferrals=self.deferrals,
+            not_claimed=count_not_claimed(self.conn, self.where, self.claimed),
+            cooling=cooling_down(self.conn, hosts) if hosts else {},
+            now=datetime.now(UTC),
+        )
 
     def _read_page(self, poll: Poll, result: FetchResult) -> None:
         raw = self.archive.save(
@@ -322,7 +386,7 @@ class _Worker:
         )
         step = read_page(poll, result, raw)
         if not isinstance(step, FetchRequest):
-            self.recorder.finish(poll, step)
+            self._finish(poll, step)
             return
         prepared = self._prepare(poll, step)
         if isinstance(prepared, Refusal):
@@ -330,7 +394,7 @@ class _Worker:
             # but never retire any.
             why = prepared.reason or "robots.txt not fetched yet"
             poll.issues.append(Issue("robots", f"page {len(poll.raws) + 1}: {why}"))
-            self.recorder.finish(poll, complete_read(poll, truncated=True))
+            self._finish(poll, complete_read(poll, truncated=True))
             return
         self.transports.submit(self.stream, [prepared])
 

@@ -163,3 +163,41 @@ def test_source_dag_and_sync_dag_run_for_real(
     assert (
         "skipped: another discover run of greenhouse holds jobharbor:discover:greenhouse" in output
     )
+
+
+def last_polled(databases) -> dict[str, object]:
+    with databases.db.connect() as conn:
+        rows = conn.execute(
+            "SELECT board_key, last_polled_at FROM crawl.boards WHERE source_id = 'lever'"
+        ).fetchall()
+    return {r["board_key"]: r["last_polled_at"] for r in rows}
+
+
+def test_a_source_dag_forced_polls_boards_that_are_not_due(
+    cli: AirflowCli, databases, airflow_db: str
+) -> None:
+    first = cli("dags", "test", "jobharbor_lever")
+    assert first.returncode == 0, (first.stdout + first.stderr)[-4000:]
+    polled = last_polled(databases)
+    assert set(polled) == {"harbor-labs", "iron-works"}
+
+    # Nothing is due now; `force` polls every board of the source all the same.
+    forced = cli("dags", "test", "jobharbor_lever", "-c", json.dumps({"force": True}))
+    assert forced.returncode == 0, (forced.stdout + forced.stderr)[-4000:]
+    assert discover_xcom(airflow_db, "jobharbor_lever")["message"] == "forced: 2 boards polled"
+    again = last_polled(databases)
+    assert all(again[key] > polled[key] for key in polled)
+
+    # `boards` names the only board to poll, due or not.
+    named = cli("dags", "test", "jobharbor_lever", "-c", json.dumps({"boards": ["iron-works"]}))
+    assert named.returncode == 0, (named.stdout + named.stderr)[-4000:]
+    assert discover_xcom(airflow_db, "jobharbor_lever")["message"] == "forced: 1 board polled"
+    latest = last_polled(databases)
+    assert latest["iron-works"] > again["iron-works"]
+    assert latest["harbor-labs"] == again["harbor-labs"]
+
+    # A name the source does not have fails the run before anything is polled.
+    unknown = cli("dags", "test", "jobharbor_lever", "-c", json.dumps({"boards": ["nope"]}))
+    assert "nothing polled: lever has no board 'nope'" in unknown.stdout + unknown.stderr
+    assert sorted(run_states(cli, "jobharbor_lever")) == ["failed"] + ["success"] * 3
+    assert last_polled(databases) == latest
