@@ -3,6 +3,11 @@
 `{total, jobPostings[], facets[]}` where `total` comes on the first page only and
 stops at 2,000; `GET .../job/{externalPath}` for `jobPostingInfo`; hosted pages.
 
+Sites on a data center's shared host are served the same way under
+`/workday/wdN.myworkdaysite.com`: the API at `/wday/cxs/{tenant}/{site}/...`, hosted
+pages at `[/{locale}]/recruiting/{tenant}/{site}/job/...`, and the board is the
+tenant's (its world key is the tenant).
+
 Tenants whose name starts with "big" hold over 2,000 postings (many sandbox boards
 joined), so paging past the ceiling by facet can be exercised end to end.
 """
@@ -31,6 +36,9 @@ CAP = 2000
 MAX_LIMIT = 20
 BIG_PARTS = 230
 _BOARD = r"/workday/(?P<token>[A-Za-z0-9_-]+\.wd\d+)"
+_SHARED = r"/workday/(?P<dc>wd\d+)\.myworkdaysite\.com"
+_SHARED_API = _SHARED + r"/wday/cxs/(?P<token>[A-Za-z0-9_-]+)/(?P<site>[^/]+)"
+_SHARED_PAGE = _SHARED + r"(?:/[a-z]{2}-[A-Z]{2})?/recruiting/(?P<token>[A-Za-z0-9_-]+)"
 
 
 def _jobs(request: Request) -> tuple[str, list[Job]]:
@@ -52,6 +60,16 @@ def req_id(job: Job) -> str:
 
 def external_path(job: Job) -> str:
     return f"/job/{slug(job.location)}/{slug(job.title)}_{req_id(job)}"
+
+
+def public_site(request: Request) -> str:
+    """Where the hosted pages of the request's site live: the tenant's own host, or
+    the shared host's /recruiting/{tenant}/{site}."""
+    site = request.match["site"]
+    if "dc" in request.match.groupdict():
+        shared = f"{request.base_url}/workday/{request.match['dc']}.myworkdaysite.com"
+        return f"{shared}/recruiting/{request.token}/{site}"
+    return f"{request.base_url}/workday/{request.token}/{site}"
 
 
 def country_id(country: str | None) -> str:
@@ -102,6 +120,7 @@ def _facets(jobs: list[Job]) -> list[dict[str, Any]]:
 
 
 @FORMAT.post(_BOARD + r"/wday/cxs/[^/]+/(?P<site>[^/]+)/jobs", platform=PLATFORM)
+@FORMAT.post(_SHARED_API + r"/jobs", platform=PLATFORM)
 def search(request: Request) -> Reply:
     try:
         query = json.loads(request.body or b"{}")
@@ -136,6 +155,7 @@ def _find(request: Request) -> tuple[str, Job | None]:
 
 
 @FORMAT.get(_BOARD + r"/wday/cxs/[^/]+/(?P<site>[^/]+)/job/(?P<path>.+)", platform=PLATFORM)
+@FORMAT.get(_SHARED_API + r"/job/(?P<path>.+)", platform=PLATFORM)
 def detail(request: Request) -> Reply:
     company, job = _find(request)
     if job is None:
@@ -149,8 +169,7 @@ def detail(request: Request) -> Reply:
             },
         )
     locations = job_locations(job)
-    site = request.match["site"]
-    public = f"{request.base_url}/workday/{request.token}/{site}{external_path(job)}"
+    public = public_site(request) + external_path(job)
     info = {
         "id": hashlib.sha1(str(job.job_id).encode()).hexdigest()[:32],
         "title": job.title,
@@ -185,9 +204,10 @@ def detail(request: Request) -> Reply:
 
 
 @FORMAT.get(_BOARD + r"/(?P<site>[^/]+)/job/(?P<path>.+)", platform=PLATFORM)
+@FORMAT.get(_SHARED_PAGE + r"/(?P<site>[^/]+)/job/(?P<path>.+)", platform=PLATFORM)
 def hosted(request: Request) -> Reply:
     _, job = _find(request)
     if job is None:
         return html_not_found("The page you are looking for doesn't exist.")
-    url = f"{request.base_url}/workday/{request.token}/{request.match['site']}{external_path(job)}"
+    url = public_site(request) + external_path(job)
     return jsonld_page(request.board(), job, url, req_id(job))
