@@ -12,6 +12,7 @@ Days Ago" stays unknown); the detail's `startDate` is the posting date.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -75,10 +76,26 @@ def listing_id(path: str | None, bullets: list[str]) -> str | None:
     return from_path
 
 
+def row_bullets(row: Mapping[str, Any]) -> list[str]:
+    """A listing row's `bulletFields`, trimmed: where Workday shows its requisition id."""
+    bullets = row.get("bulletFields") or ()
+    return [b.strip() for b in bullets if isinstance(b, str) and b.strip()]
+
+
+def superseded_id(row: Mapping[str, Any]) -> str | None:
+    """The id parser 2 gave this listing row, when parser 3 gives it another: the page
+    path's id whose repost suffix the row's own requisition id showed is not part of it
+    ("_R12345-1" with bulletFields ["R12345"] -> "R12345-1"). None for any other row."""
+    path = row.get("externalPath")
+    from_path = requisition_id(path) if isinstance(path, str) else None
+    if from_path is None or listing_id(path, row_bullets(row)) == from_path:
+        return None
+    return from_path
+
+
 def _listing_row(draft: Draft, row: dict[str, Any], ctx: Context) -> None:
     path = row.get("externalPath")
-    bullets = [b.strip() for b in row.get("bulletFields") or () if isinstance(b, str) and b.strip()]
-    draft["external_id"] = listing_id(path, bullets)
+    draft["external_id"] = listing_id(path, row_bullets(row))
     bases = site_base(ctx.doc.url)
     if bases and isinstance(path, str):
         draft["url"] = bases[0] + path

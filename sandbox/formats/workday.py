@@ -10,6 +10,11 @@ tenant's (its world key is the tenant).
 
 Tenants whose name starts with "big" hold over 2,000 postings (many sandbox boards
 joined), so paging past the ceiling by facet can be exercised end to end.
+
+Tenants whose name starts with "repost" name every posting's page after its
+requisition id plus a repost suffix ("..._JR123-1"), as Workday does for a reposted
+requisition; every other row names the requisition id in `bulletFields` (so the
+suffix is known not to be part of it), the rest name nothing there.
 """
 
 from __future__ import annotations
@@ -58,8 +63,18 @@ def req_id(job: Job) -> str:
     return f"JR{job.job_id % 10**11}"
 
 
-def external_path(job: Job) -> str:
-    return f"/job/{slug(job.location)}/{slug(job.title)}_{req_id(job)}"
+def repost_suffix(request: Request) -> str:
+    """What the request's tenant appends to a requisition id in its page paths."""
+    return "-1" if (request.token or "").startswith("repost") else ""
+
+
+def external_path(job: Job, suffix: str = "") -> str:
+    return f"/job/{slug(job.location)}/{slug(job.title)}_{req_id(job)}{suffix}"
+
+
+def bullet_fields(job: Job, suffix: str) -> list[str]:
+    """The row's requisition id; a reposted tenant's odd jobs show none."""
+    return [] if suffix and job.job_id % 2 else [req_id(job)]
 
 
 def public_site(request: Request) -> str:
@@ -85,14 +100,14 @@ def posted_on(job: Job) -> str:
     return f"Posted {days} Days Ago" if days < 30 else "Posted 30+ Days Ago"
 
 
-def _row(job: Job) -> dict[str, Any]:
+def _row(job: Job, suffix: str) -> dict[str, Any]:
     locations = job_locations(job)
     return {
         "title": job.title,
-        "externalPath": external_path(job),
+        "externalPath": external_path(job, suffix),
         "locationsText": f"{len(locations)} Locations" if len(locations) > 1 else job.location,
         "postedOn": posted_on(job),
-        "bulletFields": [req_id(job)],
+        "bulletFields": bullet_fields(job, suffix),
     }
 
 
@@ -140,7 +155,7 @@ def search(request: Request) -> Reply:
     data = {
         # The real API counts only on the first page, and never beyond its ceiling.
         "total": min(len(selected), CAP) if offset == 0 else 0,
-        "jobPostings": [_row(job) for job in page],
+        "jobPostings": [_row(job, repost_suffix(request)) for job in page],
         "facets": _facets(selected) if not wanted else [],
         "userAuthenticated": False,
     }
@@ -150,7 +165,7 @@ def search(request: Request) -> Reply:
 
 def _find(request: Request) -> tuple[str, Job | None]:
     company, jobs = _jobs(request)
-    wanted = request.match["path"].rsplit("_", 1)[-1]
+    wanted = request.match["path"].rsplit("_", 1)[-1].removesuffix(repost_suffix(request))
     return company, next((j for j in jobs if req_id(j) == wanted), None)
 
 
@@ -169,7 +184,7 @@ def detail(request: Request) -> Reply:
             },
         )
     locations = job_locations(job)
-    public = public_site(request) + external_path(job)
+    public = public_site(request) + external_path(job, repost_suffix(request))
     info = {
         "id": hashlib.sha1(str(job.job_id).encode()).hexdigest()[:32],
         "title": job.title,
@@ -209,5 +224,5 @@ def hosted(request: Request) -> Reply:
     _, job = _find(request)
     if job is None:
         return html_not_found("The page you are looking for doesn't exist.")
-    url = public_site(request) + external_path(job)
+    url = public_site(request) + external_path(job, repost_suffix(request))
     return jsonld_page(request.board(), job, url, req_id(job))

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from parsers.types import ParseOutcome, Posting
+from parsers.workday import superseded_id
 from pipeline.config import SourceConfig
 from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.crawl.platforms.simple import HostPerBoard
@@ -207,6 +208,13 @@ class Workday(HostPerBoard):
     ) -> int | None:
         # Only the first page counts the board; slices and later pages count other things.
         return outcome.total if pages_read == 1 else total
+
+    # ---- identity
+
+    def former_external_id(self, posting: Posting) -> str | None:
+        """The repost-suffixed page id ("R12345-1") parser 2 gave a row whose own
+        requisition id ("R12345") parser 3 takes as its id."""
+        return superseded_id(posting.payload)
 
     # ---- details
 
