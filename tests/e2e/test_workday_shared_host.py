@@ -114,3 +114,32 @@ def test_a_withdrawn_shared_host_posting_closes_on_workdays_flag_and_a_live_one_
     assert all(p.startswith(prefix) for p in asked_paths), asked_paths
     statuses = {r["external_id"]: r["status"] for r in postings(app)}
     assert (statuses[req_id(gone)], statuses[req_id(live)]) == ("expired", "missing")
+
+
+def test_a_posting_stored_under_its_repost_suffixed_id_stays_one_posting(
+    make_app: MakeApp, sandbox: RunningSandbox
+) -> None:
+    """Parser 2 stored a reposted requisition's row under its page's id ("JR1-1"); the
+    row names its requisition ("JR1") and parser 3 takes that: the next crawl renames
+    the stored posting rather than adding the job again beside it."""
+    tenant = "repostbay"  # the sandbox's "repost" tenants suffix every page path
+    token = f"wd3.myworkdaysite.com/recruiting/{tenant}/{SITE}"
+    app = make_app(sandbox_ats_source("shared", "workday", sandbox.url, [token]))
+    crawl(app)
+    jobs = build_board(sandbox.state.seed, "workday", tenant, 0).jobs
+    job = next(j for j in jobs if j.job_id % 2 == 0)  # its row names its requisition id
+    first = {r["external_id"]: r for r in postings(app)}
+    with app.db.connect() as conn:  # as parser 2 left it: two complete scans without "JR1"
+        conn.execute(
+            """UPDATE core.postings SET external_id = %s, status = 'missing', missing_count = 2
+               WHERE id = %s""",
+            (f"{req_id(job)}-1", first[req_id(job)]["id"]),
+        )
+        conn.execute("UPDATE crawl.boards SET listing_hash = NULL WHERE source_id = 'shared'")
+
+    crawl(app)
+    rows = {r["external_id"]: r for r in postings(app)}
+    assert len(rows) == len(jobs)
+    renamed = rows[req_id(job)]
+    assert (renamed["id"], renamed["status"]) == (first[req_id(job)]["id"], "active")
+    assert renamed["url"].endswith(f"_{req_id(job)}-1")  # the page keeps its path
