@@ -12,6 +12,7 @@ Days Ago" stays unknown); the detail's `startDate` is the posting date.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -23,12 +24,16 @@ from parsers.registry import register
 from parsers.text import clean_space, parse_posted
 from parsers.types import ParseOutcome, RawDocument, RawOffice
 
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 TOTAL_CAP = 2000  # Workday stops counting here: a total of 2,000 means "2,000 or more"
 PAGE_LIMIT = 20
 _COUNTED = re.compile(r"^\s*(\d+)\s+Locations?\s*$", re.I)
 _REQ_ID = re.compile(r"_([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/?$")
-_SHARED_HOST = re.compile(r"^https?://(?:[a-z0-9-]+\.)?wd\d+\.myworkdaysite\.com$", re.I)
+# A data center's shared host, or a base whose last segment names it (the sandbox serves
+# https://wd3.myworkdaysite.com under {base}/wd3.myworkdaysite.com).
+_SHARED_HOST = re.compile(r"^https?://(?:[^/?#]+/)*wd\d+\.myworkdaysite\.com$", re.I)
+# Workday names a reposted requisition's page after the requisition plus "-1", "-2"...
+_REPOST_SUFFIX = re.compile(r"-\d+$")
 
 
 @lru_cache(maxsize=256)  # once per listing page, not once per row
@@ -57,10 +62,40 @@ def requisition_id(path: str | None) -> str | None:
     return match.group(1) if match else None
 
 
+def listing_id(path: str | None, bullets: list[str]) -> str | None:
+    """A row's id: the requisition id its page path ends with, without a repost suffix
+    ("_R12345-1" -> "R12345") when the row's own requisition id (a `bulletFields` entry)
+    shows the suffix is not part of it. Ids that contain a dash themselves ("R-1",
+    "JR-0001234") stay whole: only the row can tell the two apart."""
+    from_path = requisition_id(path)
+    if from_path is None:
+        return (bullets[0] if bullets else None) or path
+    stem = _REPOST_SUFFIX.sub("", from_path)
+    if stem != from_path and stem in bullets and from_path not in bullets:
+        return stem
+    return from_path
+
+
+def row_bullets(row: Mapping[str, Any]) -> list[str]:
+    """A listing row's `bulletFields`, trimmed: where Workday shows its requisition id."""
+    bullets = row.get("bulletFields") or ()
+    return [b.strip() for b in bullets if isinstance(b, str) and b.strip()]
+
+
+def superseded_id(row: Mapping[str, Any]) -> str | None:
+    """The id parser 2 gave this listing row, when parser 3 gives it another: the page
+    path's id whose repost suffix the row's own requisition id showed is not part of it
+    ("_R12345-1" with bulletFields ["R12345"] -> "R12345-1"). None for any other row."""
+    path = row.get("externalPath")
+    from_path = requisition_id(path) if isinstance(path, str) else None
+    if from_path is None or listing_id(path, row_bullets(row)) == from_path:
+        return None
+    return from_path
+
+
 def _listing_row(draft: Draft, row: dict[str, Any], ctx: Context) -> None:
     path = row.get("externalPath")
-    bullets = [b for b in row.get("bulletFields") or () if isinstance(b, str) and b.strip()]
-    draft["external_id"] = requisition_id(path) or (bullets[0] if bullets else None) or path
+    draft["external_id"] = listing_id(path, row_bullets(row))
     bases = site_base(ctx.doc.url)
     if bases and isinstance(path, str):
         draft["url"] = bases[0] + path

@@ -30,16 +30,14 @@ from pydantic import (
 from pipeline.errors import ConfigError
 from pipeline.platform_names import ATS_PLATFORMS, HTML_PLATFORMS, PLATFORMS
 from pipeline.settings import interpolation_environment, load_settings
+from pipeline.workday_sites import OWN_HOST_TOKEN, TOKEN_FORMS, workday_site
 
 _SOURCE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 _BOARD_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
-# A Workday board: tenant, data center and career site, e.g. nvidia.wd5/NVIDIAExternalCareerSite
-# (on nvidia.wd5.myworkdayjobs.com), or acme.wd3.myworkdaysite.com/Careers for a site on
-# the data center's shared host (wd3.myworkdaysite.com/recruiting/acme/Careers).
-WORKDAY_TOKEN = re.compile(
-    r"^(?P<tenant>[A-Za-z0-9_-]+)\.(?P<dc>wd\d+)"
-    r"(?:\.(?P<domain>myworkdayjobs|myworkdaysite)\.com)?/(?P<site>[A-Za-z0-9_.-]+)$"
-)
+# A Workday board on its tenant's own host, e.g. nvidia.wd5/NVIDIAExternalCareerSite (on
+# nvidia.wd5.myworkdayjobs.com); boards on a data center's shared host are spelt by
+# pipeline.workday_sites.SHARED_HOST_TOKEN.
+WORKDAY_TOKEN = OWN_HOST_TOKEN
 # Platforms whose board token names more than one thing (a host and a site or company):
 # its shape, and an example for the error message.
 COMPOSITE_TOKENS: dict[str, tuple[re.Pattern[str], str]] = {
@@ -253,12 +251,9 @@ class WorkdaySource(AtsSource):
     @classmethod
     def _workday_tokens(cls, value: tuple[Board, ...]) -> tuple[Board, ...]:
         for index, board in enumerate(value):
-            if not WORKDAY_TOKEN.match(board.token):
+            if workday_site(board.token) is None:
                 raise ValueError(
-                    f"boards[{index}]: Workday token {board.token!r} must look like "
-                    "tenant.wd5/SiteName (from https://tenant.wd5.myworkdayjobs.com/SiteName) "
-                    "or tenant.wd3.myworkdaysite.com/SiteName (from "
-                    "https://wd3.myworkdaysite.com/recruiting/tenant/SiteName)"
+                    f"boards[{index}]: Workday token {board.token!r} must look like {TOKEN_FORMS}"
                 )
         return value
 

@@ -41,6 +41,19 @@ def greenhouse_source(
 {extra}"""
 
 
+def sandbox_ats_source(name: str, platform: str, url: str, boards: list[str]) -> str:
+    """A JSON ATS source served by the sandbox at `{url}/{platform}`, with its boards
+    as YAML flow items (`token`, or `{token: ..., company: ...}`)."""
+    return f"""
+  {name}:
+    platform: {platform}
+    api_base: {url}/{platform}
+    pacing: {{rate_per_s: 200, burst: 200}}
+    validation: {{content_types: [application/json]}}
+    boards: [{", ".join(boards)}]
+"""
+
+
 def site_source(
     name: str,
     base_url: str,

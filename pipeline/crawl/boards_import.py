@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from parsers.registry import ParserRegistry
 from parsers.types import DocumentKind, Quality, RawDocument
-from pipeline.config import WORKDAY_TOKEN, AtsSource, SourceConfig, parser_ref
+from pipeline.config import AtsSource, SourceConfig, parser_ref
 from pipeline.crawl.board_urls import SUBDOMAIN as _NEXT_SUBDOMAIN
 from pipeline.crawl.board_urls import recognize_board
 from pipeline.crawl.catalog import CatalogContext, sync_catalog
@@ -28,6 +28,7 @@ from pipeline.crawl.platforms import host_of, platform_of
 from pipeline.crawl.validation import validate_body
 from pipeline.db.rows import BoardRow
 from pipeline.normalize.company import company_from_token
+from pipeline.workday_sites import WorkdaySite, workday_site
 
 _URL = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s\"'<>,|]*)?", re.I)
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -146,15 +147,12 @@ def _workday(tenant: str, dc: str, segments: list[str]) -> BoardRef | None:
     else:
         rest = segments[1:] if segments and _LOCALE.match(segments[0]) else segments
         site = rest[0] if rest else None
-    if not site:
-        return None
-    token = f"{tenant}.{dc}/{site}"
-    return BoardRef("workday", token) if WORKDAY_TOKEN.match(token) else None
+    return _workday_ref(WorkdaySite(tenant, dc, site)) if site else None
 
 
 def _shared_workday(dc: str, segments: list[str]) -> BoardRef | None:
     """wdN.myworkdaysite.com/[locale/]recruiting/{tenant}/{site}[/job/...], or its CXS
-    API /wday/cxs/{tenant}/{site}/... -> tenant.wdN.myworkdaysite.com/site."""
+    API /wday/cxs/{tenant}/{site}/... -> wdN.myworkdaysite.com/recruiting/{tenant}/{site}."""
     if segments[:2] == ["wday", "cxs"]:
         named = segments[2:4]
     else:
@@ -162,8 +160,13 @@ def _shared_workday(dc: str, segments: list[str]) -> BoardRef | None:
         named = rest[1:3] if rest[:1] == ["recruiting"] else []
     if len(named) != 2:
         return None
-    token = f"{named[0]}.{dc}.myworkdaysite.com/{named[1]}"
-    return BoardRef("workday", token) if WORKDAY_TOKEN.match(token) else None
+    return _workday_ref(WorkdaySite(named[0], dc, named[1], shared_host=True))
+
+
+def _workday_ref(site: WorkdaySite) -> BoardRef | None:
+    """The board, when its parts spell a valid token (no stray characters)."""
+    token = site.token
+    return BoardRef("workday", token) if workday_site(token) == site else None
 
 
 def urls_in(lines: Iterable[str]) -> Iterator[str]:

@@ -8,6 +8,9 @@
 - `duplicate_group`: postings of the same role on different boards or sources
   whose descriptions are near-identical. Computed incrementally for postings
   whose content changed, never as a full rebuild competing with polling.
+- `id_renames`: a stored posting whose listing row a newer parser names by another
+  id (Workday: "R12345-1" is now "R12345") keeps its row, renamed, rather than
+  the same job being stored twice.
 """
 
 from __future__ import annotations
@@ -16,14 +19,17 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
+
+from pipeline.lifecycle.rules import PostingEvent
 
 # The rows the keys are computed from, for the type checker only: pure rules never
 # load a database module (tests/architecture/contracts.py).
 if TYPE_CHECKING:
-    from pipeline.db.rows import DuplicateCandidate, Json, PostingIdentity
+    from pipeline.db.rows import DuplicateCandidate, Json, PostingIdentity, PostingState
 
 
 SIMILAR_DESCRIPTIONS = 0.85  # Jaccard similarity of word 5-shingles
@@ -133,3 +139,58 @@ def merged_group(
     ids = [posting_id, *(m.id for m in found)]
     groups = [g for g in [group, *(m.duplicate_group for m in found)] if g]
     return min(groups + ids), ids, groups
+
+
+@dataclass(frozen=True)
+class IdRename:
+    """A stored posting (under its former id) that takes the id its listing row now has."""
+
+    posting: PostingState
+    to_id: str
+
+    @property
+    def from_id(self) -> str:
+        return self.posting.external_id
+
+
+def is_repost_suffixed(former_id: str, external_id: str) -> bool:
+    """Whether `former_id` is `external_id` plus a repost suffix ("R12345-1", "R12345")."""
+    return re.fullmatch(re.escape(external_id) + r"-\d+", former_id) is not None
+
+
+def id_renames(
+    former_ids: Mapping[str, str],
+    listed: Collection[str],
+    stored: Mapping[str, PostingState],
+    board_id: int,
+) -> list[IdRename]:
+    """The stored postings a listing renames: `former_ids` maps a listed id to the id an
+    earlier parser gave the same row (the platform knows it, pipeline.crawl.platforms),
+    `listed` is every id the listing shows, `stored` the source's rows under those ids
+    and the board's rows, before the listing is written.
+
+    Only the exact repost relation counts (stored "X-N", listed "X"), only on the same
+    board, and never when "X" is stored too or "X-N" is itself listed: then there are
+    two postings, or the evidence is not one row's, and the lifecycle handles them."""
+    renames = []
+    for external_id, former_id in sorted(former_ids.items()):
+        row = stored.get(former_id)
+        if (
+            row is not None
+            and row.board_id == board_id
+            and external_id not in stored
+            and former_id not in listed
+            and is_repost_suffixed(former_id, external_id)
+        ):
+            renames.append(IdRename(row, external_id))
+    return renames
+
+
+def rename_event(rename: IdRename, parser_ref: str, *, run_id: int, scan_id: int) -> PostingEvent:
+    """The record of a rename: the status stays, the evidence names both ids and the parser."""
+    status = rename.posting.status
+    note = f"external id renamed from {rename.from_id} to {rename.to_id} by parser {parser_ref}"
+    evidence = {"from": rename.from_id, "to": rename.to_id, "parser": parser_ref, "note": note}
+    return PostingEvent(
+        rename.posting.id, status, status, "external_id_renamed", evidence, run_id, scan_id
+    )

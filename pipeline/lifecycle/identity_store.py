@@ -1,23 +1,33 @@
-"""What identity stores on core.postings: repost and opening keys, duplicate groups.
+"""What identity stores on core.postings: repost and opening keys, duplicate groups,
+and renamed external ids.
 
-The keys and the similarity rule are pure functions in pipeline.lifecycle.identity.
+The keys, the similarity rule and which ids are renamed are pure functions in
+pipeline.lifecycle.identity.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+
+from psycopg.errors import UniqueViolation
 
 from pipeline.db.connect import DictConnection
 from pipeline.db.rows import DuplicateCandidate, PostingIdentity, fetch_all, fetch_value
 from pipeline.lifecycle.identity import (
     SIMILAR_DESCRIPTIONS,
+    IdRename,
     merged_group,
     posting_keys,
+    rename_event,
     shingles,
     similarity,
 )
+from pipeline.lifecycle.store import record_events
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -95,3 +105,51 @@ def openings_since(conn: DictConnection, posting_id: int, since: datetime) -> in
     """How many distinct openings of this posting's role were first seen since `since`."""
     openings = fetch_value(conn, _REPOSTS, {"id": posting_id, "since": since})
     return int(openings or 0)
+
+
+# The row keeps its id, so its history, raw objects, parse results and events follow
+# it. The checks repeat what the rule saw, as the row is now: a concurrent worker may
+# have renamed it, or stored the new id, since this listing's rows were read.
+_RENAME = """
+UPDATE core.postings AS p SET external_id = %(to_id)s, updated_at = now()
+WHERE p.id = %(id)s AND p.external_id = %(from_id)s
+  AND NOT EXISTS (SELECT 1 FROM core.postings AS other
+                  WHERE other.source_id = p.source_id AND other.external_id = %(to_id)s)
+RETURNING p.id
+"""
+
+
+def rename_postings(
+    conn: DictConnection,
+    renames: Sequence[IdRename],
+    parser_ref: str,
+    *,
+    run_id: int,
+    scan_id: int,
+) -> list[IdRename]:
+    """Give stored postings the ids their listing rows now have, each recorded as an
+    event; in the caller's transaction. Returns the renames made."""
+    done = [rename for rename in renames if _rename(conn, rename)]
+    record_events(conn, (rename_event(r, parser_ref, run_id=run_id, scan_id=scan_id) for r in done))
+    for rename in done:
+        log.info(
+            "posting %s: external id renamed from %s to %s by parser %s",
+            rename.posting.id,
+            rename.from_id,
+            rename.to_id,
+            parser_ref,
+        )
+    return done
+
+
+def _rename(conn: DictConnection, rename: IdRename) -> bool:
+    """One rename in a savepoint: another worker inserting the new id between the check
+    and the update breaks the (source_id, external_id) unique constraint, and the
+    savepoint turns that into "not renamed" instead of failing the board's transaction
+    (the two rows are then the lifecycle's to handle, as without a rename)."""
+    params = {"id": rename.posting.id, "from_id": rename.from_id, "to_id": rename.to_id}
+    try:
+        with conn.transaction():
+            return fetch_value(conn, _RENAME, params) is not None
+    except UniqueViolation:
+        return False

@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipeline.workday_sites import workday_site
+
 # Where a board's company came from, strongest first (crawl.boards.company_source).
 BOARD_SOURCES = ("config", "board", "derived")
 # And where a published posting's company came from (serving.jobs.company_source).
@@ -70,7 +72,7 @@ def company_from_token(platform: str, token: str) -> str | None:
     """A readable company name from a board token, or None when the token is opaque.
 
     Each platform's token names the employer in its own place: a Workday tenant
-    (`nvidia.wd5/Site`), an Oracle pod's first label (`acme.fa.us2.oraclecloud.com/CX_1`),
+    (`nvidia.wd5/Site`, `wd3.myworkdaysite.com/recruiting/nvidia/Site`), an Oracle pod's first label (`acme.fa.us2.oraclecloud.com/CX_1`),
     a SuccessFactors company id (`career2.successfactors.eu/AcmeBank`), an iCIMS portal
     (`careers-acme`), a Personio host (`acme.jobs.personio.com`); every other ATS token
     is the employer's slug. Job-site scopes (html_site) name a category, never an employer.
@@ -82,7 +84,8 @@ def company_from_token(platform: str, token: str) -> str | None:
 
 def _name_part(platform: str, token: str) -> str:
     if platform == "workday":
-        return token.split("/", 1)[0].split(".", 1)[0]
+        site = workday_site(token)
+        return site.tenant if site else token.split("/", 1)[0].split(".", 1)[0]
     if platform == "successfactors":
         return token.split("/", 1)[1] if "/" in token else ""
     if platform == "oracle":

@@ -14,13 +14,14 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from parsers.types import Posting
 from pipeline.crawl import posting_store, scan_store
 from pipeline.crawl.http.transports import AttemptValues, attempt_rows
+from pipeline.crawl.platforms import Platform
 from pipeline.crawl.posting_store import ChangedPosting, PostingValues, SeenPosting
 from pipeline.crawl.queue import LeaseKeeper
 from pipeline.crawl.scan_store import BoardValues, ScanValues
@@ -36,7 +37,9 @@ from pipeline.db.rows import (
     fetch_one,
     fetch_value,
 )
+from pipeline.lifecycle import identity_store
 from pipeline.lifecycle import store as lifecycle
+from pipeline.lifecycle.identity import IdRename, id_renames
 from pipeline.lifecycle.rules import outside_last_complete
 from pipeline.phases.listing import ListingRead, Poll, SourceContext
 
@@ -57,6 +60,7 @@ class DiscoverStats:
     postings_reopened: int = 0
     postings_missing: int = 0
     postings_filtered: int = 0
+    postings_renamed: int = 0  # stored under the id an earlier parser gave them
     new_baselines: int = 0
     suspect_boards: int = 0
     pages: int = 0
@@ -77,6 +81,7 @@ class DiscoverStats:
             "postings_reopened": self.postings_reopened,
             "postings_missing": self.postings_missing,
             "postings_filtered": self.postings_filtered,
+            "postings_renamed": self.postings_renamed,
             "new_baselines": self.new_baselines,
             "suspect_boards": self.suspect_boards,
             "deferred": self.deferred,
@@ -209,7 +214,8 @@ class Recorder:
             posting_store.EXISTING,
             {"source": ctx.name, "board": board.id, "ids": list(items)},
         )
-        existing = {row.external_id: row for row in listed}
+        stored = {row.external_id: row for row in listed}
+        existing = self._rename_former_ids(ctx, board, read, stored, scan_id)
         rows = sort_postings(ctx, board, read, scan_id, existing)
         self._upsert_postings(rows, scan_id)
         self.stats.postings_seen += len(items)
@@ -221,6 +227,29 @@ class Recorder:
             # longer say what it held: a 304 or unchanged body would confirm those shown
             # and never count their absence. The next poll reads the listing in full.
             self.conn.execute(scan_store.FORGET_VALIDATORS, (board.id,))
+
+    def _rename_former_ids(
+        self,
+        ctx: SourceContext,
+        board: BoardRow,
+        read: ListingRead,
+        existing: Mapping[str, ListedPosting],
+        scan_id: int,
+    ) -> Mapping[str, ListedPosting]:
+        """A posting stored under the id an earlier parser gave its row takes the id the
+        row has now, before the upsert, so the job stays one posting with its history
+        rather than a new one beside an old one that never closes. Returns `existing`
+        as the upsert must see it."""
+        former = former_ids(ctx.platform, read.postings)
+        listed = {p.external_id for p in read.postings}
+        renames = id_renames(former, listed, existing, board.id)
+        if not renames:
+            return existing
+        done = identity_store.rename_postings(
+            self.conn, renames, ctx.parser.ref, run_id=self.run_id, scan_id=scan_id
+        )
+        self.stats.postings_renamed += len(done)
+        return with_renames(existing, done)
 
     def _upsert_postings(self, rows: PostingRows, scan_id: int) -> None:
         with self.conn.cursor() as cur:
@@ -393,6 +422,28 @@ def posting_values(
         "detail_state": "needed" if detail_url else "not_needed",
         "scan": scan_id,
     }
+
+
+def former_ids(platform: Platform, postings: Iterable[Posting]) -> dict[str, str]:
+    """Listed id -> the id an earlier version of the parser gave the same row, for the
+    rows whose platform knows one."""
+    found = {}
+    for posting in postings:
+        former = platform.former_external_id(posting)
+        if former is not None and former != posting.external_id:
+            found[posting.external_id] = former
+    return found
+
+
+def with_renames(
+    existing: Mapping[str, ListedPosting], renames: Iterable[IdRename]
+) -> dict[str, ListedPosting]:
+    """The stored rows by id, as they are once these renames are made."""
+    rows = dict(existing)
+    for rename in renames:
+        row = rows.pop(rename.from_id)
+        rows[rename.to_id] = replace(row, external_id=rename.to_id)
+    return rows
 
 
 def sort_postings(

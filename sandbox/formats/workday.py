@@ -3,8 +3,18 @@
 `{total, jobPostings[], facets[]}` where `total` comes on the first page only and
 stops at 2,000; `GET .../job/{externalPath}` for `jobPostingInfo`; hosted pages.
 
+Sites on a data center's shared host are served the same way under
+`/workday/wdN.myworkdaysite.com`: the API at `/wday/cxs/{tenant}/{site}/...`, hosted
+pages at `[/{locale}]/recruiting/{tenant}/{site}/job/...`, and the board is the
+tenant's (its world key is the tenant).
+
 Tenants whose name starts with "big" hold over 2,000 postings (many sandbox boards
 joined), so paging past the ceiling by facet can be exercised end to end.
+
+Tenants whose name starts with "repost" name every posting's page after its
+requisition id plus a repost suffix ("..._JR123-1"), as Workday does for a reposted
+requisition; every other row names the requisition id in `bulletFields` (so the
+suffix is known not to be part of it), the rest name nothing there.
 """
 
 from __future__ import annotations
@@ -31,6 +41,9 @@ CAP = 2000
 MAX_LIMIT = 20
 BIG_PARTS = 230
 _BOARD = r"/workday/(?P<token>[A-Za-z0-9_-]+\.wd\d+)"
+_SHARED = r"/workday/(?P<dc>wd\d+)\.myworkdaysite\.com"
+_SHARED_API = _SHARED + r"/wday/cxs/(?P<token>[A-Za-z0-9_-]+)/(?P<site>[^/]+)"
+_SHARED_PAGE = _SHARED + r"(?:/[a-z]{2}-[A-Z]{2})?/recruiting/(?P<token>[A-Za-z0-9_-]+)"
 
 
 def _jobs(request: Request) -> tuple[str, list[Job]]:
@@ -50,8 +63,28 @@ def req_id(job: Job) -> str:
     return f"JR{job.job_id % 10**11}"
 
 
-def external_path(job: Job) -> str:
-    return f"/job/{slug(job.location)}/{slug(job.title)}_{req_id(job)}"
+def repost_suffix(request: Request) -> str:
+    """What the request's tenant appends to a requisition id in its page paths."""
+    return "-1" if (request.token or "").startswith("repost") else ""
+
+
+def external_path(job: Job, suffix: str = "") -> str:
+    return f"/job/{slug(job.location)}/{slug(job.title)}_{req_id(job)}{suffix}"
+
+
+def bullet_fields(job: Job, suffix: str) -> list[str]:
+    """The row's requisition id; a reposted tenant's odd jobs show none."""
+    return [] if suffix and job.job_id % 2 else [req_id(job)]
+
+
+def public_site(request: Request) -> str:
+    """Where the hosted pages of the request's site live: the tenant's own host, or
+    the shared host's /recruiting/{tenant}/{site}."""
+    site = request.match["site"]
+    if "dc" in request.match.groupdict():
+        shared = f"{request.base_url}/workday/{request.match['dc']}.myworkdaysite.com"
+        return f"{shared}/recruiting/{request.token}/{site}"
+    return f"{request.base_url}/workday/{request.token}/{site}"
 
 
 def country_id(country: str | None) -> str:
@@ -67,14 +100,14 @@ def posted_on(job: Job) -> str:
     return f"Posted {days} Days Ago" if days < 30 else "Posted 30+ Days Ago"
 
 
-def _row(job: Job) -> dict[str, Any]:
+def _row(job: Job, suffix: str) -> dict[str, Any]:
     locations = job_locations(job)
     return {
         "title": job.title,
-        "externalPath": external_path(job),
+        "externalPath": external_path(job, suffix),
         "locationsText": f"{len(locations)} Locations" if len(locations) > 1 else job.location,
         "postedOn": posted_on(job),
-        "bulletFields": [req_id(job)],
+        "bulletFields": bullet_fields(job, suffix),
     }
 
 
@@ -102,6 +135,7 @@ def _facets(jobs: list[Job]) -> list[dict[str, Any]]:
 
 
 @FORMAT.post(_BOARD + r"/wday/cxs/[^/]+/(?P<site>[^/]+)/jobs", platform=PLATFORM)
+@FORMAT.post(_SHARED_API + r"/jobs", platform=PLATFORM)
 def search(request: Request) -> Reply:
     try:
         query = json.loads(request.body or b"{}")
@@ -121,7 +155,7 @@ def search(request: Request) -> Reply:
     data = {
         # The real API counts only on the first page, and never beyond its ceiling.
         "total": min(len(selected), CAP) if offset == 0 else 0,
-        "jobPostings": [_row(job) for job in page],
+        "jobPostings": [_row(job, repost_suffix(request)) for job in page],
         "facets": _facets(selected) if not wanted else [],
         "userAuthenticated": False,
     }
@@ -131,11 +165,12 @@ def search(request: Request) -> Reply:
 
 def _find(request: Request) -> tuple[str, Job | None]:
     company, jobs = _jobs(request)
-    wanted = request.match["path"].rsplit("_", 1)[-1]
+    wanted = request.match["path"].rsplit("_", 1)[-1].removesuffix(repost_suffix(request))
     return company, next((j for j in jobs if req_id(j) == wanted), None)
 
 
 @FORMAT.get(_BOARD + r"/wday/cxs/[^/]+/(?P<site>[^/]+)/job/(?P<path>.+)", platform=PLATFORM)
+@FORMAT.get(_SHARED_API + r"/job/(?P<path>.+)", platform=PLATFORM)
 def detail(request: Request) -> Reply:
     company, job = _find(request)
     if job is None:
@@ -149,8 +184,7 @@ def detail(request: Request) -> Reply:
             },
         )
     locations = job_locations(job)
-    site = request.match["site"]
-    public = f"{request.base_url}/workday/{request.token}/{site}{external_path(job)}"
+    public = public_site(request) + external_path(job, repost_suffix(request))
     info = {
         "id": hashlib.sha1(str(job.job_id).encode()).hexdigest()[:32],
         "title": job.title,
@@ -185,9 +219,10 @@ def detail(request: Request) -> Reply:
 
 
 @FORMAT.get(_BOARD + r"/(?P<site>[^/]+)/job/(?P<path>.+)", platform=PLATFORM)
+@FORMAT.get(_SHARED_PAGE + r"/(?P<site>[^/]+)/job/(?P<path>.+)", platform=PLATFORM)
 def hosted(request: Request) -> Reply:
     _, job = _find(request)
     if job is None:
         return html_not_found("The page you are looking for doesn't exist.")
-    url = f"{request.base_url}/workday/{request.token}/{request.match['site']}{external_path(job)}"
+    url = public_site(request) + external_path(job, repost_suffix(request))
     return jsonld_page(request.board(), job, url, req_id(job))

@@ -29,8 +29,9 @@ from tests.architecture.contracts import (
 LAYERS: tuple[tuple[str, ...], ...] = (
     # pure parsers: bytes in, frozen dataclasses out
     ("parsers",),
-    # error types, the test hooks and the platform names every layer may use
-    ("pipeline.errors", "pipeline.testhooks", "pipeline.platform_names"),
+    # error types, the test hooks, the platform names and Workday's board tokens every
+    # layer may use
+    ("pipeline.errors", "pipeline.testhooks", "pipeline.platform_names", "pipeline.workday_sites"),
     # the environment and sources.yaml, validated
     ("pipeline.settings", "pipeline.config"),
     # connections, the embedded cluster, the schema, migrations

@@ -129,7 +129,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     [
         ("bamboohr", "bamboohr/2/careers-list"),
         ("personio", "personio/2/xml-feed"),
-        ("workday", "workday/2/search-first-page"),
+        ("workday", "workday/3/search-first-page"),
     ],
 )
 def test_platforms_that_build_urls_say_they_need_the_fetch_url(
@@ -147,7 +147,7 @@ def test_platforms_that_build_urls_say_they_need_the_fetch_url(
     [
         ("bamboohr", "bamboohr/2/careers-list", "quiet-works", "https://quiet-works.bamboohr.com/careers/"),
         ("personio", "personio/2/xml-feed", "delta-systems", "https://delta-systems.jobs.personio.de/job/"),
-        ("workday", "workday/2/search-first-page", "harbor.wd5/HarborCareers", "https://harbor.wd5.myworkdayjobs.com/HarborCareers/job/"),
+        ("workday", "workday/3/search-first-page", "harbor.wd5/HarborCareers", "https://harbor.wd5.myworkdayjobs.com/HarborCareers/job/"),
     ],
 )  # fmt: skip
 def test_a_board_token_builds_the_fetch_url(
@@ -161,7 +161,7 @@ def test_a_board_token_builds_the_fetch_url(
 
 
 def test_a_malformed_board_token_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    found = GOLDEN / "workday" / "2" / "search-first-page" / "input.json"
+    found = GOLDEN / "workday" / "3" / "search-first-page" / "input.json"
     code, _, err = run(capsys, "--parser", "workday", str(found), "--board", "not-a-token")
     assert code == 2
     assert "--board 'not-a-token'" in err

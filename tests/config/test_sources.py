@@ -323,9 +323,24 @@ def test_workday_tokens_name_tenant_data_center_and_site(tmp_path: Path) -> None
     assert problems == [
         "FILE:5: sources.workday.boards: boards[0]: Workday token 'nvidia' must look like "
         "tenant.wd5/SiteName (from https://tenant.wd5.myworkdayjobs.com/SiteName) or "
-        "tenant.wd3.myworkdaysite.com/SiteName (from "
-        "https://wd3.myworkdaysite.com/recruiting/tenant/SiteName)"
+        "wd3.myworkdaysite.com/recruiting/tenant/SiteName "
+        "(from https://wd3.myworkdaysite.com/recruiting/tenant/SiteName)"
     ]
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "acme.wd3.myworkdaysite.com/Careers",  # no tenant-named myworkdaysite.com host exists
+        "wd3.myworkdaysite.com/acme/Careers",  # the shared host's sites are under /recruiting
+        "wd3.myworkdaysite.com/en-US/recruiting/acme/Careers",  # tokens carry no locale
+        "wd3.myworkdaysite.com/recruiting/acme",  # a tenant without its site
+    ],
+)
+def test_a_shared_host_token_is_its_board_address(tmp_path: Path, token: str) -> None:
+    problems = _problems(tmp_path, f"  workday:\n    platform: workday\n    boards: [{token}]\n")
+    assert len(problems) == 1
+    assert f"Workday token {token!r} must look like" in problems[0]
 
 
 def test_a_workday_board_on_the_shared_host_crawls_there_in_its_data_centers_lane(
@@ -334,7 +349,7 @@ def test_a_workday_board_on_the_shared_host_crawls_there_in_its_data_centers_lan
     path = tmp_path / "sources.yaml"
     path.write_text(
         "version: 1\nsources:\n  workday:\n    platform: workday\n"
-        "    boards: [acme.wd3.myworkdaysite.com/Careers, nvidia.wd5/Ext]\n",
+        "    boards: [wd3.myworkdaysite.com/recruiting/acme/Careers, nvidia.wd5/Ext]\n",
         encoding="utf-8",
     )
     shared, own = board_specs(load_sources(path, env={}).get("workday"))

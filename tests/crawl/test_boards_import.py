@@ -52,15 +52,15 @@ if TYPE_CHECKING:
         ),
         (
             "https://wd3.myworkdaysite.com/recruiting/acme/Careers",
-            BoardRef("workday", "acme.wd3.myworkdaysite.com/Careers"),
+            BoardRef("workday", "wd3.myworkdaysite.com/recruiting/acme/Careers"),
         ),
         (
             "https://wd3.myworkdaysite.com/en-US/recruiting/acme/Careers/job/Reston/Mechanic_R-3",
-            BoardRef("workday", "acme.wd3.myworkdaysite.com/Careers"),
+            BoardRef("workday", "wd3.myworkdaysite.com/recruiting/acme/Careers"),
         ),
         (
             "https://wd103.myworkdaysite.com/wday/cxs/acme/Careers/jobs",
-            BoardRef("workday", "acme.wd103.myworkdaysite.com/Careers"),
+            BoardRef("workday", "wd103.myworkdaysite.com/recruiting/acme/Careers"),
         ),
         ("https://channable.recruitee.com/o/customer-success", BoardRef("recruitee", "channable")),
         ("https://apply.workable.com/zaelab/j/DD136DD7E7", BoardRef("workable", "zaelab")),
@@ -96,6 +96,7 @@ def test_board_urls_are_recognized(url: str, board: BoardRef) -> None:
         "https://wd3.myworkdaysite.com/recruiting/acme",  # a tenant without its site
         "https://wd3.myworkdaysite.com/en-US/acme/Careers",  # not a recruiting path
         "https://wd3.myworkdaysite.com.evil.example/recruiting/acme/Careers",
+        "https://acme.wd3.myworkdaysite.com/Careers",  # no such host: tenants are in the path
         "https://greenhouse.io.evil.example/acme",
     ],
 )
@@ -337,3 +338,55 @@ def test_boards_of_every_url_kind_are_validated_and_registered(app: App, tmp_pat
         ("jobvite", "qNewCo12"),
         ("icims", "careers-newco"),
     }
+
+
+SHARED_HOST_BOARDS = """\
+https://wd3.myworkdaysite.com/recruiting/anchorbay/Careers
+https://wd3.myworkdaysite.com/en-US/recruiting/anchorbay/Careers
+https://wd5.myworkdaysite.com/en-US/recruiting/quiet-bank/External
+https://wd1.myworkdaysite.com/recruiting/north-wind/Jobs/job/Reston-VA/Buyer_R12345-1
+"""
+
+
+def test_shared_host_workday_boards_are_validated_on_their_host_and_registered(
+    app: App, sandbox: RunningSandbox, tmp_path: Path
+) -> None:
+    """A board URL, the same with a locale, and a posting's URL each name a board on a
+    data center's shared host; each is checked with one listing request there."""
+    urls = tmp_path / "urls.txt"
+    urls.write_text(SHARED_HOST_BOARDS, encoding="utf-8")
+    report = import_boards(app, urls)
+    assert (report.urls, report.recognized, report.duplicates) == (4, 4, 1)
+    assert report.invalid == []
+    assert (report.valid, report.registered) == (3, 3)
+    with app.db.connect() as conn:
+        rows = conn.execute(
+            """SELECT board_key, url, lane, company, company_source FROM crawl.boards
+               WHERE origin = 'import' ORDER BY board_key"""
+        ).fetchall()
+    base = f"{sandbox.url}/workday"
+    assert [tuple(r.values()) for r in rows] == [
+        (
+            "wd1.myworkdaysite.com/recruiting/north-wind/Jobs",
+            f"{base}/wd1.myworkdaysite.com/wday/cxs/north-wind/Jobs/jobs",
+            "workday:wd1",
+            "North Wind",
+            "derived",
+        ),
+        (
+            "wd3.myworkdaysite.com/recruiting/anchorbay/Careers",
+            f"{base}/wd3.myworkdaysite.com/wday/cxs/anchorbay/Careers/jobs",
+            "workday:wd3",
+            "Anchorbay",
+            "derived",
+        ),
+        (
+            "wd5.myworkdaysite.com/recruiting/quiet-bank/External",
+            f"{base}/wd5.myworkdaysite.com/wday/cxs/quiet-bank/External/jobs",
+            "workday:wd5",
+            "Quiet Bank",
+            "derived",
+        ),
+    ]
+    asked = [e.path for e in sandbox.state.requests(platform="workday")]
+    assert sorted(asked) == sorted(row["url"].removeprefix(sandbox.url) for row in rows)

@@ -15,7 +15,7 @@ from parsers.types import ParseOutcome, Quality
 from pipeline.app import App
 from pipeline.crawl.catalog import sync_catalog
 from pipeline.crawl.platforms.workday import PAGE_SIZE, TOTAL_CAP, Workday
-from pipeline.db.rows import BoardRow, DueCheck
+from pipeline.db.rows import BoardRow
 from sandbox.formats.workday import BIG_PARTS
 from sandbox.server import RunningSandbox
 from sandbox.world import build_board, country_of
@@ -160,29 +160,3 @@ def test_a_tenant_over_the_ceiling_is_read_whole(
             "SELECT complete, truncated, total_reported FROM crawl.scans"
         ).fetchone()
     assert (scan["complete"], scan["truncated"], scan["total_reported"]) == (True, False, None)
-
-
-def test_a_shared_host_posting_is_checked_on_its_cxs_detail_api_in_its_data_centers_budget() -> (
-    None
-):
-    workday = Workday()
-    page = "https://wd3.myworkdaysite.com/en-US/recruiting/acme/Careers/job/Reston/Mechanic_R-3"
-    due = DueCheck(
-        id=1,
-        external_id="R-3",
-        board_id=1,
-        url=page,
-        title="Mechanic",
-        status="active",
-        board_key="acme.wd3.myworkdaysite.com/Careers",
-        board_url="https://wd3.myworkdaysite.com/wday/cxs/acme/Careers/jobs",
-    )
-    request = workday.check_request(due)
-    assert (
-        request.url == "https://wd3.myworkdaysite.com/wday/cxs/acme/Careers/job/Reston/Mechanic_R-3"
-    )
-    assert (
-        workday.pacing_key(request.url)
-        == workday.pacing_key("https://acme.wd3.myworkdayjobs.com/wday/cxs/acme/Careers/jobs")
-        == "wd3.myworkdayjobs.com"
-    )

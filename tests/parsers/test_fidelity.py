@@ -178,6 +178,56 @@ def test_myworkdaysite_public_links_name_the_tenant() -> None:
     assert api == "https://wd3.myworkdaysite.com/wday/cxs/acme/Careers"
     public, _ = site_base("https://acme.wd5.myworkdayjobs.com/wday/cxs/acme/Careers/jobs")  # type: ignore[misc]
     assert public == "https://acme.wd5.myworkdayjobs.com/Careers"
+    # Served under a base (the sandbox), the shared host is the base's last segment.
+    public, _ = site_base(
+        "http://127.0.0.1:8765/workday/wd3.myworkdaysite.com/wday/cxs/acme/C/jobs"
+    )  # type: ignore[misc]
+    assert public == "http://127.0.0.1:8765/workday/wd3.myworkdaysite.com/recruiting/acme/C"
+    # No tenant-named myworkdaysite.com host exists: such a URL is read as an own host.
+    public, _ = site_base("https://acme.wd3.myworkdaysite.com/wday/cxs/acme/Careers/jobs")  # type: ignore[misc]
+    assert public == "https://acme.wd3.myworkdaysite.com/Careers"
+
+
+# ---------------------------------------------------------------- Workday requisition ids
+
+
+@pytest.mark.parametrize(
+    ("path", "bullets", "external_id"),
+    [
+        ("/job/Reston/Buyer_R12345-1", ["R12345"], "R12345"),  # a repost of R12345
+        ("/job/Reston/Buyer_JR-0001234-2", ["JR-0001234"], "JR-0001234"),
+        ("/job/Reston/Buyer_R12345", ["R12345"], "R12345"),
+        ("/job/Reston/Buyer_R-7", ["R-7"], "R-7"),  # the dash is the id's own
+        ("/job/Reston/Buyer_JR-0001234", ["JR-0001234"], "JR-0001234"),
+        ("/job/Reston/Buyer_R12345-1", [], "R12345-1"),  # nothing confirms a repost
+        ("/job/Reston/Buyer_R12345-1", ["Reston, VA"], "R12345-1"),
+        ("/job/Reston/Buyer_R12345-1", ["R12346"], "R12345-1"),  # another requisition
+        ("/job/Reston/Buyer_R12345-1", ["R12345-1", "R12345"], "R12345-1"),  # the row says both
+    ],
+)
+def test_a_workday_row_is_its_requisition_not_its_repost(
+    path: str, bullets: list[str], external_id: str
+) -> None:
+    row = {
+        "title": "Buyer",
+        "externalPath": path,
+        "locationsText": "Reston",
+        "bulletFields": bullets,
+    }
+    url = "https://wd3.myworkdaysite.com/wday/cxs/acme/Careers/jobs"
+    (posting,) = parse("workday", json.dumps({"total": 1, "jobPostings": [row]}), url).postings
+    assert posting.external_id == external_id
+    assert posting.url == f"https://wd3.myworkdaysite.com/recruiting/acme/Careers{path}"  # as named
+
+
+def test_a_workday_detail_is_its_requisition_whatever_its_page_is_named() -> None:
+    body = {"jobPostingInfo": {"title": "Buyer", "jobReqId": "R12345", "location": "Reston"}}
+    url = "https://wd3.myworkdaysite.com/wday/cxs/acme/Careers/job/Reston/Buyer_R12345-1"
+    (posting,) = parse("workday", json.dumps(body), url, kind=DocumentKind.DETAIL).postings
+    assert posting.external_id == "R12345"
+    assert posting.url == (
+        "https://wd3.myworkdaysite.com/recruiting/acme/Careers/job/Reston/Buyer_R12345-1"
+    )
 
 
 # ---------------------------------------------------------------- text

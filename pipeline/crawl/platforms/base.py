@@ -141,6 +141,14 @@ class Platform:
         """Where the posting's own page is, when the listing is not enough; None otherwise."""
         return None
 
+    # ---- identity
+
+    def former_external_id(self, posting: Posting) -> str | None:
+        """The id an earlier version of the platform's parser gave this listed posting,
+        when the current version gives it another; None by default. A stored posting
+        under that id takes the new one (pipeline.lifecycle.rules.id_renames)."""
+        return None
+
     # ---- direct checks (closing needs the posting itself to say it is gone)
 
     def check_request(self, posting: DueCheck) -> FetchRequest:

@@ -2,10 +2,10 @@
 per data center, and details only where the listing hides something.
 
 A board token is `{tenant}.{dc}/{site}`, e.g. `nvidia.wd5/NVIDIAExternalCareerSite`
-for https://nvidia.wd5.myworkdayjobs.com/NVIDIAExternalCareerSite, or
-`{tenant}.{dc}.myworkdaysite.com/{site}` for a site on the data center's shared host,
-https://wd3.myworkdaysite.com/recruiting/{tenant}/{site}: the same CXS API under
-https://wd3.myworkdaysite.com/wday/cxs/{tenant}/{site}.
+for https://nvidia.wd5.myworkdayjobs.com/NVIDIAExternalCareerSite, or the board's
+address `wd3.myworkdaysite.com/recruiting/{tenant}/{site}` for a site on the data
+center's shared host: the same CXS API under
+https://wd3.myworkdaysite.com/wday/cxs/{tenant}/{site} (pipeline/workday_sites.py).
 
 Paging: the first page's `total` is the count (later pages say 0). When it is the
 2,000 ceiling, the search is split by a location facet whose values each stay
@@ -23,10 +23,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from parsers.types import ParseOutcome, Posting
-from pipeline.config import WORKDAY_TOKEN, SourceConfig
+from parsers.workday import superseded_id
+from pipeline.config import SourceConfig
 from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.crawl.platforms.simple import HostPerBoard
 from pipeline.db.rows import BoardRow, DueCheck
+from pipeline.workday_sites import TOKEN_FORMS, WorkdaySite, workday_site
 
 PAGE_SIZE = 20  # Workday refuses more
 TOTAL_CAP = 2000
@@ -36,27 +38,21 @@ LOCATION_FACETS = ("locationHierarchy1", "locationCountry", "locations", "locati
 _HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
 
 
-# A posting's page on a shared host, [locale/]recruiting/{tenant}/{site}/job/...
+# A posting's page on a shared host, {origin}/[locale/]recruiting/{tenant}/{site}/job/...;
+# the origin is the host itself, or a base whose last segment names it (the sandbox).
 _SHARED_PAGE = re.compile(
-    r"^(?P<origin>https?://wd\d+\.myworkdaysite\.com)(?:/[A-Za-z]{2}(?:-[A-Za-z]{2})?)?"
+    r"^(?P<origin>https?://(?:[^/?#]+/)*?wd\d+\.myworkdaysite\.com)"
+    r"(?:/[A-Za-z]{2}(?:-[A-Za-z]{2})?)?"
     r"/recruiting/(?P<tenant>[^/]+)/(?P<site>[^/]+)(?P<path>/job/.+)$"
 )
 
 
-def parse_token(token: str) -> tuple[str, str, str]:
-    """(tenant, data center, site) from `tenant.wdN/site`; ValueError otherwise."""
-    match = WORKDAY_TOKEN.match(token)
-    if match is None:
-        raise ValueError(f"Workday board token {token!r} must look like tenant.wd5/SiteName")
-    return match.group("tenant"), match.group("dc"), match.group("site")
-
-
-def board_origin(token: str) -> str:
-    """Where a board's site and CXS API live: its own host, or the shared one."""
-    tenant, dc, _ = parse_token(token)
-    if token.split("/", 1)[0].endswith(".myworkdaysite.com"):
-        return f"https://{dc}.myworkdaysite.com"
-    return f"https://{tenant}.{dc}.myworkdayjobs.com"
+def parse_token(token: str) -> WorkdaySite:
+    """The career site a board token names; ValueError when it names none."""
+    site = workday_site(token)
+    if site is None:
+        raise ValueError(f"Workday board token {token!r} must look like {TOKEN_FORMS}")
+    return site
 
 
 def search_body(offset: int, facets: Mapping[str, list[str]] | None = None) -> bytes:
@@ -150,9 +146,7 @@ class Workday(HostPerBoard):
         return f"{match.group(1)}.myworkdayjobs.com" if match else super().pacing_key(url)
 
     def listing_url(self, api_base: str | None, token: str) -> str:
-        tenant, dc, site = parse_token(token)
-        base = f"{api_base}/{tenant}.{dc}" if api_base else board_origin(token)
-        return f"{base}/wday/cxs/{tenant}/{site}/jobs"
+        return parse_token(token).listing_url(api_base or None)
 
     def lane(self, source: SourceConfig, url: str) -> str:
         """One lane per data center (wd1, wd5, ...): they are separate vendors' hosts."""
@@ -214,6 +208,13 @@ class Workday(HostPerBoard):
     ) -> int | None:
         # Only the first page counts the board; slices and later pages count other things.
         return outcome.total if pages_read == 1 else total
+
+    # ---- identity
+
+    def former_external_id(self, posting: Posting) -> str | None:
+        """The repost-suffixed page id ("R12345-1") parser 2 gave a row whose own
+        requisition id ("R12345") parser 3 takes as its id."""
+        return superseded_id(posting.payload)
 
     # ---- details
 
