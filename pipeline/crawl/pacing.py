@@ -184,11 +184,17 @@ def slot_delays(avail: float, granted: int, rate: float) -> tuple[float, ...]:
     return tuple(max(0.0, (i + 1 - avail) / rate) for i in range(granted))
 
 
+@dataclass(frozen=True)
+class HostCooldown:
+    host: str
+    cooldown_until: datetime
+
+
 def cooling_down(conn: DictConnection, keys: Iterable[str]) -> dict[str, datetime]:
     """Each of these hosts still cooling down, with when its cooldown ends."""
     with conn.transaction():
-        rows = conn.execute(_COOLING, {"keys": sorted(set(keys))}).fetchall()
-    return {row["host"]: row["cooldown_until"] for row in rows}
+        found = [HostCooldown(**r) for r in conn.execute(_COOLING, {"keys": sorted(set(keys))})]
+    return {c.host: c.cooldown_until for c in found}
 
 
 class Pacer:
