@@ -72,7 +72,7 @@ def test_a_prefix_is_written_as_the_words_it_covers(serving, seeded) -> None:
 def _assert_written_as_words(owner: psycopg.Connection) -> None:
     # The seeded postings are English: of a word's stems (serving.word_tsquery), the
     # English one stays; the German and French ones no posting has are dropped
-    # (serving.known_stems).
+    # (serving.prefix_as_words).
     engin = "'engineer' | 'engineering' | '~en:engin'"
     assert _tsquery(owner, "engin") == engin
     # The other words stay; the expansion replaces the prefix operand only.
