@@ -15,8 +15,8 @@ serving's folded words and English stems do), the filter groups as raw keyword f
   postings each in its own language (the bench's rows are English or unclear, so the
   peer stems more: its matches are a superset);
 - facets: both disjunctive (a group with a filter is counted without it: one
-  aggregation per such group), top 12 values per group; serving's company facet
-  counts `unknown` for rows without one, the peer leaves them out;
+  aggregation per such group), top 12 values per group, a posting without a value
+  counted as `unknown` on both sides;
 - a page: both read the page's rows and, with a query, cut a highlighted snippet of
   about 200 characters from each description; serving also checks the words for typos
   and reads each row's duplicate group, the peer neither.
@@ -39,25 +39,24 @@ if TYPE_CHECKING:  # only a type here: importing the package from bench/ would f
     # bench/serving_sync.py first unless the caller put the repository first on the path
     from serving_sync.search import Filters
 
-TEXT_FIELDS = ["title", "company", "description"]
-# Serving's facet groups the peer counts (search.FACET_GROUPS), each a keyword field.
-GROUPS = (
-    "country",
-    "region",
-    "city",
-    "work_mode",
-    "job_type",
-    "employment_type",
-    "source",
-    "company_key",
-)
+TEXT_FIELDS = ["title", "company_name", "description"]
+# Serving's facet groups (search.GROUPS, passed in: this module cannot import the
+# package, see above) are keyword fields of the same names, each filled from the column
+# of that name, or for the office lists and employment types from these.
+LIST_COLUMNS = {
+    "country": "countries",
+    "region": "regions",
+    "city": "cities",
+    "employment_type": "employment_type",
+}
 TOP_N = 12
 ANALYZER = "folded_en"
 ROWS_SQL = """
-SELECT id, title, coalesce(company, '') AS company, coalesce(description, '') AS description,
+SELECT id, title, coalesce(company, '') AS company_name,
+       coalesce(description, '') AS description,
        countries, regions, cities, coalesce(work_mode, 'unknown') AS work_mode,
        coalesce(job_type, 'unknown') AS job_type, employment_type, source,
-       coalesce(company, 'unknown') AS company_key,
+       coalesce(company, 'unknown') AS company,
        (salary_min IS NOT NULL OR salary_max IS NOT NULL) AS has_salary,
        -- Postings of unknown age list last, as serving's -infinity does.
        CASE WHEN sort_at = '-infinity' THEN -1 ELSE extract(epoch FROM sort_at)::bigint END
@@ -66,12 +65,12 @@ FROM serving.jobs
 """  # fmt: skip
 
 
-def _schema() -> tantivy.Schema:
+def _schema(groups: tuple[str, ...]) -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
     builder.add_integer_field("id", stored=True, fast=True)
     for name in TEXT_FIELDS:  # stored: a page shows them, and the snippet is cut from one
         builder.add_text_field(name, stored=True, tokenizer_name=ANALYZER)
-    for name in GROUPS:
+    for name in groups:
         builder.add_text_field(name, tokenizer_name="raw", fast=True)
     builder.add_integer_field("sort_at", fast=True, indexed=True)
     builder.add_integer_field("has_salary", fast=True, indexed=True)
@@ -92,6 +91,7 @@ def _analyzer() -> Any:
 class Peer:
     index: tantivy.Index
     schema: tantivy.Schema
+    groups: tuple[str, ...]
     rows: int
     build_s: float
 
@@ -100,22 +100,23 @@ class Peer:
 
 
 @contextmanager
-def built(owner_url: str) -> Iterator[Peer]:
-    """The peer index over serving.jobs as the bench left it, in a temporary folder."""
+def built(owner_url: str, groups: tuple[str, ...]) -> Iterator[Peer]:
+    """The peer index over serving.jobs as the bench left it, in a temporary folder,
+    with a keyword field for each of serving's facet `groups`."""
     with tempfile.TemporaryDirectory(prefix="jobharbor-peer-") as path:
-        schema = _schema()
+        schema = _schema(groups)
         index = tantivy.Index(schema, path=path)
         index.register_tokenizer(ANALYZER, _analyzer())
         started = time.monotonic()
         writer = index.writer(heap_size=256_000_000, num_threads=2)
         rows = 0
         for row in _rows(owner_url):
-            writer.add_document(_document(row))
+            writer.add_document(_document(row, groups))
             rows += 1
         writer.commit()
         writer.wait_merging_threads()
         index.reload()
-        yield Peer(index, schema, rows, round(time.monotonic() - started, 1))
+        yield Peer(index, schema, groups, rows, round(time.monotonic() - started, 1))
 
 
 def _rows(owner_url: str) -> Iterator[dict[str, Any]]:
@@ -128,43 +129,28 @@ def _rows(owner_url: str) -> Iterator[dict[str, Any]]:
         yield from cursor
 
 
-def _document(row: dict[str, Any]) -> tantivy.Document:
+def _document(row: dict[str, Any], groups: tuple[str, ...]) -> tantivy.Document:
     doc = tantivy.Document(
         id=row["id"],
         title=row["title"],
-        company=row["company"],
+        company_name=row["company_name"],
         description=row["description"],
         sort_at=row["sort_at"],
         has_salary=int(row["has_salary"]),
-        work_mode=row["work_mode"],
-        job_type=row["job_type"],
-        source=row["source"],
-        company_key=row["company_key"],
     )
-    for field, column in (
-        ("country", "countries"),
-        ("region", "regions"),
-        ("city", "cities"),
-        ("employment_type", "employment_type"),
-    ):
-        for value in row[column] or ["unknown"]:
-            doc.add_text(field, value)
+    for group in groups:
+        # A posting with no office, or no employment type, counts as 'unknown', as serving's.
+        values = (
+            (row[LIST_COLUMNS[group]] or ["unknown"]) if group in LIST_COLUMNS else [row[group]]
+        )
+        for value in values:
+            doc.add_text(group, value)
     return doc
 
 
-def _filter_values(f: Filters) -> dict[str, tuple[str, ...]]:
-    """The keyword filters of a request, by the peer's field."""
-    found = {
-        "country": f.country,
-        "region": f.region,
-        "city": f.city,
-        "work_mode": f.work_mode,
-        "job_type": f.job_type,
-        "employment_type": f.employment_type,
-        "source": f.source,
-        "company_key": f.company,
-    }
-    return {field: tuple(values) for field, values in found.items() if values}
+def _filter_values(peer: Peer, f: Filters) -> dict[str, tuple[str, ...]]:
+    """The keyword filters of a request, by group (the filter of the same name)."""
+    return {g: tuple(getattr(f, g)) for g in peer.groups if getattr(f, g)}
 
 
 def query(peer: Peer, f: Filters, *, without: str | None = None) -> tantivy.Query:
@@ -172,7 +158,7 @@ def query(peer: Peer, f: Filters, *, without: str | None = None) -> tantivy.Quer
     must: list[tuple[tantivy.Occur, tantivy.Query]] = []
     if f.q:
         must.append((tantivy.Occur.Must, _text_query(peer, f.q)))
-    for field, values in _filter_values(f).items():
+    for field, values in _filter_values(peer, f).items():
         if field != without:
             must.append(
                 (tantivy.Occur.Must, tantivy.Query.term_set_query(peer.schema, field, list(values)))
@@ -231,8 +217,8 @@ def search(peer: Peer, searcher: tantivy.Searcher, f: Filters, limit: int = 21) 
 def facets(peer: Peer, searcher: tantivy.Searcher, f: Filters) -> dict[str, Any]:
     """Disjunctive facet counts: the groups without a filter in one aggregation, each
     group with one in its own (counted without it), plus the total."""
-    filtered = set(_filter_values(f))
-    plain = [g for g in GROUPS if g not in filtered]
+    filtered = set(_filter_values(peer, f))
+    plain = [g for g in peer.groups if g not in filtered]
     answer = searcher.aggregate(query(peer, f), _terms(plain))
     for group in filtered:
         answer.update(searcher.aggregate(query(peer, f, without=group), _terms([group])))

@@ -546,7 +546,7 @@ def measure_peer(
     says the common terms match (their totals' ratio, serving / peer: the semantics
     differ where the peer module says)."""
     results: dict[str, dict[str, float]] = {}
-    with peer.built(owner) as index:
+    with peer.built(owner, search.GROUPS) as index:
         print(f"  peer (tantivy): {index.rows:,} rows indexed in {index.build_s}s", flush=True)
         searcher = index.searcher()
         for name in LIST_CLASSES:
