@@ -23,6 +23,7 @@ from psycopg.rows import dict_row
 
 from pipeline.db.connect import Database
 from serving_sync import roles
+from serving_sync.language import detected_language
 from serving_sync.reconcile import SyncReport, reconcile, yearly_salary_columns
 from tests.conftest import TestDatabases
 
@@ -192,9 +193,12 @@ def job_row(i: int, **overrides: Any) -> dict[str, Any]:
         "url": f"https://jobs.example.test/{i}",
         "description": f"Job number {i}. We build things together. {TITLES[i % len(TITLES)]}.",
         "openings_12m": 1 + i % 3,
-        "language": "en",  # as the sync detects it: its words are stemmed in English
     }
     row.update(overrides)
+    # Vietnamese when the title's letters say so, as the sync would detect it; otherwise
+    # English, so that these postings' words are stemmed (their descriptions are too
+    # short for the sync's detector to name English: it would leave them unclear).
+    row.setdefault("language", detected_language(row["title"], None) or "en")
     # The yearly figures the sync derives from the stated salary (unless a test sets them).
     return {**yearly_salary_columns(row), **row}
 
