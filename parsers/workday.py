@@ -186,11 +186,12 @@ def flatten_facets(facets: Any) -> list[dict[str, Any]]:
 def paging(data: Any, doc: RawDocument, count: int) -> tuple[str | None, dict[str, Any]]:
     """Workday pages by POST body, so there is no next URL: the adapter plans it from
     this page's count, the first page's total and the facets."""
-    reported = data.get("total")
+    envelope = data if isinstance(data, dict) else {}  # rows found without their envelope
+    reported = envelope.get("total")
     return None, {
         "count": count,
         "reported_total": reported if isinstance(reported, int) else None,
-        "facets": flatten_facets(data.get("facets")),
+        "facets": flatten_facets(envelope.get("facets")),
     }
 
 
