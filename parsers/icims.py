@@ -94,7 +94,7 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
     table = sel.css(".iCIMS_JobsTable")
     issues: list[Issue] = []
     if table:
-        row_nodes = table.css(".row")
+        row_nodes: list[Selector] = list(table.css(".row"))
     else:
         row_nodes = _rows_by_links(sel)
         if not row_nodes:

@@ -126,7 +126,7 @@ def read_feed(
         for c in parent
         if isinstance(c.tag, str) and c.tag != item and len(c) == 0
     }
-    data = {key: [i for i in items if isinstance(i, dict)], "$root": top}
+    data: dict[str, Any] = {key: [i for i in items if isinstance(i, dict)], "$root": top}
     if issues:
         data[SHAPE_ISSUES] = issues
     return data, None
