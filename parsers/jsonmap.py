@@ -433,7 +433,14 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
     root = data  # what root-relative paths read: the document, or the envelope found
     where = f"$.{mapping.listing}" if mapping.listing else "$"
     issues = _prepared_issues(data) if parser.prepare is not None else []
-    if not isinstance(items, list):
+    if isinstance(items, list) and items and not any(c.markers.matches(i) for i in items):
+        # The documented place holds a list, but of something else (Lever's groups
+        # of postings by team): every row would be rejected there, so look further.
+        found = _rows_elsewhere(c, doc, data)
+        if found is not None:
+            items, root, where = found.rows, found.envelope, found.issue.path or "$"
+            issues.append(found.issue)
+    elif not isinstance(items, list):
         item = c.single(data, data) if c.single is not None else None
         if isinstance(item, dict) and all(k in item for k in mapping.single_keys):
             items, single = [item], True

@@ -53,7 +53,6 @@ class RowMarkers:
 @dataclass(frozen=True)
 class FoundRows:
     rows: list[Any]
-    steps: tuple[Step, ...]  # where the rows are, from the document root
     envelope: Any  # what the usual root-relative paths (totals, `$.name`) are read from
     issue: Issue
 
@@ -63,20 +62,21 @@ def path_text(steps: Sequence[Step]) -> str:
 
 
 def find_rows(data: Any, markers: RowMarkers, usual: tuple[Step, ...]) -> FoundRows | None:
-    """The list holding the most marker-carrying objects (the shallowest on a tie),
-    or None when nothing in the document looks like the platform's rows.
+    """Every list of marker-carrying objects in the document (grouped listings, such
+    as jobs per department, hold several), or None when nothing looks like the
+    platform's rows.
 
     A list counts when at least half its elements are rows, so a stray object with
-    an id and a name inside some other list does not make a listing."""
-    best: tuple[int, tuple[Step, ...], list[Any]] | None = None
+    an id and a title inside some other list does not make a listing. Lists inside
+    rows are never searched (offices, departments)."""
+    found: list[tuple[tuple[Step, ...], list[Any]]] = []
     queue: deque[tuple[Any, tuple[Step, ...]]] = deque([(data, ())])
     while queue:
         value, steps = queue.popleft()
         if isinstance(value, list):
             matched = sum(1 for element in value if markers.matches(element))
             if matched and matched * 2 >= len(value):
-                if best is None or matched > best[0]:
-                    best = (matched, steps, value)
+                found.append((steps, value))
                 continue  # the inside of rows is not another listing
             children: list[tuple[Step, Any]] = list(enumerate(value))
         elif isinstance(value, dict):
@@ -85,17 +85,37 @@ def find_rows(data: Any, markers: RowMarkers, usual: tuple[Step, ...]) -> FoundR
             continue
         if len(steps) < _MAX_DEPTH:
             queue.extend((child, (*steps, key)) for key, child in children)
-    if best is None:
+    if not found:
         return None
-    _, steps, rows = best
-    envelope, shape = _envelope(data, steps, usual)
-    where = path_text(steps)
-    wanted = path_text(usual)
+    if len(found) == 1:
+        steps, rows = found[0]
+        envelope, shape = _envelope(data, steps, usual)
+        where = path_text(steps)
+    else:
+        rows = [row for _, group in found for row in group]
+        envelope, where = data, _pattern([steps for steps, _ in found])
+        shape = f"in {len(found)} lists (a grouped listing)"
     message = (
         f"{len(rows)} rows (objects with {markers.describe()}) found at {where}, "
-        f"{shape}; the documented listing is at {wanted}"
+        f"{shape}; the documented listing is at {path_text(usual)}"
     )
-    return FoundRows(rows, steps, envelope, Issue(SHAPE_ISSUE, message, where))
+    return FoundRows(rows, envelope, Issue(SHAPE_ISSUE, message, where))
+
+
+def _pattern(places: list[tuple[Step, ...]]) -> str:
+    """`$.departments[*].jobs` for lists that differ only by index, else the first
+    place and how many others."""
+    first = places[0]
+    if all(len(p) == len(first) for p in places):
+        columns = list(zip(*places, strict=True))
+        if all(isinstance(c[0], int) or len(set(c)) == 1 for c in columns):
+            return "$" + "".join(
+                (f"[{c[0]}]" if len(set(c)) == 1 else "[*]")
+                if isinstance(c[0], int)
+                else f".{c[0]}"
+                for c in columns
+            )
+    return f"{path_text(first)} (and {len(places) - 1} more)"
 
 
 def _envelope(data: Any, steps: tuple[Step, ...], usual: tuple[Step, ...]) -> tuple[Any, str]:

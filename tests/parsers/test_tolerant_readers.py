@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 
-from parsers.registry import REGISTRY
 from parsers.rowfind import SHAPE_ISSUE, RowMarkers, find_rows
 from parsers.types import DocumentKind, PageSignal, ParseOutcome, Quality
-from tests.parsers.conftest import doc, parse
+from tests.parsers.conftest import parse
 
 ICIMS_SEARCH = "https://careers-acme.icims.com/jobs/search?ss=1&in_iframe=1&pr=0"
 
@@ -191,17 +190,63 @@ def test_broken_or_foreign_xml_is_still_rejected() -> None:
     assert _codes(text) == ["invalid_xml"]
 
 
-def test_the_search_prefers_the_list_with_most_rows_and_stops_at_depth() -> None:
+def test_the_search_takes_every_list_of_rows_and_stops_at_depth() -> None:
     markers = RowMarkers(("id",), ("title",))
     row = {"id": 1, "title": "x"}
-    data = {"a": {"few": [row]}, "b": [row, row, row]}
-    found = find_rows(data, markers, ("jobs",))
+    found = find_rows({"a": {"few": [row]}, "b": [row, row, row]}, markers, ("jobs",))
     assert found is not None
-    assert found.steps == ("b",)
-    assert len(found.rows) == 3
+    assert len(found.rows) == 4
+    assert found.issue.path == "$.b (and 1 more)"
     deep: object = [row]
     for _ in range(10):
         deep = {"w": deep}
     assert find_rows(deep, markers, ("jobs",)) is None
-    assert REGISTRY.get("greenhouse") is not None
-    assert doc("x").kind is DocumentKind.LISTING
+
+
+def _lever(n: int, team: str) -> dict[str, object]:
+    return {
+        "id": f"lv-{n}",
+        "text": f"Role {n}",
+        "hostedUrl": f"https://jobs.lever.co/acme/lv-{n}",
+        "categories": {"team": team, "location": "Berlin"},
+    }
+
+
+def test_a_grouped_listing_keeps_the_rows_of_every_group() -> None:
+    """Lever's `group=team` answers a top-level array of groups, each with its
+    postings: the documented place holds a list, but of groups."""
+    body = [
+        {"title": "Engineering", "postings": [_lever(1, "Engineering"), _lever(2, "Engineering")]},
+        {"title": "Sales", "postings": [_lever(3, "Sales")]},
+    ]
+    outcome = parse("lever", json.dumps(body), "https://api.lever.co/v0/postings/acme?group=team")
+    assert [p.external_id for p in outcome.postings] == ["lv-1", "lv-2", "lv-3"]
+    assert outcome.quality is Quality.PARTIAL
+    assert next(i for i in outcome.issues if i.code == SHAPE_ISSUE).path == "$[*].postings"
+    departments = {
+        "departments": [
+            {
+                "id": 1,
+                "name": "Eng",
+                "jobs": [{"id": 11, "title": "A", "absolute_url": "https://x/11"}],
+            },
+            {
+                "id": 2,
+                "name": "Ops",
+                "jobs": [{"id": 12, "title": "B", "absolute_url": "https://x/12"}],
+            },
+        ]
+    }
+    grouped = parse("greenhouse", json.dumps(departments))
+    assert [p.external_id for p in grouped.postings] == ["11", "12"]
+
+
+def test_a_documented_list_of_rows_is_never_searched_further() -> None:
+    """Rows at the documented place are the listing, even beside other row-like lists."""
+    body = {
+        "jobs": [{"id": 1, "title": "A", "absolute_url": "https://x/1"}],
+        "featured": [{"id": 2, "title": "B", "absolute_url": "https://x/2"}],
+    }
+    outcome = parse("greenhouse", json.dumps(body))
+    assert [p.external_id for p in outcome.postings] == ["1"]
+    assert SHAPE_ISSUE not in _codes(outcome)
