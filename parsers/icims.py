@@ -23,6 +23,7 @@ from parsers import mappings
 from parsers.hosted import parse_hosted_page
 from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
+from parsers.rowfind import SHAPE_ISSUE, SHAPE_ISSUES
 from parsers.signals import looks_blocked
 from parsers.text import clean_space
 from parsers.types import Issue, PageSignal, ParseOutcome, RawDocument
@@ -91,13 +92,58 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
         )
     sel = Selector(text=doc.body.decode("utf-8", "replace"), type="html")
     table = sel.css(".iCIMS_JobsTable")
-    if not table:
-        return None, ParseOutcome.rejected(
-            Issue("unexpected_shape", "no .iCIMS_JobsTable on this page: not an iCIMS search")
+    issues: list[Issue] = []
+    if table:
+        row_nodes: list[Selector] = list(table.css(".row"))
+    else:
+        row_nodes = _rows_by_links(sel)
+        if not row_nodes:
+            return None, ParseOutcome.rejected(
+                Issue("unexpected_shape", "no .iCIMS_JobsTable on this page: not an iCIMS search")
+            )
+        issues.append(
+            Issue(
+                SHAPE_ISSUE,
+                f"no .iCIMS_JobsTable container: {len(row_nodes)} job rows found by their "
+                "title links (a.iCIMS_Anchor to /jobs/{id}/…/job)",
+                "a.iCIMS_Anchor",
+            )
         )
-    rows = [_row(row, doc.url) for row in table.css(".row")]
+    rows = [_row(row, doc.url) for row in row_nodes]
     next_url, _ = _next_page(sel, doc.url)
-    return {"jobs": [r for r in rows if r], "next": next_url}, None
+    return {"jobs": [r for r in rows if r], "next": next_url, SHAPE_ISSUES: issues}, None
+
+
+# The element that holds one job's title link and its fields: the nearest `.row`,
+# list item, table row or article around the link.
+_ROW_AROUND = (
+    "ancestor::*[contains(concat(' ', normalize-space(@class), ' '), ' row ')"
+    " or self::li or self::tr or self::article][1]"
+)
+
+
+def _rows_by_links(sel: Selector) -> list[Selector]:
+    """Job rows found by their own marker, the title link to a job page, wherever the
+    page puts them (a card layout without the jobs table). Where neither the nearest
+    row-like element nor the link's parent holds this job alone, the link is the
+    row: its title and id still count, its labelled fields are not guessed."""
+    rows: list[Selector] = []
+    seen: set[int] = set()
+    for link in sel.css("a.iCIMS_Anchor[href]"):
+        found = _JOB_ID.search(link.attrib.get("href", ""))
+        if not found:
+            continue
+        around = [*link.xpath(_ROW_AROUND), *link.xpath("..")]
+        row = next((r for r in around if _one_job(r, found.group(1))), link)
+        if id(row.root) not in seen:
+            seen.add(id(row.root))
+            rows.append(row)
+    return rows
+
+
+def _one_job(row: Selector, job_id: str) -> bool:
+    ids = {_JOB_ID.search(h) for h in row.css("a.iCIMS_Anchor::attr(href)").getall()}
+    return {m.group(1) for m in ids if m} == {job_id}
 
 
 def _paging(data: Any, doc: RawDocument, count: int) -> tuple[str | None, dict[str, Any]]:

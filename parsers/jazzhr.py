@@ -16,17 +16,18 @@ from typing import Any
 
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
-from parsers.jsonmap import JsonParser
+from parsers.jsonmap import JsonParser, row_markers
 from parsers.registry import register
 from parsers.types import Issue, ParseOutcome, RawDocument
 from parsers.xmlfeed import is_html_page, read_feed
 
 PARSER_VERSION = "1"
+_MARKERS = row_markers(mappings.JAZZHR)
 LIVE_STATUSES = frozenset({"open", ""})
 
 
 def _read(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
-    data, rejection = read_feed(doc, roots=("jobs",), item="job", key="jobs")
+    data, rejection = read_feed(doc, roots=("jobs",), item="job", key="jobs", markers=_MARKERS)
     if rejection is None:
         data["jobs"] = [
             job for job in data["jobs"] if str(job.get("status") or "").lower() in LIVE_STATUSES

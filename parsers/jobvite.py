@@ -17,12 +17,13 @@ from typing import Any
 
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
-from parsers.jsonmap import Context, Draft, JsonParser
+from parsers.jsonmap import Context, Draft, JsonParser, row_markers
 from parsers.registry import register
 from parsers.types import Issue, ParseOutcome, Quality, RawDocument
 from parsers.xmlfeed import is_html_page, read_feed
 
 PARSER_VERSION = "1"
+_MARKERS = row_markers(mappings.JOBVITE)
 
 
 def _posted(value: Any) -> tuple[datetime | None, str] | None:
@@ -39,7 +40,7 @@ def _adapt(draft: Draft, job: dict[str, Any], ctx: Context) -> None:
 
 
 def _read(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
-    data, rejection = read_feed(doc, roots=("result",), item="job", key="jobs")
+    data, rejection = read_feed(doc, roots=("result",), item="job", key="jobs", markers=_MARKERS)
     if rejection is None and not data["jobs"] and data["$root"].get("id"):
         data["jobs"] = [data["$root"]]  # `&j={id}`: one job, straight under <result>
     return data, rejection

@@ -20,6 +20,7 @@ from typing import Any
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
 from parsers.entities import has_entity_code
 from parsers.jsonutil import load_json
+from parsers.rowfind import SHAPE_ISSUES, FoundRows, RowMarkers, Step, find_rows
 from parsers.signals import json_error_signal
 from parsers.text import (
     clean_place,
@@ -29,6 +30,7 @@ from parsers.text import (
     remote_from_text,
 )
 from parsers.types import (
+    DocumentKind,
     Issue,
     PageSignal,
     ParseOutcome,
@@ -91,6 +93,15 @@ def compile_path(spec: str) -> Getter:
     return get
 
 
+def path_steps(spec: str) -> tuple[Step, ...]:
+    """`items[0].requisitionList` -> ("items", 0, "requisitionList"); `[*]` is not a step."""
+    return tuple(
+        name if name is not None else int(index)
+        for name, index in _TOKEN.findall(spec)
+        if name or index != "*"
+    )
+
+
 def _key_getter(first: str, second: str | None = None) -> Getter:
     """`name` and `name.sub`, most paths of every mapping, without the general walk
     (it runs for every field of every item)."""
@@ -141,6 +152,10 @@ class JsonMapping:
     offices: tuple[OfficeMap, ...] = ()
     remote: tuple[RemoteRule, ...] = ()
     listing_has_description: bool = True  # False: rows need their detail for a description
+    # What makes an object one of this platform's rows when the listing is not at
+    # `listing` (a bare array, another wrapper): (id keys, title keys). Empty: the
+    # first keys of the `external_id` and `title` paths.
+    row_markers: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     def describe(self) -> str:
         shapes = [f"a listing with items at {self.listing or 'the top level'!r}"]
@@ -162,6 +177,8 @@ class _Compiled:
     total: Getter | None
     # A company read from the document root names the board's owner, not one item.
     board_company: tuple[Getter, ...]
+    markers: RowMarkers
+    listing_steps: tuple[Step, ...]
 
 
 def _compile(mapping: JsonMapping) -> _Compiled:
@@ -191,7 +208,24 @@ def _compile(mapping: JsonMapping) -> _Compiled:
         board_company=tuple(
             compile_path(p) for p in _specs(mapping.fields.get("company")) if p.startswith("$")
         ),
+        markers=row_markers(mapping),
+        listing_steps=path_steps(mapping.listing),
     )
+
+
+def row_markers(mapping: JsonMapping) -> RowMarkers:
+    """The mapping's declared row markers, else the first key of every item-relative
+    `external_id` and `title` path (all alternatives: an older API's key names count)."""
+    ids, titles = mapping.row_markers
+    if ids or titles:
+        return RowMarkers(ids, titles)
+
+    def first_keys(name: str) -> tuple[str, ...]:
+        keys = (path_steps(spec) for spec in _specs(mapping.fields.get(name)))
+        found = (steps[0] for steps in keys if steps and isinstance(steps[0], str))
+        return tuple(dict.fromkeys(k for k in found if not k.startswith("$")))
+
+    return RowMarkers(first_keys("external_id"), first_keys("title"))
 
 
 def _specs(spec: str | tuple[str, ...] | None) -> tuple[str, ...]:
@@ -396,33 +430,46 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
     c = compiled(mapping)
     items = c.listing(data, data)
     single = False
-    if not isinstance(items, list):
+    root = data  # what root-relative paths read: the document, or the envelope found
+    where = f"$.{mapping.listing}" if mapping.listing else "$"
+    issues = _prepared_issues(data) if parser.prepare is not None else []
+    if isinstance(items, list) and items and not any(c.markers.matches(i) for i in items):
+        # The documented place holds a list, but of something else (Lever's groups
+        # of postings by team): every row would be rejected there, so look further.
+        found = _rows_elsewhere(c, doc, data)
+        if found is not None:
+            items, root, where = found.rows, found.envelope, found.issue.path or "$"
+            issues.append(found.issue)
+    elif not isinstance(items, list):
         item = c.single(data, data) if c.single is not None else None
         if isinstance(item, dict) and all(k in item for k in mapping.single_keys):
             items, single = [item], True
+            where = f"$.{mapping.single}" if mapping.single else "$"
         else:
-            return _unexpected(mapping, data)
-    ctx = Context(doc=doc, root=data, single=single)
+            found = _rows_elsewhere(c, doc, data)
+            if found is None:
+                return _unexpected(mapping, data)
+            items, root, where = found.rows, found.envelope, found.issue.path or "$"
+            issues.append(found.issue)
+    ctx = Context(doc=doc, root=root, single=single)
     candidates: list[tuple[str, Posting]] = []
-    issues: list[Issue] = []
     not_objects = 0
-    where = mapping.single if single else mapping.listing
     for index, item in enumerate(items):
-        path = f"$.{where}[{index}]" if where else f"$[{index}]"
+        path = f"{where}[{index}]"
         if not isinstance(item, dict):
             issues.append(Issue("bad_item", "an item is not an object", path))
             not_objects += 1
             continue
-        draft = draft_item(c, item, data)
+        draft = draft_item(c, item, root)
         if parser.adapt is not None:
             parser.adapt(draft, item, ctx)
         candidates.append((path, finish(draft, item, ctx)))
     candidates = dedupe_postings(candidates)
-    total = None if single or c.total is None else c.total(data, data)
+    total = None if single or c.total is None else c.total(root, root)
     next_url: str | None = None
     paging: Mapping[str, Any] = {}
     if parser.paging is not None and not single:
-        next_url, paging = parser.paging(data, doc, len(items))
+        next_url, paging = parser.paging(root, doc, len(items))
     outcome = outcome_from_postings(
         candidates,
         issues=issues,
@@ -431,10 +478,23 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
         listing=not single and not mapping.listing_has_description,
         dropped=not_objects,
     )
-    owner = None if single else _text(_first(c.board_company, data, data))
+    owner = None if single else _text(_first(c.board_company, root, root))
     if owner is not None:
         outcome = replace(outcome, board_company=owner)
     return replace(outcome, paging=paging) if paging else outcome
+
+
+def _prepared_issues(data: Any) -> list[Issue]:
+    found = data.get(SHAPE_ISSUES, ()) if isinstance(data, dict) else ()
+    return [issue for issue in found if isinstance(issue, Issue)]
+
+
+def _rows_elsewhere(c: _Compiled, doc: RawDocument, data: Any) -> FoundRows | None:
+    """A listing's rows where the documented path does not hold them. Only listings
+    are searched: a detail response without its posting stays a rejection."""
+    if doc.kind is not DocumentKind.LISTING:
+        return None
+    return find_rows(data, c.markers, c.listing_steps)
 
 
 def _unexpected(mapping: JsonMapping, data: Any) -> ParseOutcome:

@@ -203,6 +203,8 @@ WORKDAY = JsonMapping(
     # Workday's labels: "Flex" is its hybrid; "On-site" says nothing about remote work.
     remote=(RemoteRule("remoteType", _WORKDAY_REMOTE),),
     listing_has_description=False,
+    # A row's id comes from its page path (parsers/workday.py), not from a field.
+    row_markers=(("externalPath",), ("title",)),
 )
 
 RECRUITEE = JsonMapping(

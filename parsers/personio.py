@@ -15,22 +15,18 @@ import html as htmllib
 import re
 from typing import Any
 
-from lxml import etree
-
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
-from parsers.jsonmap import Context, Draft, JsonParser
+from parsers.jsonmap import Context, Draft, JsonParser, row_markers
 from parsers.registry import register
-from parsers.signals import looks_blocked
+from parsers.rowfind import SHAPE_ISSUES
 from parsers.text import clean_space
-from parsers.types import Issue, PageSignal, ParseOutcome, RawDocument
+from parsers.types import Issue, ParseOutcome, RawDocument
+from parsers.xmlfeed import feed_rows
 
 PARSER_VERSION = "2"
 _LIST_TAGS = {"additionalOffices", "jobDescriptions"}
-
-
-def _xml_parser() -> etree.XMLParser:
-    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, recover=False)
+_MARKERS = row_markers(mappings.PERSONIO)
 
 
 def _element(node: Any) -> Any:
@@ -44,20 +40,15 @@ def _element(node: Any) -> Any:
 
 def read_feed(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
     """The feed as {"positions": [...]}, or a rejection saying why it is unreadable."""
-    if looks_blocked(doc.body):
-        return None, ParseOutcome.rejected(
-            Issue("blocked", "the response is a bot-challenge page"), signal=PageSignal.BLOCKED
-        )
-    try:
-        root = etree.fromstring(doc.body, _xml_parser())
-    except etree.XMLSyntaxError as exc:
-        return None, ParseOutcome.rejected(Issue("invalid_xml", f"not a readable XML feed: {exc}"))
-    if root.tag != "workzag-jobs":
-        return None, ParseOutcome.rejected(
-            Issue("unexpected_shape", f"expected a <workzag-jobs> feed, got <{root.tag}>", "/")
-        )
-    positions = [_element(p) for p in root.iter("position")]
-    return {"positions": [p for p in positions if isinstance(p, dict)]}, None
+    found = feed_rows(doc, roots=("workzag-jobs",), item="position", markers=_MARKERS)
+    if isinstance(found, ParseOutcome):
+        return None, found
+    nodes, _, issues = found
+    positions = [_element(p) for p in nodes]
+    data: dict[str, Any] = {"positions": [p for p in positions if isinstance(p, dict)]}
+    if issues:
+        data[SHAPE_ISSUES] = issues
+    return data, None
 
 
 def _description(position: dict[str, Any]) -> str | None:

@@ -52,7 +52,9 @@ def _company_in(url: str) -> str | None:
 
 def next_page(data: Any, doc: RawDocument, count: int) -> tuple[str | None, dict[str, Any]]:
     """The next offset's URL while `offset + count < totalFound`."""
-    offset, limit, total = (data.get(k) for k in ("offset", "limit", "totalFound"))
+    # Rows found without their envelope: no offset, limit or count to page by.
+    envelope: Any = data if isinstance(data, dict) else {}
+    offset, limit, total = (envelope.get(k) for k in ("offset", "limit", "totalFound"))
     if not all(isinstance(v, int) for v in (offset, limit, total)) or count == 0:
         return None, {}
     following = offset + count

@@ -20,13 +20,14 @@ from urllib.parse import parse_qs, urlsplit
 
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
-from parsers.jsonmap import Context, Draft, JsonParser
+from parsers.jsonmap import Context, Draft, JsonParser, row_markers
 from parsers.registry import register
 from parsers.text import clean_place, unescape_html
 from parsers.types import Issue, ParseOutcome, RawDocument, RawOffice
 from parsers.xmlfeed import is_html_page, read_feed
 
 PARSER_VERSION = "1"
+_MARKERS = row_markers(mappings.SUCCESSFACTORS)
 _LOCATION = ("Posting Location", "Location", "Country")
 _DEPARTMENT = ("Job Family / Functional Area", "Department", "Function")
 _EMPLOYMENT = ("Type of Employment", "Employment Type")
@@ -85,7 +86,7 @@ def _adapt(draft: Draft, job: dict[str, Any], ctx: Context) -> None:
 
 
 def _read(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
-    return read_feed(doc, roots=("Job-Listing",), item="Job", key="jobs")
+    return read_feed(doc, roots=("Job-Listing",), item="Job", key="jobs", markers=_MARKERS)
 
 
 def parse_page(doc: RawDocument) -> ParseOutcome:

@@ -22,6 +22,7 @@ from parsers import mappings
 from parsers.hosted import parse_hosted_page
 from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
+from parsers.rowfind import SHAPE_ISSUE
 from parsers.types import ParseOutcome, RawDocument
 
 PARSER_VERSION = "2"
@@ -64,6 +65,10 @@ def _paging_v3(data: Any, doc: RawDocument, count: int) -> tuple[str | None, dic
     return None, {"count": count, "next_token": token if isinstance(token, str) and token else None}
 
 
+# The widget reader's issues that say the body is not in its shape (the second one
+# when it still found rows with a shortcode and a title elsewhere, as in v3 `results`).
+_NOT_WIDGET = frozenset({"unexpected_shape", SHAPE_ISSUE})
+
 _widget = JsonParser(mappings.WORKABLE, adapt=_adapt, page=parse_page)
 _v3 = JsonParser(mappings.WORKABLE_V3, adapt=_adapt_v3, page=parse_page, paging=_paging_v3)
 
@@ -79,6 +84,8 @@ def parse_workable(doc: RawDocument) -> ParseOutcome:
     if is_v3(doc.url):
         return _v3(doc)
     outcome = _widget(doc)
-    if outcome.issues and outcome.issues[0].code == "unexpected_shape" and b'"results"' in doc.body:
-        return _v3(doc)
+    if b'"results"' in doc.body and any(i.code in _NOT_WIDGET for i in outcome.issues):
+        v3 = _v3(doc)  # a v3 page fetched from another address: its own shape
+        if not any(i.code in _NOT_WIDGET for i in v3.issues):
+            return v3
     return outcome

@@ -186,11 +186,13 @@ def flatten_facets(facets: Any) -> list[dict[str, Any]]:
 def paging(data: Any, doc: RawDocument, count: int) -> tuple[str | None, dict[str, Any]]:
     """Workday pages by POST body, so there is no next URL: the adapter plans it from
     this page's count, the first page's total and the facets."""
-    reported = data.get("total")
+    # Rows found without their envelope: no total or facets to plan the next page by.
+    envelope: dict[str, Any] = data if isinstance(data, dict) else {}
+    reported = envelope.get("total")
     return None, {
         "count": count,
         "reported_total": reported if isinstance(reported, int) else None,
-        "facets": flatten_facets(data.get("facets")),
+        "facets": flatten_facets(envelope.get("facets")),
     }
 
 

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from parsers.registry import Parser
+from parsers.rowfind import SHAPE_ISSUE
 from parsers.types import (
     DocumentKind,
     Issue,
@@ -237,11 +238,27 @@ def complete_read(poll: Poll, *, truncated: bool) -> ListingRead:
     total = poll.total
     # Complete means every listed item was read: the listing's own total matches, and
     # no row was dropped as unusable (a listing without a total cannot show a gap).
-    complete = not truncated and poll.dropped == 0 and (total is None or total == len(items))
+    # Rows found outside the documented shape (a bare array, another wrapper) are real,
+    # but the envelope that says whether more pages follow was not read as documented.
+    reshaped = any(issue.code == SHAPE_ISSUE for issue in poll.issues)
+    complete = (
+        not truncated
+        and not reshaped
+        and poll.dropped == 0
+        and (total is None or total == len(items))
+    )
     if poll.dropped:
         poll.issues.append(
             Issue(
                 "dropped_items", f"{poll.dropped} listed items were unusable: absences do not count"
+            )
+        )
+    elif reshaped:
+        poll.issues.append(
+            Issue(
+                "undocumented_shape",
+                "the listing was read from another shape than its documented one: "
+                "absences do not count",
             )
         )
     elif not complete and not truncated:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from parsers.types import Posting
+from parsers.rowfind import SHAPE_ISSUE
+from parsers.types import Issue, Posting
 from pipeline.config import load_sources
 from pipeline.crawl.http.fetcher import FetchRequest, FetchResult
 from pipeline.crawl.platforms import platform_of
@@ -74,6 +75,20 @@ def test_a_short_dropped_or_truncated_read_is_not_complete(
     read = complete_read(poll_of(ctx, ["a", "b"], total, dropped), truncated=truncated)
     assert not read.complete
     assert [i.code for i in read.issues] == ([issue] if issue else [])
+
+
+def test_a_listing_read_from_another_shape_cannot_prove_an_absence(ctx: SourceContext) -> None:
+    """Rows found outside the documented envelope (a bare array, another wrapper) are
+    kept, but the envelope's paging and count were not read as documented: a posting
+    missing from such a read may sit on a page that was never asked for."""
+    poll = poll_of(ctx, ["a", "b"], total=None)
+    poll.issues.append(Issue(SHAPE_ISSUE, "2 rows found at $, a bare array", "$"))
+    read = complete_read(poll, truncated=False)
+    assert read.outcome == "changed"
+    assert [p.external_id for p in read.postings] == ["a", "b"]
+    assert not read.complete
+    assert "undocumented_shape" in [i.code for i in read.issues]
+    assert complete_read(poll_of(ctx, ["a", "b"], total=None), truncated=False).complete
 
 
 def test_a_read_without_postings_is_empty(ctx: SourceContext) -> None:
