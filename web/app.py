@@ -174,26 +174,25 @@ def _install_middleware(app: FastAPI) -> None:
 
 
 def _choose_language(request: Request) -> str | None:
-    """Sets the request's language (web.i18n); the problem when `lang` is refused. The
-    API answers in English whatever is asked, but refuses an unknown `lang` as it
-    refuses any unknown enumerated value."""
+    """Sets the request's language (web.i18n); the problem when a page's `lang` is
+    refused. The API has no language: it answers in English whatever the header or the
+    cookie ask, and refuses `lang` as it refuses any parameter it does not have."""
+    if is_api(request):
+        i18n.activate(i18n.Choice())
+        return None
     cookie = request.cookies.get(i18n.COOKIE)
     accept = request.headers.get("accept-language")
     try:
-        choice = i18n.choose(raw_params(request), cookie, accept)
+        i18n.activate(i18n.choose(raw_params(request), cookie, accept))
     except i18n.InvalidLang as exc:
-        i18n.activate(i18n.Choice() if is_api(request) else i18n.choose({}, cookie, accept))
+        # The refusal itself in the language the visitor would have had.
+        i18n.activate(i18n.choose({}, cookie, accept))
         return None if request.url.path.startswith(_UNLIMITED) else str(exc)
-    i18n.activate(i18n.Choice() if is_api(request) else choice)
     return None
 
 
 def _bad_lang(request: Request, problem: str) -> Response:
-    if is_api(request):
-        detail = [{"loc": ["query", i18n.PARAM], "msg": problem, "type": "value_error"}]
-        return JSONResponse({"detail": detail}, status_code=422)
-    error = InvalidParameter(i18n.PARAM, problem)
-    return _refused_page(request, error)
+    return _refused_page(request, InvalidParameter(i18n.PARAM, problem))
 
 
 def _too_many(request: Request, wait_s: int) -> Response:
