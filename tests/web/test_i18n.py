@@ -218,6 +218,14 @@ def test_the_htmx_fragment_pushes_an_address_that_keeps_lang(web, seeded) -> Non
     assert "Áp dụng bộ lọc" in fragment.text
 
 
+def test_the_feed_of_a_vietnamese_search_says_its_language(web, seeded) -> None:
+    feed = get(f"{web.url}/feed", params={"country": "VN", "lang": "vi"})
+    assert '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="vi">' in feed.text
+    assert "<title>jobharbor: Tìm việc làm</title>" in feed.text
+    english = get(f"{web.url}/feed", params={"country": "VN"})
+    assert 'xml:lang="en"' in english.text
+
+
 # ---------------------------------------------------------------- dates and numbers
 
 
