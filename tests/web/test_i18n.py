@@ -308,11 +308,11 @@ def test_the_vietnamese_page_of_a_vietnamese_posting_needs_no_lang_on_it(web, se
 # ---------------------------------------------------------------- the catalogue
 
 
-def extracted_ids() -> set:
-    """Every msgid the sources hold now, as `make messages` extracts them."""
+def extracted_ids(root: Path = ROOT) -> set:
+    """Every msgid the sources under `root` hold now, as `make messages` extracts them."""
     with (ROOT / "babel.cfg").open() as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
-    found = extract_from_dir(str(ROOT), method_map, options_map, keywords=DEFAULT_KEYWORDS)
+    found = extract_from_dir(str(root), method_map, options_map, keywords=DEFAULT_KEYWORDS)
     return {message for _, _, message, _, _ in found}
 
 
@@ -341,6 +341,17 @@ def read(path: Path) -> Catalog:
 def test_the_template_is_current_with_the_code_and_templates() -> None:
     # A new or changed string with no `make messages` fails here.
     assert extracted_ids() == catalog_ids(read(LOCALE / "messages.pot"))
+
+
+def test_the_currency_check_sees_a_string_added_in_a_template_or_in_the_code(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "web" / "templates").mkdir(parents=True)
+    (tmp_path / "web" / "templates" / "new.html").write_text(
+        '<p>{{ _("A new sentence") }}</p>{% trans %}Another one{% endtrans %}'
+    )
+    (tmp_path / "web" / "new.py").write_text('LABEL = N_("A new label")\n')
+    assert extracted_ids(tmp_path) == {"A new sentence", "Another one", "A new label"}
 
 
 def test_every_string_has_a_vietnamese_translation() -> None:
