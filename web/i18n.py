@@ -19,7 +19,7 @@ import io
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
@@ -195,8 +195,10 @@ def day(value: date | datetime) -> str:
 
 
 def moment_utc(value: datetime) -> str:
-    """A day and time in UTC: "3 Nov 2026 14:05 UTC"."""
-    return format_datetime(value, _TIME_FORMATS[locale()], tzinfo=None, locale=locale())
+    """A day and time in UTC: "3 Nov 2026 14:05 UTC" (a naive time is taken as UTC)."""
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC)
+    return format_datetime(value, _TIME_FORMATS[locale()], tzinfo=UTC, locale=locale())
 
 
 def ago(count: int, unit: str) -> str:

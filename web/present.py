@@ -329,7 +329,7 @@ def date_shown(job: dict[str, Any], now: datetime | None = None) -> DateShown:
     value = job["posted_at"] if kind is DateKind.POSTED else job["first_seen_at"]
     exact = day(value)
     if kind is DateKind.POSTED and job.get("posted_precision") == "exact":
-        exact = i18n.moment_utc(value.astimezone(UTC))
+        exact = i18n.moment_utc(value)
     if kind is DateKind.LISTED_SINCE:
         return DateShown(kind, _("listed since"), "", exact, value.isoformat())
     label = _("posted") if kind is DateKind.POSTED else _("first seen")

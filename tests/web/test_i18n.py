@@ -6,7 +6,7 @@ the catalogue complete and in step with the templates and the code."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -259,6 +259,8 @@ def test_english_numbers_and_dates_read_as_before() -> None:
     assert present.day(date(2026, 11, 3)) == "3 Nov 2026"
     assert present.relative_age(NOW - timedelta(days=45), NOW) == "6 weeks ago"
     assert i18n.moment_utc(datetime(2026, 11, 30, 9, 30, tzinfo=UTC)) == "30 Nov 2026 09:30 UTC"
+    hanoi = timezone(timedelta(hours=7))
+    assert i18n.moment_utc(datetime(2026, 11, 30, 16, 30, tzinfo=hanoi)) == "30 Nov 2026 09:30 UTC"
 
 
 def test_the_page_shows_dates_and_amounts_in_its_language(web, seeded) -> None:
