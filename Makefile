@@ -16,7 +16,7 @@ SERVING_ROWS ?= 200000
 TEST_WORKERS ?= 4
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test test-fast lint format bench freshness chaos screenshots up up-check down clean
+.PHONY: help install demo test test-fast lint format messages bench freshness chaos screenshots up up-check down clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -46,6 +46,11 @@ lint: install ## ruff lint and format check; mypy on the phases and the crawl en
 format: install ## apply ruff formatting and safe fixes
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+messages: install ## extract the web app's strings into web/locale/messages.pot and merge them into each language's .po
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --project jobharbor \
+		--copyright-holder "the jobharbor authors" -o web/locale/messages.pot .
+	$(BIN)/pybabel update -i web/locale/messages.pot -d web/locale --width 100 --ignore-pot-creation-date
 
 bench: install ## run the benchmarks; each prints its figures and ends with one JSON line
 	@set -e; for script in bench/*.py; do \

@@ -21,7 +21,6 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from serving_sync import language
 from serving_sync.search import InvalidParameter
 from web import (
     api,
@@ -29,6 +28,7 @@ from web import (
     contract,
     discovery,
     guard,
+    i18n,
     navigation,
     pages,
     present,
@@ -50,16 +50,21 @@ SUGGEST_PATH = "/api/suggest"
 def templates() -> Jinja2Templates:
     found = Jinja2Templates(directory=HERE / "templates")
     env = found.env
+    # Built once: gettext and ngettext read the request's language (web.i18n) themselves.
+    env.add_extension("jinja2.ext.i18n")
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(
-        group_label=present.GROUP_LABELS.get,
+        group_label=present.group_label,
         value_label=present.value_label,
         query_string=present.query_string,
         with_value=present.with_value,
         page_link=present.page_link,
-        posting_language=language.posting_language,
+        text_language=present.text_language,
         spelling_links=present.spelling_links,
         safe_url=present.safe_url,
         number=present.number,
+        moment_utc=i18n.moment_utc,
         percent=present.percent,
         posted_text=present.posted_text,
         date_shown=present.date_shown,
@@ -68,9 +73,13 @@ def templates() -> Jinja2Templates:
         salary_converted_text=present.salary_converted_text,
         day=present.day,
         param_name=present.param_name,
-        field_label=present.FIELD_LABELS.get,
+        field_label=present.field_label,
+        extracted_value=present.extracted_value,
+        work_mode_source=present.work_mode_source,
+        problem_text=navigation.problem_text,
+        here=i18n.localized,
+        link_pairs=i18n.link_pairs,
         enriched_fields=present.ENRICHED_FIELDS,
-        work_mode_sources=present.WORK_MODE_SOURCES,
         company_note=present.company_note,
         legal_entity_text=present.legal_entity_text,
         enrichment_body=present.enrichment_body,
@@ -130,18 +139,60 @@ def _install_middleware(app: FastAPI) -> None:
     @app.middleware("http")
     async def limit_and_vary(request: Request, call_next: Any) -> Response:
         path = request.url.path
+        refused = _choose_language(request)
         if not path.startswith(_UNLIMITED):
             client = request.client.host if request.client else "?"
             limiter = app.state.suggest_limiter if path == SUGGEST_PATH else app.state.limiter
             wait = limiter.allow(client)
             if wait is not None:
                 return _too_many(request, int(wait) + 1)
+        if refused is not None:
+            response = _bad_lang(request, refused)
+            response.headers.update(guard.security_headers())
+            return response
         response = await call_next(request)
         response.headers.update(guard.security_headers())
         if response.headers.get("content-type", "").startswith("text/html"):
-            # The same URL answers htmx with a fragment and browsers with a page.
-            response.headers["Vary"] = "HX-Request"
+            # The same URL answers htmx with a fragment and browsers with a page, and,
+            # unless the URL names the language, in the one the cookie or browser asks.
+            vary = ["HX-Request"]
+            if not i18n.current().from_url:
+                vary += ["Accept-Language", "Cookie"]
+            response.headers["Vary"] = ", ".join(vary)
+        choice = i18n.current()
+        if choice.from_url and not is_api(request):
+            # The switch sticks: later pages without `lang` come in the same language.
+            response.set_cookie(
+                i18n.COOKIE,
+                choice.locale,
+                max_age=i18n.COOKIE_MAX_AGE_S,
+                path="/",
+                samesite="lax",
+                httponly=True,
+            )
         return response
+
+
+def _choose_language(request: Request) -> str | None:
+    """Sets the request's language (web.i18n); the problem when a page's `lang` is
+    refused. The API has no language: it answers in English whatever the header or the
+    cookie ask, and refuses `lang` as it refuses any parameter it does not have."""
+    if is_api(request):
+        i18n.activate(i18n.Choice())
+        return None
+    cookie = request.cookies.get(i18n.COOKIE)
+    accept = request.headers.get("accept-language")
+    try:
+        i18n.activate(i18n.choose(raw_params(request), cookie, accept))
+    except i18n.InvalidLang as exc:
+        # The refusal itself in the language the visitor would have had.
+        i18n.activate(i18n.choose({}, cookie, accept))
+        return None if request.url.path.startswith(_UNLIMITED) else str(exc)
+    return None
+
+
+def _bad_lang(request: Request, problem: str) -> Response:
+    return _refused_page(request, InvalidParameter(i18n.PARAM, problem))
 
 
 def _too_many(request: Request, wait_s: int) -> Response:
@@ -150,10 +201,23 @@ def _too_many(request: Request, wait_s: int) -> Response:
     if is_api(request):
         body = {"detail": "Too many requests: slow down a little.", "retry_after_s": wait_s}
         return JSONResponse(body, status_code=429, headers=headers)
-    context = {"title": "Too many requests", "wait": wait_s}
+    context = {"title": i18n.gettext("Too many requests"), "wait": wait_s}
     response = render(request, "too_many.html", context, 429)
     response.headers.update(headers)
     return response
+
+
+def _refused_page(request: Request, exc: InvalidParameter) -> Response:
+    """The 422 page: what was refused, and a form to send the request again fixed."""
+    form = navigation.fix_form(raw_params(request), exc.param)
+    context = {
+        "title": i18n.gettext("Invalid request"),
+        "error": exc,
+        "kept": form.kept,
+        "fields": form.fields,
+        "action": request.url.path,
+    }
+    return render(request, "error.html", context, 422)
 
 
 def is_api(request: Request) -> bool:
@@ -166,15 +230,7 @@ def _install_errors(app: FastAPI) -> None:
         if is_api(request):
             detail = [{"loc": ["query", exc.param], "msg": exc.problem, "type": "value_error"}]
             return JSONResponse({"detail": detail}, status_code=422)
-        form = navigation.fix_form(raw_params(request), exc.param)
-        context = {
-            "title": "Invalid request",
-            "error": exc,
-            "kept": form.kept,
-            "fields": form.fields,
-            "action": request.url.path,
-        }
-        return render(request, "error.html", context, 422)
+        return _refused_page(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_path(request: Request, exc: RequestValidationError) -> Response:
@@ -182,17 +238,19 @@ def _install_errors(app: FastAPI) -> None:
             return await request_validation_exception_handler(request, exc)
         where = exc.errors()[0]["loc"] if exc.errors() else ("path",)
         refused = InvalidParameter(str(where[-1]), "is not valid here")
-        return render(request, "error.html", {"title": "Invalid request", "error": refused}, 422)
+        context = {"title": i18n.gettext("Invalid request"), "error": refused}
+        return render(request, "error.html", context, 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def not_found(request: Request, exc: StarletteHTTPException) -> Response:
         if is_api(request) or exc.status_code != 404:
             return await http_exception_handler(request, exc)
-        return render(request, "not_found.html", {"title": "Page not found", "page": True}, 404)
+        context = {"title": i18n.gettext("Page not found"), "page": True}
+        return render(request, "not_found.html", context, 404)
 
     @app.exception_handler(Unavailable)
     async def unavailable(request: Request, exc: Unavailable) -> Response:
         if is_api(request):
             return JSONResponse({"detail": "search unavailable"}, status_code=503)
-        context = {"title": "Search unavailable", "unavailable": True}
+        context = {"title": i18n.gettext("Search unavailable"), "unavailable": True}
         return render(request, "unavailable.html", context, 503)

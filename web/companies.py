@@ -12,7 +12,9 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, Response
 
 from serving_sync import companies, search
-from web import api, contract, navigation
+from web import api, contract, i18n, navigation
+from web.i18n import gettext as _
+from web.i18n import ngettext
 from web.respond import cached_counts, json_response, raw_params, render
 
 router = APIRouter()
@@ -22,7 +24,7 @@ Slug = Annotated[str, Path(max_length=companies.MAX_SLUG_CHARS, description="The
 
 
 def company_link(name: str) -> str:
-    return "/companies/" + quote(companies.slug(name), safe="")
+    return i18n.localized("/companies/" + quote(companies.slug(name), safe=""))
 
 
 def _read(request: Request, slug: str) -> dict[str, Any] | None:
@@ -43,12 +45,12 @@ def _read(request: Request, slug: str) -> dict[str, Any] | None:
 def company_page(request: Request, slug: Slug) -> Response:
     found = _read(request, slug)
     if found is None:
-        context = {"title": "Company not found", "page": True, "company": True}
+        context = {"title": _("Company not found"), "page": True, "company": True}
         return render(request, "not_found.html", context, 404)
     query, page, panel = found["query"], found["page"], found["panel"]
     base = f"/companies/{quote(slug, safe='')}"
     context = {
-        "title": f"{found['name']} — {panel.total if panel.total is not None else '?'} open jobs",
+        "title": _title(found["name"], panel.total),
         "company": found["name"],
         "filters": query.filters,
         "query": query,
@@ -60,9 +62,17 @@ def company_page(request: Request, slug: Slug) -> Response:
         "first_url": _here(base, query, None) if query.cursor else None,
         "previous_url": _here(base, query, page.previous_cursor) if page.has_previous else None,
         "position": navigation.position(query, page.listed, panel.total),
-        "description": f"Open jobs at {found['name']}, from the employer's own boards.",
+        "description": _("Open jobs at %(company)s, from the employer's own boards.")
+        % {"company": found["name"]},
     }
     return render(request, "company.html", context)
+
+
+def _title(name: str, total: int | None) -> str:
+    if total is None:
+        return _("%(company)s — ? open jobs") % {"company": name}
+    count = ngettext("%(n)s open job", "%(n)s open jobs", total) % {"n": i18n.number(total)}
+    return f"{name} — {count}"
 
 
 def _here(base: str, query: search.SearchRequest, cursor: str | None) -> str:

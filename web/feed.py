@@ -9,7 +9,11 @@ from datetime import UTC, datetime
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from web import i18n
+from web.i18n import gettext as _
+
 ATOM = "http://www.w3.org/2005/Atom"
+XML = "http://www.w3.org/XML/1998/namespace"
 SUMMARY_CHARS = 300
 
 
@@ -30,6 +34,7 @@ def atom(
     """The feed document. `job_url` has `{id}` where a job's id goes."""
     ET.register_namespace("", ATOM)
     feed = ET.Element(f"{{{ATOM}}}feed")
+    feed.set(f"{{{XML}}}lang", i18n.locale())  # the language of its title and summaries
     _text(feed, "id", feed_url)
     _text(feed, "title", title)
     updated = max((entry_updated(i) for i in items), default=now)
@@ -55,7 +60,7 @@ def _entry(item: dict[str, Any], url: str) -> ET.Element:
     if item.get("company"):
         author = ET.SubElement(entry, f"{{{ATOM}}}author")
         _text(author, "name", item["company"])
-    where = item.get("location_text") or "Location not stated"
+    where = item.get("location_text") or _("Location not stated")  # the page's language
     summary = " · ".join((where, item.get("snippet") or "")).strip(" ·")
     _text(entry, "summary", _clean(summary)[:SUMMARY_CHARS])
     return entry

@@ -4,13 +4,16 @@ filters as chips a visitor can remove one by one."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from serving_sync.search import DEFAULT_LIMIT, Filters, SearchRequest
-from web import present
+from web import i18n, present
+from web.i18n import N_, ngettext
+from web.i18n import gettext as _
 
 # Parameters that refine another filter rather than filter on their own: no chip, and
 # not counted in "Filters (n)".
@@ -35,7 +38,8 @@ def canonical_pairs(query: SearchRequest, cursor: str | None) -> list[tuple[str,
         pairs.append(("limit", str(query.limit)))
     if cursor:
         pairs.append(("cursor", cursor))
-    return pairs
+    # The language the URL named stays in every link built from these (web.i18n).
+    return [*pairs, *i18n.link_pairs()]
 
 
 def canonical_url(query: SearchRequest, cursor: str | None) -> str:
@@ -85,7 +89,7 @@ def chips(query: SearchRequest) -> list[Chip]:
     pairs = canonical_pairs(query, None)
     found = []
     for index, (name, value) in enumerate(pairs):
-        if name in _REFINEMENTS or name in ("sort", "group", "limit"):
+        if name in _REFINEMENTS or name in ("sort", "group", "limit", i18n.PARAM):
             continue
         if name == "salary_currency" and query.filters.salary_min is not None:
             continue  # one chip for "at least X in C": a minimum needs its currency
@@ -104,26 +108,36 @@ def chips(query: SearchRequest) -> list[Chip]:
 def clear_url(query: SearchRequest) -> str:
     """The same words, sort and grouping with no filter."""
     kept = [
-        (n, v) for n, v in canonical_pairs(query, None) if n in ("q", "verbatim", "sort", "group")
+        (n, v)
+        for n, v in canonical_pairs(query, None)
+        if n in ("q", "verbatim", "sort", "group", i18n.PARAM)
     ]
     return "/?" + urlencode(kept) if kept else "/"
 
 
 def chip_label(name: str, value: str, filters: Filters) -> str:
     if name == "posted_within_days":
-        undated = " (and undated)" if filters.include_undated else ""
-        return f"Posted within {value} day{'s' if value != '1' else ''}{undated}"
+        days = int(value)
+        if filters.include_undated:
+            return ngettext(
+                "Posted within %(n)s day (and undated)",
+                "Posted within %(n)s days (and undated)",
+                days,
+            ) % {"n": days}
+        return ngettext("Posted within %(n)s day", "Posted within %(n)s days", days) % {"n": days}
     if name == "include_undated":
-        return "Undated postings included"
+        return _("Undated postings included")
     if name == "has_salary":
-        return "States a salary" if value == "true" else "States no salary"
+        return _("States a salary") if value == "true" else _("States no salary")
     if name == "salary_min":
         currency = filters.salary_currency or ""
-        return f"Salary at least {present.number(int(float(value)))} {currency}".rstrip()
+        amount = f"{present.number(int(float(value)))} {currency}".rstrip()
+        return _("Salary at least %(amount)s") % {"amount": amount}
     if name == "salary_currency":
-        return f"Salary in {value}"
+        return _("Salary in %(currency)s") % {"currency": value}
     group = _GROUP_OF_PARAM.get(name, name)
-    return f"{present.GROUP_LABELS.get(group, name)}: {present.value_label(group, value)}"
+    label = present.group_label(group) or name
+    return f"{label}: {present.value_label(group, value)}"
 
 
 def position(query: SearchRequest, shown: int, total: int | None) -> str | None:
@@ -131,34 +145,39 @@ def position(query: SearchRequest, shown: int, total: int | None) -> str | None:
     before = 0 if query.cursor is None else query.cursor.offset
     if before is None or shown == 0:
         return None
-    of = f" of {present.number(total)}" if total is not None else ""
-    return f"{present.number(before + 1)}–{present.number(before + shown)}{of}"
+    span = f"{present.number(before + 1)}–{present.number(before + shown)}"
+    if total is None:
+        return span
+    return _("%(span)s of %(total)s") % {"span": span, "total": present.number(total)}
 
 
 def page_title(query: SearchRequest, total: int | None) -> str:
     """The tab's title: the words searched for and how many jobs match."""
-    count = "" if total is None else f"{present.number(total)} job{'s' if total != 1 else ''}"
+    count = ""
+    if total is not None:
+        count = ngettext("%(n)s job", "%(n)s jobs", total) % {"n": present.number(total)}
     words = query.filters.q
     if words and count:
         return f"{words} — {count}"
     if words:
-        return f"{words} — search jobs"
+        return _("%(words)s — search jobs") % {"words": words}
     if filter_count(query) and count:
-        return f"{count} matching your filters"
-    return "Search jobs"
+        return _("%(count)s matching your filters") % {"count": count}
+    return _("Search jobs")
 
 
 # ---------------------------------------------------------------- an error's form
 
 _FIELD_LABELS = {
-    "q": "Search",
-    "salary_min": "Salary at least",
-    "salary_currency": "Currency",
-    "posted_within_days": "Posted within (days)",
-    "limit": "Jobs per page",
-    "sort": "Sort",
-    "group": "Show",
-    "cursor": "Page",
+    "q": N_("Search"),
+    "salary_min": N_("Salary at least"),
+    "salary_currency": N_("Currency"),
+    "posted_within_days": N_("Posted within (days)"),
+    "limit": N_("Jobs per page"),
+    "sort": N_("Sort"),
+    "group": N_("Show"),
+    "cursor": N_("Page"),
+    "lang": N_("Language"),
 }
 # A parameter whose problem is its pair's too: both are shown to fix.
 _PARTNERS = {"salary_min": ("salary_currency",), "salary_currency": ("salary_min",)}
@@ -180,10 +199,9 @@ def fix_form(raw: Mapping[str, Sequence[str]], param: str) -> FixForm:
         if name == "cursor":
             continue  # a refused cursor is dropped: the search starts from its first page
         values = [v for v in raw.get(name, ()) if v != ""] or [""]
-        label = _FIELD_LABELS.get(name) or present.GROUP_LABELS.get(
-            _GROUP_OF_PARAM.get(name, name), name
-        )
-        fields.extend((name, label, value) for value in values)
+        label = _FIELD_LABELS.get(name)
+        label = _(label) if label else present.group_label(_GROUP_OF_PARAM.get(name, name))
+        fields.extend((name, label or name, value) for value in values)
     kept = [
         (name, value)
         for name, values in raw.items()
@@ -192,3 +210,62 @@ def fix_form(raw: Mapping[str, Sequence[str]], param: str) -> FixForm:
         if value != ""
     ]
     return FixForm(kept, fields)
+
+
+# ---------------------------------------------------------------- a refusal, in words
+
+# The refusals the search's checks write (serving_sync.search, serving_sync.value_rules,
+# in English for the API), matched whole, as the page's language says them. A refusal
+# not listed here is shown as written.
+_PROBLEMS = tuple(
+    (re.compile(pattern), message)
+    for pattern, message in (
+        (r"give it at most once", N_("give it at most once")),
+        (r"at most (?P<n>\d+) values", N_("at most %(n)s values")),
+        (r"at most (?P<n>\d+) characters", N_("at most %(n)s characters")),
+        (
+            r"values must be at most (?P<n>\d+) printable characters",
+            N_("values must be at most %(n)s printable characters"),
+        ),
+        (r"must be a whole number", N_("must be a whole number")),
+        (r"must be a number", N_("must be a number")),
+        (r"must be true or false", N_("must be true or false")),
+        (
+            r"must be between (?P<low>\S+) and (?P<high>\S+)",
+            N_("must be between %(low)s and %(high)s"),
+        ),
+        (r"must be one of (?P<values>.+)", N_("must be one of %(values)s")),
+        (r"must be an ISO 4217 code such as EUR", N_("must be an ISO 4217 code such as EUR")),
+        (
+            r"needs salary_currency \(amounts are compared in it\)",
+            N_("needs salary_currency (amounts are compared in it)"),
+        ),
+        (r"control characters are not allowed", N_("control characters are not allowed")),
+        (r"belongs to another sort order", N_("belongs to another sort order")),
+        (r"belongs to another grouping", N_("belongs to another grouping")),
+        (r"malformed", N_("malformed")),
+        (r"is not valid here", N_("is not valid here")),
+        (r"(?P<value>'.*') is not one of (?P<values>.+)", N_("%(value)s is not one of %(values)s")),
+        (
+            r"(?P<value>'.*') is not an ISO 3166 alpha-2 code in capitals or 'unknown'",
+            N_("%(value)s is not an ISO 3166 alpha-2 code in capitals or 'unknown'"),
+        ),
+        (
+            r"(?P<value>'.*') is not a key of the skill catalogue",
+            N_("%(value)s is not a key of the skill catalogue"),
+        ),
+        (
+            r"(?P<value>'.*') is not N, N-M, N\+ \(years, 0\.\.(?P<max>\d+)\) or 'unknown'",
+            N_("%(value)s is not N, N-M, N+ (years, 0..%(max)s) or 'unknown'"),
+        ),
+    )
+)
+
+
+def problem_text(problem: str) -> str:
+    """Why a parameter was refused, in the page's language."""
+    for pattern, message in _PROBLEMS:
+        found = pattern.fullmatch(problem)
+        if found:
+            return _(message) % found.groupdict() if found.groupdict() else _(message)
+    return problem

@@ -12,6 +12,7 @@ from markupsafe import Markup
 from serving_sync import search
 from web import navigation, present, structured
 from web.db import Unavailable
+from web.i18n import gettext as _
 from web.respond import cached_counts, raw_params, render
 
 router = APIRouter(include_in_schema=False)
@@ -76,7 +77,7 @@ def search_page(request: Request) -> Response:
 @router.get("/jobs/{job_id}")
 def job_page(request: Request, job_id: Annotated[int, Path(ge=0)]) -> Response:
     if job_id >= 2**63:
-        return render(request, "not_found.html", {"title": "Job not found"}, 404)
+        return render(request, "not_found.html", {"title": _("Job not found")}, 404)
     # The search that led here (its words are marked in the description), checked as
     # the search itself checks it.
     back = search.parse_filters({"q": raw_params(request).get("q", [])})
@@ -97,8 +98,8 @@ def job_page(request: Request, job_id: Annotated[int, Path(ge=0)]) -> Response:
         }
         return render(request, "job.html", context)
     if closed:
-        return render(request, "closed.html", {"title": "Job closed", "job": closed}, 410)
-    return render(request, "not_found.html", {"title": "Job not found"}, 404)
+        return render(request, "closed.html", {"title": _("Job closed"), "job": closed}, 410)
+    return render(request, "not_found.html", {"title": _("Job not found")}, 404)
 
 
 def _posting(job: dict[str, Any], page_url: str) -> Markup | None:
@@ -113,7 +114,7 @@ def stats_page(request: Request) -> Response:
     settings = request.app.state.settings
     with request.app.state.pool.connection() as conn:
         found = cached_counts(request, conn, filters, STATS_PAGE_GROUPS, settings.web_stats_top)
-    context = {"title": "Statistics", "filters": filters, "stats": found}
+    context = {"title": _("Statistics"), "filters": filters, "stats": found}
     return render(request, "stats.html", context)
 
 
@@ -121,7 +122,7 @@ def stats_page(request: Request) -> Response:
 def api_docs(request: Request) -> Response:
     """The API's interactive documentation (Swagger UI over /openapi.json), every asset
     from this app: no CDN, no inline script."""
-    return render(request, "docs.html", {"title": "API"})
+    return render(request, "docs.html", {"title": _("API")})
 
 
 @router.get("/healthz")

@@ -11,73 +11,93 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pycountry
+from babel import Locale
 
 from pipeline.enrich.catalog import load_catalog
-from serving_sync import search
+from serving_sync import language, search
 from serving_sync.dates import DateKind, date_kind
 from serving_sync.evidence import NormalizedField, place, served_fields
 from serving_sync.search import DEFAULT_LIMIT, UNKNOWN, Filters, SearchRequest
 from serving_sync.typeahead import Suggestion
+from web import i18n
 from web.description import Block, description_blocks, description_html, pieces_between
+from web.i18n import N_, ngettext
+from web.i18n import gettext as _
 
 GROUP_LABELS = {
-    "country": "Country",
-    "region": "Region",
-    "city": "City",
-    "work_mode": "Work mode",
-    "job_type": "Job type",
-    "employment_type": "Employment type",
-    "source": "Source",
-    "company": "Company",
-    "month": "Posting month",
-    "skill": "Skills",
-    "experience": "Experience (years)",
-    "seniority": "Seniority",
-    "enrichment": "Requirements extracted",
+    "country": N_("Country"),
+    "region": N_("Region"),
+    "city": N_("City"),
+    "work_mode": N_("Work mode"),
+    "job_type": N_("Job type"),
+    "employment_type": N_("Employment type"),
+    "source": N_("Source"),
+    "company": N_("Company"),
+    "month": N_("Posting month"),
+    "skill": N_("Skills"),
+    "experience": N_("Experience (years)"),
+    "seniority": N_("Seniority"),
+    "enrichment": N_("Requirements extracted"),
 }
 # A posting without an enrichment result was not extracted: that is not "no skills".
 UNKNOWN_LABELS = {
-    "skill": "Not extracted",
-    "experience": "Not stated or not extracted",
-    "seniority": "Not stated or not extracted",
-    "work_mode": "Not stated",
-    "employment_type": "Not stated",
-    "enrichment": "Not extracted",
+    "skill": N_("Not extracted"),
+    "experience": N_("Not stated or not extracted"),
+    "seniority": N_("Not stated or not extracted"),
+    "work_mode": N_("Not stated"),
+    "employment_type": N_("Not stated"),
+    "enrichment": N_("Not extracted"),
 }
+UNKNOWN_LABEL = N_("Unknown")
 # Where a published work mode comes from (pipeline.normalize.work_mode).
 WORK_MODE_SOURCES = {
-    "field": "stated by the platform",
-    "location": "from the location",
-    "description": "from the description",
+    "field": N_("stated by the platform"),
+    "location": N_("from the location"),
+    "description": N_("from the description"),
 }
 # Where a published company comes from (pipeline.normalize.company): what a reader may
 # want to know about a name the posting itself did not state.
 COMPANY_SOURCES = {
     "posting": None,
     "config": None,  # the operator's own word for the board: as good as stated
-    "board": "as the job board names its owner",
-    "derived": "read from the job board's address",
+    "board": N_("as the job board names its owner"),
+    "derived": N_("read from the job board's address"),
 }
-EMPLOYMENT_LABELS = {"per_diem": "Per diem", "other": "Other"}
+EMPLOYMENT_LABELS = {"per_diem": N_("Per diem"), "other": N_("Other")}
 # The extracted values a job page and GET /api/jobs/{id} show, in this order.
 ENRICHED_FIELDS = (
     "experience_min", "experience_max", "seniority", "work_mode", "employment_type", "education",
 )  # fmt: skip
 FIELD_LABELS = {
-    "experience_min": "Experience, at least (years)",
-    "experience_max": "Experience, at most (years)",
-    "seniority": "Seniority",
-    "work_mode": "Work mode",
-    "employment_type": "Employment type",
-    "education": "Education",
-    "skills_required": "Required skills",
-    "skills_preferred": "Preferred skills",
+    "experience_min": N_("Experience, at least (years)"),
+    "experience_max": N_("Experience, at most (years)"),
+    "seniority": N_("Seniority"),
+    "work_mode": N_("Work mode"),
+    "employment_type": N_("Employment type"),
+    "education": N_("Education"),
+    "skills_required": N_("Required skills"),
+    "skills_preferred": N_("Preferred skills"),
 }
+
+
+def group_label(group: str) -> str | None:
+    label = GROUP_LABELS.get(group)
+    return _(label) if label else None
+
+
+def field_label(name: str) -> str | None:
+    label = FIELD_LABELS.get(name)
+    return _(label) if label else None
+
+
+def work_mode_source(source: str) -> str:
+    return _(WORK_MODE_SOURCES[source])
 
 
 def company_note(job: dict[str, Any]) -> str | None:
     """Why a company name is shown when the posting itself does not state it."""
-    return COMPANY_SOURCES.get(job.get("company_source") or "")
+    note = COMPANY_SOURCES.get(job.get("company_source") or "")
+    return _(note) if note else None
 
 
 def legal_entity_text(job: dict[str, Any]) -> str | None:
@@ -89,21 +109,62 @@ def legal_entity_text(job: dict[str, Any]) -> str | None:
     return entity
 
 
+# The enumerated values as a page names them (English: the value itself, capitalised).
+VALUE_LABELS = {
+    "seniority": {
+        "intern": N_("Intern"), "junior": N_("Junior"), "mid": N_("Mid"),
+        "senior": N_("Senior"), "lead": N_("Lead"), "principal": N_("Principal"),
+        "manager": N_("Manager"), "director": N_("Director"), "executive": N_("Executive"),
+    },
+    "work_mode": {"onsite": N_("Onsite"), "hybrid": N_("Hybrid"), "remote": N_("Remote")},
+    "enrichment": {"extracted": N_("Extracted")},
+    "employment_type": {
+        "full_time": N_("Full-time"), "part_time": N_("Part-time"),
+        "contract": N_("Contract"), "temporary": N_("Temporary"),
+        "internship": N_("Internship"), "volunteer": N_("Volunteer"), **EMPLOYMENT_LABELS,
+    },
+    "job_type": {
+        "co-op": N_("co-op"), "intern": N_("intern"), "new_grad": N_("new grad"),
+        "student": N_("student"), "research": N_("research"),
+    },
+}  # fmt: skip
+
+
 def value_label(group: str, value: str) -> str:
     if value == UNKNOWN:
-        return UNKNOWN_LABELS.get(group, "Unknown")
+        return _(UNKNOWN_LABELS.get(group, UNKNOWN_LABEL))
+    known = VALUE_LABELS.get(group, {}).get(value)
+    if known:
+        return _(known)
     if group in ("seniority", "work_mode", "enrichment"):
         return value.replace("_", " ").capitalize()
     if group == "employment_type":
-        return EMPLOYMENT_LABELS.get(value) or value.replace("_", "-").capitalize()
+        return value.replace("_", "-").capitalize()
     if group == "skill":
         return skill_name(value)
     if group == "country":
-        country = pycountry.countries.get(alpha_2=value)
-        return f"{country.name} ({value})" if country else value
+        return country_name(value)
     if group == "job_type":
         return value.replace("_", " ")
     return value
+
+
+def country_name(code: str) -> str:
+    """ "Viet Nam (VN)": ISO 3166's English name, or the locale's own (CLDR) name."""
+    if i18n.locale() != i18n.DEFAULT:
+        name = Locale.parse(i18n.locale()).territories.get(code)
+        if name:
+            return f"{name} ({code})"
+    country = pycountry.countries.get(alpha_2=code)
+    return f"{country.name} ({code})" if country else code
+
+
+def extracted_value(name: str, value: Any) -> str:
+    """An extracted value as the job page shows it: enumerated ones by their label."""
+    group = "employment_type" if name == "employment_type" else name
+    if isinstance(value, str) and value in VALUE_LABELS.get(group, {}):
+        return value_label(group, value)
+    return str(value).replace("_", " ")
 
 
 def skill_name(key: str) -> str:
@@ -176,24 +237,32 @@ def snippet_pieces(item: dict[str, Any]) -> list[tuple[str, str | None]]:
 
 
 def elsewhere_text(item: dict[str, Any]) -> str:
-    """Where else a result is listed and how often it was posted again: "also on
-    lever and ashby · 2 reposts" ("" when neither)."""
+    """Where else a result is listed and how often it was posted again: "Also on
+    lever and ashby · 2 reposts in 12 months" ("" when neither)."""
     parts = []
     also = item.get("also_on") or []
     if also:
-        parts.append(
-            "also on " + (", ".join(also[:-1]) + " and " if len(also) > 1 else "") + also[-1]
-        )
+        if len(also) > 1:
+            sources = _("%(sources)s and %(last)s") % {
+                "sources": ", ".join(also[:-1]),
+                "last": also[-1],
+            }
+        else:
+            sources = also[0]
+        parts.append(_("also on %(sources)s") % {"sources": sources})
     reposts = item.get("reposts") or 0
     if reposts:
-        parts.append(f"{reposts} repost{'s' if reposts != 1 else ''} in 12 months")
+        parts.append(
+            ngettext("%(n)s repost in 12 months", "%(n)s reposts in 12 months", reposts)
+            % {"n": reposts}
+        )
     text = " · ".join(parts)
     return text[:1].upper() + text[1:]
 
 
 def job_link(job_id: int, q: str) -> str:
     """A result's job page; with the search's words, which the page marks."""
-    return f"/jobs/{job_id}" + (f"?{urlencode({'q': q})}" if q else "")
+    return i18n.localized(f"/jobs/{job_id}" + (f"?{urlencode({'q': q})}" if q else ""))
 
 
 def excerpt_in_context(item: dict[str, Any]) -> tuple[str, str, str]:
@@ -225,7 +294,7 @@ def job_body(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def day(value: datetime | None) -> str:
-    return value.strftime("%-d %b %Y") if value else ""
+    return i18n.day(value) if value else ""
 
 
 @dataclass(frozen=True)
@@ -243,14 +312,13 @@ def relative_age(value: datetime, now: datetime) -> str:
     """How long ago, in the unit a reader would say: today, 3 days, 2 weeks, 5 months."""
     days = (now.astimezone(UTC).date() - value.astimezone(UTC).date()).days
     if days <= 0:
-        return "today"
+        return _("today")
     if days == 1:
-        return "yesterday"
+        return _("yesterday")
     for unit, size in (("year", 365), ("month", 30), ("week", 7), ("day", 1)):
         if days >= size * (2 if unit != "day" else 1):
-            count = days // size
-            return f"{count} {unit}{'s' if count > 1 else ''} ago"
-    return f"{days} days ago"  # unreachable: days >= 2 meets the "day" unit
+            return i18n.ago(days // size, unit)
+    return i18n.ago(days, "day")  # unreachable: days >= 2 meets the "day" unit
 
 
 def date_shown(job: dict[str, Any], now: datetime | None = None) -> DateShown:
@@ -261,10 +329,10 @@ def date_shown(job: dict[str, Any], now: datetime | None = None) -> DateShown:
     value = job["posted_at"] if kind is DateKind.POSTED else job["first_seen_at"]
     exact = day(value)
     if kind is DateKind.POSTED and job.get("posted_precision") == "exact":
-        exact = value.astimezone(UTC).strftime("%-d %b %Y %H:%M UTC")
+        exact = i18n.moment_utc(value)
     if kind is DateKind.LISTED_SINCE:
-        return DateShown(kind, "listed since", "", exact, value.isoformat())
-    label = "posted" if kind is DateKind.POSTED else "first seen"
+        return DateShown(kind, _("listed since"), "", exact, value.isoformat())
+    label = _("posted") if kind is DateKind.POSTED else _("first seen")
     return DateShown(kind, label, relative_age(value, now), exact, value.isoformat())
 
 
@@ -280,7 +348,7 @@ def posted_text(job: dict[str, Any], now: datetime | None = None) -> str:
 def _amount(value: Decimal | None) -> str:
     if value is None:
         return ""
-    return f"{value:,.0f}" if value == value.to_integral_value() else f"{value:,.2f}"
+    return i18n.number(value, 0 if value == value.to_integral_value() else 2)
 
 
 def _range(low: Decimal | None, high: Decimal | None) -> str:
@@ -289,13 +357,23 @@ def _range(low: Decimal | None, high: Decimal | None) -> str:
     return _amount(high if high is not None else low)
 
 
+# The salary periods the parsers publish, as "per ..." reads in each language.
+PERIODS = {
+    "year": N_("per year"), "month": N_("per month"), "week": N_("per week"),
+    "day": N_("per day"), "hour": N_("per hour"),
+}  # fmt: skip
+
+
 def salary_text(job: dict[str, Any]) -> str:
     """The salary as stated: range or single figure, currency and period, or ""."""
     low, high = job.get("salary_min"), job.get("salary_max")
     if low is None and high is None:
         return ""
     currency = job.get("salary_currency") or ""
-    period = f" per {job['salary_period']}" if job.get("salary_period") else ""
+    stated = job.get("salary_period")
+    period = ""
+    if stated:
+        period = " " + (_(PERIODS[stated]) if stated in PERIODS else f"per {stated}")
     return f"{_range(low, high)} {currency}{period}".replace("  ", " ").strip()
 
 
@@ -308,10 +386,11 @@ def salary_year_text(job: dict[str, Any]) -> str:
         return ""
     currency = job.get("salary_currency") or ""
     if job.get("salary_year_basis") == "inferred":
-        return "no period stated: read as yearly from its size"
+        return _("no period stated: read as yearly from its size")
     if job.get("salary_period") == "year":
         return ""
-    return f"about {_range(low, high)} {currency} a year".replace("  ", " ")
+    amount = f"{_range(low, high)} {currency}".strip()
+    return _("about %(amount)s a year") % {"amount": amount}
 
 
 def salary_converted_text(job: dict[str, Any]) -> str:
@@ -319,11 +398,12 @@ def salary_converted_text(job: dict[str, Any]) -> str:
     moved = job.get("salary_year_converted")
     if not moved:
         return ""
-    day_of_rates = datetime.fromisoformat(moved["reference_rates_of"]).strftime("%-d %b %Y")
-    return (
-        f"≈ {_range(moved['min'], moved['max'])} {moved['currency']} a year "
-        f"(ECB reference rates of {day_of_rates})"
-    )
+    day_of_rates = i18n.day(datetime.fromisoformat(moved["reference_rates_of"]))
+    return _("≈ %(amount)s %(currency)s a year (ECB reference rates of %(day)s)") % {
+        "amount": _range(moved["min"], moved["max"]),
+        "currency": moved["currency"],
+        "day": day_of_rates,
+    }
 
 
 def query_string(filters: Filters, **changes: Any) -> str:
@@ -334,7 +414,8 @@ def query_string(filters: Filters, **changes: Any) -> str:
             continue
         values = value if isinstance(value, list | tuple) else [value]
         pairs.extend((key, str(v)) for v in values)
-    return urlencode(pairs)
+    # A page's links keep the language its URL named (web.i18n.link_pairs).
+    return urlencode([*pairs, *i18n.link_pairs()])
 
 
 def page_link(query: SearchRequest, cursor: str | None = None) -> str:
@@ -395,11 +476,11 @@ def safe_url(url: str | None) -> str | None:
 
 
 def number(value: int | None) -> str:
-    return "?" if value is None else f"{value:,}"
+    return "?" if value is None else i18n.number(value)
 
 
 def percent(share: float | None) -> str:
-    return "–" if share is None else f"{share * 100:.0f}%"
+    return "–" if share is None else i18n.percent(share)
 
 
 _FRESHNESS_PHASES = ("discover", "fetch", "parse", "check", "sync")
@@ -427,3 +508,11 @@ def freshness_body(row: dict[str, Any]) -> dict[str, Any]:
         "lagging": row["lagging"],
         "computed_at": iso(row["computed_at"]),
     }
+
+
+def text_language(title: str | None, description: str | None) -> str | None:
+    """The `lang` a posting's text carries on a page: its language when the text shows
+    it plainly and the page's language is another (an English posting on a Vietnamese
+    page says `en`; on an English page it says nothing), else nothing."""
+    found = language.detected_language(title, description)
+    return None if found in (None, i18n.locale()) else found

@@ -13,10 +13,29 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, Response
 
 from serving_sync import search
+from web import i18n
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    context = {**context, "ui": ui_context(request)}
     return request.app.state.templates.TemplateResponse(request, name, context, status_code=status)
+
+
+def ui_context(request: Request) -> dict[str, Any]:
+    """The page's language (for <html lang>) and the switch to the other one: this very
+    address with `lang` set, a plain link."""
+    here = i18n.locale()
+    switches = [
+        {"lang": other, "name": i18n.NAMES[other], "url": _switch(request, other)}
+        for other in i18n.LOCALES
+        if other != here
+    ]
+    return {"lang": here, "switches": switches}
+
+
+def _switch(request: Request, target: str) -> str:
+    # An htmx fragment's URL is the page's own: the switch leads to the whole page.
+    return i18n.switch_url(request.url.path, request.url.query, target)
 
 
 def json_response(body: Any, status: int = 200) -> JSONResponse:

@@ -1,7 +1,9 @@
 """Every page a visitor can reach, checked by axe-core in headless Chromium on a phone
-(390 px) and a desktop (1366 px): no violation at all, whatever its impact. Screenshots
-of each go to the test's tmp folder (pass --basetemp=DIR to keep them), and with
-JOBHARBOR_SCREENSHOTS=DIR there too (`make screenshots`: docs/screenshots/web)."""
+(390 px) and a desktop (1366 px), in English and in Vietnamese (a browser asking for
+Vietnamese): no violation at all, whatever its impact. Screenshots of each go to the
+test's tmp folder (pass --basetemp=DIR to keep them), and with JOBHARBOR_SCREENSHOTS=DIR
+there too (`make screenshots`: docs/screenshots/web; of the Vietnamese pages, those
+named in KEEP_VI)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,10 @@ from tests.web.test_browser import (  # noqa: F401  (the browser marks)
 )
 
 VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
+# The browser's language: None is Playwright's default (English).
+LANGUAGES = {"en": None, "vi": "vi-VN"}
+# The Vietnamese pages kept with the English set (the names of PAGES).
+KEEP_VI = ("search", "search-filtered", "job")
 # `make screenshots` keeps the current set in docs/screenshots/web as well.
 KEEP = (
     [Path(os.environ["JOBHARBOR_SCREENSHOTS"])] if os.environ.get("JOBHARBOR_SCREENSHOTS") else []
@@ -49,17 +55,21 @@ def violations(page) -> list[str]:
     ]
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_every_page_is_axe_clean_on_a_phone_and_a_desktop(
-    web, seeded, tmp_path: Path, viewport: str
+    web, seeded, tmp_path: Path, viewport: str, language: str
 ) -> None:
-    with browser_page(web.url, VIEWPORTS[viewport]) as page:
+    prefix = viewport if language == "en" else f"{viewport}-{language}"
+    with browser_page(web.url, VIEWPORTS[viewport], locale=LANGUAGES[language]) as page:
         found = {}
         for name, (path, status) in PAGES.items():
             response = page.goto(path)
             assert response.status == status, name
-            for folder in (tmp_path, *KEEP):
-                page.screenshot(path=folder / f"{viewport}-{name}.png", full_page=True)
+            assert page.locator("html").get_attribute("lang") == language, name
+            kept = KEEP if language == "en" or name in KEEP_VI else []
+            for folder in (tmp_path, *kept):
+                page.screenshot(path=folder / f"{prefix}-{name}.png", full_page=True)
             found[name] = violations(page)
     assert found == {name: [] for name in PAGES}, found
 

@@ -30,10 +30,15 @@ DESKTOP = {"width": 1366, "height": 900}
 
 @contextmanager
 def browser_page(
-    base_url: str, viewport: dict[str, int] | None = None, *, javascript: bool = True
+    base_url: str,
+    viewport: dict[str, int] | None = None,
+    *,
+    javascript: bool = True,
+    locale: str | None = None,
 ) -> Iterator:
     """One page of the system Chromium, headless, on the web app (Playwright's default
-    1280x720 unless a viewport is given)."""
+    1280x720 unless a viewport is given; `locale` is the browser's language, which it
+    sends as Accept-Language)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -42,7 +47,9 @@ def browser_page(
             headless=True,
             args=["--no-sandbox", "--headless", "--disable-gpu", "--disable-dev-shm-usage"],
         )
-        options = {"viewport": viewport} if viewport else {}
+        options: dict = {"viewport": viewport} if viewport else {}
+        if locale:
+            options["locale"] = locale
         context = browser.new_context(base_url=base_url, java_script_enabled=javascript, **options)
         try:
             yield context.new_page()

@@ -39,6 +39,13 @@
     found[active].scrollIntoView({ block: "nearest" });
   }
 
+  // The page's words for these, in its language (data-* on the list, see search.html).
+  function said(name, values) {
+    return (list.dataset[name] || "").replace(/\{(\w+)\}/g, function (_, key) {
+      return String(values[key]);
+    });
+  }
+
   function show(suggestions) {
     list.textContent = "";
     suggestions.forEach(function (s, i) {
@@ -52,7 +59,10 @@
       label.textContent = s.label;
       var meta = document.createElement("span");
       meta.className = "suggestion-meta";
-      meta.textContent = s.kind + " · " + s.count + (s.count === 1 ? " job" : " jobs");
+      meta.textContent = said(s.count === 1 ? "jobOne" : "jobMany", {
+        kind: list.dataset["kind" + s.kind.charAt(0).toUpperCase() + s.kind.slice(1)] || s.kind,
+        count: s.count.toLocaleString(document.documentElement.lang || "en"),
+      });
       item.appendChild(label);
       item.appendChild(document.createTextNode(" "));
       item.appendChild(meta);
@@ -67,7 +77,7 @@
     list.hidden = suggestions.length === 0;
     input.setAttribute("aria-expanded", suggestions.length ? "true" : "false");
     status.textContent = suggestions.length
-      ? suggestions.length + " suggestion" + (suggestions.length === 1 ? "" : "s") + ": use the up and down keys"
+      ? said(suggestions.length === 1 ? "statusOne" : "statusMany", { count: suggestions.length })
       : "";
   }
 
