@@ -656,6 +656,7 @@ PAGE_SQL = (
 # serving.web_page's columns beyond web_search's: a row's details, and the spelling's.
 DETAIL_COLUMNS = ("duplicate_group", "other_ids", "other_sources", "description")
 SPELLING_COLUMNS = ("unknown_word", "candidate", "share")
+_NOT_LISTED = frozenset({*DETAIL_COLUMNS, *SPELLING_COLUMNS})
 
 
 def _list_rows(
@@ -688,7 +689,7 @@ def _list_page(request: SearchRequest, rows: Sequence[Mapping[str, Any]]) -> Pag
     shown = rows[: request.limit]
     items = []
     for row in shown:
-        listed = {k: v for k, v in row.items() if k not in (*DETAIL_COLUMNS, *SPELLING_COLUMNS)}
+        listed = {k: v for k, v in row.items() if k not in _NOT_LISTED}
         items.append({**_item(listed, currency), **_detail(row, query)})
     last = rows[request.limit - 1] if len(rows) > request.limit else None
     next_at = Cursor(sort, last["id"], last["sort_at"], last["rank"]) if last else None
