@@ -28,7 +28,6 @@ SNIPPET_SCAN_CHARS = 8000
 ELLIPSIS = "…"
 _TERMS = re.compile(r'-?"[^"]*"|\S+')
 _WORD = re.compile(r"[^\W_]+")
-_SPACE = re.compile(r"\s+")
 
 
 # The languages serving.stem_config stems, by the Snowball algorithm's name.
@@ -79,7 +78,10 @@ class QueryWords:
         if not starts:
             return None
         alternatives = "|".join(re.escape(start) for start in starts)
-        return re.compile(rf"(?<![^\W_])(?:{alternatives})[^\W_]*")
+        # No look-behind for the word's start here (mark_spans checks it): a pattern that
+        # opens with literals is searched by their first characters, one that opens with
+        # a look-behind is tried at every position (a third slower over a description).
+        return re.compile(rf"(?:{alternatives})[^\W_]*")
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,18 @@ def mark_spans(text: str, query: QueryWords) -> list[tuple[int, int]]:
     if candidates is None:
         return []
     folded = _folded(text)
-    return [m.span() for m in candidates.finditer(folded) if query.matches(m.group())]
+    return [
+        m.span()
+        for m in candidates.finditer(folded)
+        if _starts_word(folded, m.start()) and query.matches(m.group())
+    ]
+
+
+def _starts_word(text: str, at: int) -> bool:
+    """Does a word start at `at`: no letter or digit before it (str.isalnum: what
+    `[^\\W_]` matches)? A candidate found inside a word runs to that word's end, so it
+    never hides one that starts a word."""
+    return at == 0 or not text[at - 1].isalnum()
 
 
 def snippet(text: str | None, query: QueryWords, width: int = SNIPPET_CHARS) -> Snippet | None:
@@ -133,7 +146,9 @@ def snippet(text: str | None, query: QueryWords, width: int = SNIPPET_CHARS) -> 
     boundaries, with every match inside marked. No match: the text's start, unmarked."""
     if not text:
         return None
-    flat = _SPACE.sub(" ", text[:SNIPPET_SCAN_CHARS]).strip()
+    # Whitespace runs as one space, the ends trimmed: split() splits on the characters
+    # `\s` matches (str.isspace), in a third of a regular expression's time.
+    flat = " ".join(text[:SNIPPET_SCAN_CHARS].split())
     spans = mark_spans(flat, query)
     start = _best_start(flat, spans, width)
     end = min(len(flat), start + width)

@@ -565,23 +565,53 @@ def _ranges_literal(ranges: list[tuple[int, int]] | None) -> str | None:
 SPELLING_SQL = "SELECT * FROM serving.web_spelling(%s, %s, %s)"
 
 
+@dataclass(frozen=True)
+class _SpellCheck:
+    """What typo correction looks up for a query: its correctable words (serving_sync.
+    spelling), their folded forms, and the folded words that take the prefix."""
+
+    words: tuple[spelling.Word, ...]
+    folded: tuple[str, ...]
+    prefixes: tuple[str, ...]
+
+
+def _spell_check(filters: Filters) -> _SpellCheck | None:
+    """None when nothing could be corrected (no such word, or the query is verbatim)."""
+    words = [] if filters.verbatim else spelling.correctable_words(filters.q)
+    if not words:
+        return None
+    prefixes = tuple(fold(term) for term in _prefix_terms(filters.q))
+    folded = tuple(dict.fromkeys(w.folded for w in words))
+    return _SpellCheck(tuple(words), folded, prefixes)
+
+
 def spelled(conn: psycopg.Connection, filters: Filters) -> Filters | None:
     """The filters with the query's typos corrected (serving_sync.spelling), or None when
     there is nothing to correct, the user asked for the query verbatim, or no word of
     the lexicon is near enough."""
-    words = [] if filters.verbatim else spelling.correctable_words(filters.q)
-    if not words:
+    check = _spell_check(filters)
+    if check is None:
         return None
-    prefixes = [fold(term) for term in _prefix_terms(filters.q)]
-    folded = list(dict.fromkeys(w.folded for w in words))
     # First which words no posting has (and the long ones' candidates); only then the
     # short ones' one-edit variants, a few hundred each, for those alone.
-    rows = conn.execute(SPELLING_SQL, (folded, prefixes, None)).fetchall()
+    rows = conn.execute(SPELLING_SQL, (list(check.folded), list(check.prefixes), None)).fetchall()
+    return _corrected(conn, filters, check, rows)
+
+
+def _corrected(
+    conn: psycopg.Connection,
+    filters: Filters,
+    check: _SpellCheck,
+    rows: Sequence[Mapping[str, Any]],
+) -> Filters | None:
+    """The correction from web_spelling's first answer (`rows`: the unknown words as
+    `word`, the long ones' candidates), asking for the short words' variants."""
     unknown = [r["word"] for r in rows if r["word"] is not None]
-    edits = spelling.lookup_edits([w for w in words if w.folded in unknown])
+    edits = spelling.lookup_edits([w for w in check.words if w.folded in unknown])
+    found = list(rows)
     if edits:
-        rows += conn.execute(SPELLING_SQL, ([], [], edits)).fetchall()
-    candidates = {r["candidate"]: r["share"] for r in rows if r["candidate"] is not None}
+        found += conn.execute(SPELLING_SQL, ([], [], edits)).fetchall()
+    candidates = {r["candidate"]: r["share"] for r in found if r["candidate"] is not None}
     corrections = {}
     for word in unknown:
         nearest = spelling.nearest(word, candidates)
@@ -589,38 +619,81 @@ def spelled(conn: psycopg.Connection, filters: Filters) -> Filters | None:
             corrections[word] = nearest
     if not corrections:
         return None
-    return replace(filters, q=spelling.corrected(filters.q, words, corrections))
+    return replace(filters, q=spelling.corrected(filters.q, list(check.words), corrections))
 
 
 def search(conn: psycopg.Connection, request: SearchRequest) -> Page:
     """One page, fetching one row more than asked to know whether another follows.
     The query is corrected for typos first (unless verbatim), so every page of a list
-    answers the same corrected query."""
-    corrected = spelled(conn, request.filters)
-    if corrected is None:
-        return _page(conn, request)
-    return replace(_page(conn, replace(request, filters=corrected)), corrected_query=corrected.q)
-
-
-def _page(conn: psycopg.Connection, request: SearchRequest) -> Page:
+    answers the same corrected query. The list's page is one call (serving.web_page):
+    the spelling check, its rows and their details; only a query with a word no
+    posting has takes another (the correction, then the page of the corrected query)."""
     if request.group == "company":
-        return _company_page(conn, request)
-    sort = effective_sort(request.filters, request.sort)
+        corrected = spelled(conn, request.filters)
+        if corrected is None:
+            return _company_page(conn, request)
+        page = _company_page(conn, replace(request, filters=corrected))
+        return replace(page, corrected_query=corrected.q)
+    check = _spell_check(request.filters)
+    rows = _list_rows(conn, request, check)
+    if check is None or not rows or rows[0]["id"] is not None:
+        return _list_page(request, rows)
+    spelled_rows = [
+        {"word": r["unknown_word"], "candidate": r["candidate"], "share": r["share"]} for r in rows
+    ]
+    corrected = _corrected(conn, request.filters, check, spelled_rows)
+    if corrected is None:
+        return _list_page(request, _list_rows(conn, request, None))
+    request = replace(request, filters=corrected)
+    page = _list_page(request, _list_rows(conn, request, None))
+    return replace(page, corrected_query=corrected.q)
+
+
+PAGE_SQL = (
+    f"SELECT * FROM serving.web_page({_FILTER_SQL}, %s, %s::timestamptz, %s::real,"
+    " %s::bigint, %s, %s, %s, %s::text[], %s::text[])"
+)
+# serving.web_page's columns beyond web_search's: a row's details, and the spelling's.
+DETAIL_COLUMNS = ("duplicate_group", "other_ids", "other_sources", "description")
+SPELLING_COLUMNS = ("unknown_word", "candidate", "share")
+_NOT_LISTED = frozenset({*DETAIL_COLUMNS, *SPELLING_COLUMNS})
+
+
+def _list_rows(
+    conn: psycopg.Connection, request: SearchRequest, check: _SpellCheck | None
+) -> list[dict[str, Any]]:
+    """serving.web_page's rows: the spelling's when a word of `check` is unknown, else
+    the page's (one more than asked) with their details."""
     after = request.cursor
+    q = request.filters.q
     args = (
         *filter_args(request.filters),
-        sort,
+        effective_sort(request.filters, request.sort),
         after.at if after else None,
         after.rank if after else None,
         after.id if after else None,
         request.limit + 1,
         RELEVANCE_CANDIDATES,
+        bool(_snippet_words(q)),
+        None if check is None else list(check.folded),
+        None if check is None else list(check.prefixes),
     )
-    rows = conn.execute(SEARCH_SQL, args).fetchall()
+    return conn.execute(PAGE_SQL, args).fetchall()
+
+
+def _list_page(request: SearchRequest, rows: Sequence[Mapping[str, Any]]) -> Page:
+    """The ungrouped page from serving.web_page's rows."""
+    sort = effective_sort(request.filters, request.sort)
+    query = _snippet_words(request.filters.q)
+    currency = request.filters.salary_currency
     shown = rows[: request.limit]
+    items = []
+    for row in shown:
+        listed = {k: v for k, v in row.items() if k not in _NOT_LISTED}
+        items.append({**_item(listed, currency), **_detail(row, query)})
     last = rows[request.limit - 1] if len(rows) > request.limit else None
     next_at = Cursor(sort, last["id"], last["sort_at"], last["rank"]) if last else None
-    return _paged(request, _page_items(conn, request, shown), len(shown), next_at)
+    return _paged(request, collapsed(items), len(shown), next_at)
 
 
 def _page_items(
@@ -806,32 +879,38 @@ NO_SNIPPET: dict[str, Any] = {"snippet": None, "snippet_marks": []}
 def _details(
     conn: psycopg.Connection, q: str, rows: Sequence[Mapping[str, Any]]
 ) -> dict[int, dict[str, Any]]:
-    """Per listed posting: where else it is listed (its duplicate group: `group`,
-    `also_on`, the other sources, and `listings`, how many postings in all) and how
-    often it was reposted (`reposts`: its openings in 12 months beyond this one); with
-    a query, the snippet of its description around the best match (serving_sync.
-    highlight) and its marks as [start, end] offsets into the snippet. No query, no
-    snippet: there is nothing to show a match of."""
+    """Per listed posting, what serving.web_page_details gives for it (see _detail)."""
     if not rows:
         return {}
-    query = highlight.query_words(q, _prefix_terms(q)) if q else None
-    with_text = bool(query)
-    found = {}
+    query = _snippet_words(q)
     ids = [row["id"] for row in rows]
-    for row in conn.execute(PAGE_DETAILS_SQL, (ids, with_text)).fetchall():
-        others = row["other_sources"] or []
-        detail: dict[str, Any] = {
-            "group": row["duplicate_group"],
-            "also_on": sorted(set(others)),
-            "listings": 1 + len(others),
-            "other_ids": row["other_ids"] or [],
-            **NO_SNIPPET,
-        }
-        cut = highlight.snippet(row["description"], query) if query else None
-        if cut is not None:
-            detail.update(snippet=cut.text, snippet_marks=[list(m) for m in cut.marks])
-        found[row["id"]] = detail
-    return found
+    found = conn.execute(PAGE_DETAILS_SQL, (ids, bool(query))).fetchall()
+    return {row["id"]: _detail(row, query) for row in found}
+
+
+def _snippet_words(q: str) -> highlight.QueryWords | None:
+    """The words a snippet marks (None without a query: nothing to show a match of)."""
+    return highlight.query_words(q, _prefix_terms(q)) if q else None
+
+
+def _detail(row: Mapping[str, Any], query: highlight.QueryWords | None) -> dict[str, Any]:
+    """What a listed posting shows beyond its row: where else it is listed (its duplicate
+    group: `group`, `also_on`, the other sources, and `listings`, how many postings in
+    all, with `other_ids`); with a query, the snippet of its description around the best
+    match (serving_sync.highlight) and its marks as [start, end] offsets into the
+    snippet. No query, no snippet: there is nothing to show a match of."""
+    others = row["other_sources"] or []
+    detail: dict[str, Any] = {
+        "group": row["duplicate_group"],
+        "also_on": sorted(set(others)),
+        "listings": 1 + len(others),
+        "other_ids": row["other_ids"] or [],
+        **NO_SNIPPET,
+    }
+    cut = highlight.snippet(row["description"], query) if query else None
+    if cut is not None:
+        detail.update(snippet=cut.text, snippet_marks=[list(m) for m in cut.marks])
+    return detail
 
 
 def collapsed(items: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], ...]:

@@ -50,6 +50,16 @@ def test_a_word_is_marked_whole_or_not_at_all() -> None:
     assert len(highlight.mark_spans(text, _words("jav"))) == 2
 
 
+def test_a_word_starts_after_anything_but_a_letter_or_digit() -> None:
+    # A match found inside a word (xjava, 2java, éjava) is no mark and does not hide the
+    # word after it; after an underscore or punctuation a word starts, as the text
+    # search parser splits it.
+    text = "javajava xjava java_java 2java (java) éjava java"
+    spans = highlight.mark_spans(text, _words("java "))
+    assert {text[s:e] for s, e in spans} == {"java"}
+    assert [s for s, _ in spans] == [15, 20, 32, 44]
+
+
 def test_a_plain_word_marks_its_inflections_as_the_stemmers_match_them() -> None:
     text = "Engineers wanted: our engineering team. Ingenieure (m/w/d). Développeuses."
     marked = [text[s:e] for s, e in highlight.mark_spans(text, _words("engineer "))]
@@ -86,6 +96,12 @@ def test_the_snippet_is_cut_at_word_boundaries_with_its_whitespace_collapsed() -
     assert _marked(cut) == ["Rust"]
     body = cut.text.removesuffix("…")
     assert text.replace("\n\n  ", " ").replace("\t", " ").startswith(body)
+
+
+def test_every_kind_of_whitespace_collapses_to_one_space() -> None:
+    text = " \u00a0Lead\u2003Rust\r\n\x0bdeveloper\u3000 "
+    cut = highlight.snippet(text, _words("rust"))
+    assert cut == highlight.Snippet("Lead Rust developer", ((5, 9),))
 
 
 def test_without_a_match_the_snippet_is_the_start_unmarked() -> None:

@@ -111,6 +111,7 @@ def test_a_changed_file_is_applied_again_after_what_it_needs_with_what_needs_it(
         "functions/prefix_as_words.sql",
         "functions/web_search.sql",
         "functions/web_company_listed.sql",
+        "functions/web_page.sql",
         "functions/web_tsquery.sql",
         "functions/web_facet.sql",
         "functions/web_facet_bits.sql",

@@ -17,15 +17,20 @@
 -- none or more than 50. In byte order the lexemes with a prefix are one run starting at
 -- the prefix itself, so the first 51 entries from there hold all of them, or show that
 -- there are too many.
+-- PL/pgSQL for its cached plan: as an SQL function it was planned on every call (0.07
+-- against 0.02 ms a call, 200,000 rows), and every query with a prefix calls it.
 CREATE OR REPLACE FUNCTION serving.prefix_words(prefix text) RETURNS text
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = serving, pg_catalog
 AS $$
-    SELECT CASE WHEN count(*) FILTER (WHERE w.covered) BETWEEN 1 AND 50
-                THEN string_agg('''' || replace(replace(w.lexeme, '\', '\\'), '''', '''''') || '''',
-                                ' | ' ORDER BY w.lexeme) FILTER (WHERE w.covered) END
-    FROM (SELECT l.lexeme, starts_with(l.lexeme, prefix COLLATE "C") AS covered
-          FROM serving.lexicon l
-          WHERE l.lexeme >= prefix COLLATE "C"
-          ORDER BY l.lexeme LIMIT 51) AS w
+BEGIN
+    RETURN (
+        SELECT CASE WHEN count(*) FILTER (WHERE w.covered) BETWEEN 1 AND 50
+                    THEN string_agg('''' || replace(replace(w.lexeme, '\', '\\'), '''', '''''') || '''',
+                                    ' | ' ORDER BY w.lexeme) FILTER (WHERE w.covered) END
+        FROM (SELECT l.lexeme, starts_with(l.lexeme, prefix_words.prefix COLLATE "C") AS covered
+              FROM serving.lexicon l
+              WHERE l.lexeme >= prefix_words.prefix COLLATE "C"
+              ORDER BY l.lexeme LIMIT 51) AS w);
+END
 $$;

@@ -73,6 +73,7 @@ DECLARE
     exact tsquery;
     recheck tsquery;  -- the text, checked on each row of a split query
     rows_sql text := 'serving.jobs j';
+    where_sql text;  -- web_where(), or its text query alone when no filter is left
     estimate record;
     joined record;
     cols constant text := 'j.id, j.title, j.company, j.location_text, j.countries, j.cities,
@@ -134,10 +135,12 @@ BEGIN
     IF recheck IS NOT NULL THEN
         tsq := NULL;  -- split: the rest's scan ($10) and the check on each row ($9) match
     END IF;
+    where_sql := CASE WHEN serving.web_unfiltered(filters) THEN serving.web_where_text()
+                      ELSE serving.web_where() END;
     IF sort = 'relevance' AND text_q IS NOT NULL THEN
         RETURN QUERY EXECUTE
             'WITH candidates AS (SELECT ' || cols || ', ts_rank(j.search_tsv, $11) AS rank
-                 FROM ' || rows_sql || serving.web_where() ||
+                 FROM ' || rows_sql || where_sql ||
             ' ORDER BY j.sort_at DESC, j.id DESC LIMIT $6)
              SELECT * FROM candidates c
              WHERE $5 IS NULL OR (c.rank, c.id) < ($4, $5)
@@ -151,7 +154,7 @@ BEGIN
         RETURN QUERY EXECUTE
             'WITH page AS (
                  SELECT j.id, j.sort_at
-                 FROM ' || rows_sql || serving.web_where() ||
+                 FROM ' || rows_sql || where_sql ||
             '    AND ($5 IS NULL OR (j.sort_at, j.id) < (coalesce($3, ''-infinity''), $5))
                  ORDER BY j.sort_at DESC, j.id DESC LIMIT $7)
              SELECT ' || cols || ', NULL::real FROM page p JOIN serving.jobs j ON j.id = p.id

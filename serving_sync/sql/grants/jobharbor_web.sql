@@ -11,7 +11,8 @@ REVOKE ALL ON ALL FUNCTIONS IN SCHEMA serving FROM jobharbor_web;
 GRANT EXECUTE ON FUNCTION
     serving.web_search, serving.web_facet, serving.web_facets_all, serving.web_facet_bits,
     serving.web_job, serving.web_closed_job, serving.web_last_sync, serving.web_freshness,
-    serving.web_spelling, serving.web_page_details, serving.web_suggest, serving.web_sitemap,
-    serving.web_sitemap_size, serving.web_sitemap_companies, serving.web_sitemap_companies_size,
+    serving.web_spelling, serving.web_page_details, serving.web_page, serving.web_suggest,
+    serving.web_sitemap, serving.web_sitemap_size, serving.web_sitemap_companies,
+    serving.web_sitemap_companies_size,
     serving.web_company, serving.web_company_listed, serving.web_similar, serving.fold
 TO jobharbor_web;
