@@ -51,6 +51,10 @@ DECLARE
     -- STABLE: every query below reads the snapshot of the statement that called this, so
     -- a build committing meanwhile cannot mix two sets of bitmaps into one answer.
     built serving.facet_bits_build;
+    dirty bigint[];  -- the postings written since the build
+    extra_facets text[];  -- their counts (dirty_facet_counts)
+    extra_values text[];
+    extra_counts bigint[];
     n integer;
     everything varbit;
     common varbit;  -- the text and the filters that are no group's (days, salary)
@@ -68,8 +72,12 @@ DECLARE
     i integer;
 BEGIN
     SELECT * INTO built FROM serving.facet_bits_build;
-    IF NOT serving.facet_bits_current() OR built.slots = 0 OR filters.salary_min IS NOT NULL THEN
+    IF NOT FOUND OR built.slots = 0 OR filters.salary_min IS NOT NULL THEN
         RETURN;
+    END IF;
+    dirty := serving.facet_dirty_ids(built.snapshot, built.dirty_max);
+    IF dirty IS NULL THEN
+        RETURN;  -- too many written since the build to count from their rows
     END IF;
     IF filters.experience IS NOT NULL THEN  -- the years asked must be bands to read as bitmaps
         bands := ARRAY(SELECT b.v FROM (VALUES ('0-1', int4range(0, 1, '[]')),
@@ -85,6 +93,11 @@ BEGIN
     -- Every mask is a value of its own, not the table's datum: a bitmap stored compressed
     -- would be decompressed again by every use (5,000 company substrings: 230 ms).
     SELECT b.bits | b.bits INTO everything FROM serving.facet_bits b WHERE b.facet = 'all';
+    IF cardinality(dirty) > 0 THEN
+        -- Their slots (an updated or deleted posting's) leave every mask, all of which
+        -- start from this one; what they hold now is counted from their rows below.
+        everything := everything & ~serving.bits_of_ids(dirty, n);
+    END IF;
     common := everything;
     tsq := serving.web_tsquery(q, q_prefix);
     IF tsq IS NOT NULL THEN
@@ -135,7 +148,14 @@ BEGIN
             every_filter := every_filter & masks[i];
         END IF;
     END LOOP;
-    RETURN QUERY SELECT 'total'::text, NULL::text, bit_count(every_filter);
+    IF cardinality(dirty) > 0 THEN
+        SELECT array_agg(d.facet), array_agg(d.value), array_agg(d.count)
+        INTO extra_facets, extra_values, extra_counts
+        FROM serving.dirty_facet_counts(tsq, filters, dirty, ARRAY(
+            SELECT a FROM unnest(groups) AS a WHERE a = ANY (names) OR a IN ('month', 'enrichment'))) AS d;
+    END IF;
+    RETURN QUERY SELECT 'total'::text, NULL::text, bit_count(every_filter) + coalesce(
+        (SELECT e.n FROM unnest(extra_facets, extra_counts) AS e(f, n) WHERE e.f = 'total'), 0);
     FOREACH g IN ARRAY groups LOOP
         i := array_position(names, g);
         IF g IN ('month', 'enrichment') OR (i IS NOT NULL AND masks[i] IS NULL) THEN
@@ -152,7 +172,12 @@ BEGIN
         END IF;
         RETURN QUERY
             SELECT g, c.value, c.count
-            FROM serving.group_bits(CASE WHEN g = 'skill' THEN skill_facet ELSE g END, mask, top_n) AS c;
+            FROM serving.group_bits(
+                CASE WHEN g = 'skill' THEN skill_facet ELSE g END, mask, top_n,
+                ARRAY(SELECT e.v FROM unnest(extra_facets, extra_values) WITH ORDINALITY AS e(f, v, o)
+                      WHERE e.f = g ORDER BY e.o),
+                ARRAY(SELECT e.n FROM unnest(extra_facets, extra_counts) WITH ORDINALITY AS e(f, n, o)
+                      WHERE e.f = g ORDER BY e.o)) AS c;
     END LOOP;
 END
 $$;
