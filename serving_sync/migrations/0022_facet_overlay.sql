@@ -11,9 +11,9 @@ ALTER TABLE serving.facet_dirty ENABLE ROW LEVEL SECURITY;
 
 -- Its old signature and its old reading of facet_writes (a SQL-standard body depends
 -- on the table): the files create them again.
-DROP FUNCTION serving.facet_bits_current();
-DROP FUNCTION serving.group_bits(text, varbit, integer);
-DROP FUNCTION serving.build_facet_bits(real, integer, integer);
+DROP FUNCTION IF EXISTS serving.facet_bits_current();
+DROP FUNCTION IF EXISTS serving.group_bits(text, varbit, integer);
+DROP FUNCTION IF EXISTS serving.build_facet_bits(real, integer, integer);
 DROP TABLE serving.facet_writes;
 
 -- A build without a snapshot cannot tell which writes it holds: the next sync builds.
