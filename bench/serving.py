@@ -61,6 +61,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -481,6 +482,94 @@ def build_bitmaps(db: Database) -> float:
     return report.elapsed_s
 
 
+# A sync that changed 1% of the rows: places, work mode, company and title (its words),
+# in one transaction, as the sync writes them, with the facet bitmaps' delta it makes.
+SYNC_SHARE = 100  # one row in this many
+SYNC_UPDATE = f"""
+UPDATE serving.jobs SET
+    work_mode = CASE work_mode WHEN 'remote' THEN 'hybrid' ELSE 'remote' END,
+    countries = CASE WHEN countries = '{{}}' THEN '{{DE}}' ELSE '{{}}' END,
+    company = CASE WHEN id %% 3 = 0 THEN 'Synced Co ' || id %% 7 ELSE company END,
+    title = title || ' II'
+WHERE id %% {SYNC_SHARE} = %s
+"""
+FACET_TRIGGER = "ALTER TABLE serving.jobs {} TRIGGER jobs_facet_update"
+
+
+def _facet_update_cost(owner: str) -> tuple[float, float]:
+    """A 1% sync's facet work, seconds: what recording its postings adds to its
+    UPDATE (the same statement timed without the facet trigger, rolled back), and the
+    delta it makes before its commit (serving.refresh_facet_delta)."""
+    with psycopg.connect(owner) as conn:
+        conn.execute(FACET_TRIGGER.format("DISABLE"))
+        started = time.perf_counter()
+        conn.execute(SYNC_UPDATE, (SYNC_SHARE - 1,))
+        bare = time.perf_counter() - started
+        conn.rollback()
+        started = time.perf_counter()
+        conn.execute(SYNC_UPDATE, (SYNC_SHARE - 1,))
+        recorded = time.perf_counter() - started
+        conn.rollback()
+    return max(recorded - bare, 0.0), bare
+
+
+def measure_during_sync(reader: str, owner: str, requests: list[Filters]) -> dict[str, float]:
+    """Facet requests (as the web app asks them, under the facets target as the budget)
+    read without pause while a 1% sync applies, makes its delta and commits, and while
+    the rebuild after it runs: their p50/p95, the share the bitmaps answered whole
+    (`fast_share`), and `facet_update_1pct_s`, the time between the sync's commit and
+    facets being current for every request: the facet work inside the sync's
+    transaction (nothing is left after its commit)."""
+    trigger_s, update_s = _facet_update_cost(owner)
+    done = threading.Event()
+    times: list[float] = []
+    fast = 0
+
+    def read() -> None:
+        nonlocal fast
+        with psycopg.connect(reader, autocommit=True, row_factory=dict_row) as conn:
+            k = 0
+            while not done.is_set():
+                f = requests[k % len(requests)]
+                k += 1
+                started = time.perf_counter()
+                search.counts(conn, f, search.FACET_GROUPS, budget_ms=int(FACETS_P95_MS), top_n=12)
+                times.append((time.perf_counter() - started) * 1000)
+                fast += _bitmap_share(conn, [f]) == 1.0
+
+    reading = threading.Thread(target=read)
+    reading.start()
+    try:
+        time.sleep(1)
+        with psycopg.connect(owner) as conn:
+            conn.execute(SYNC_UPDATE, (SYNC_SHARE // 2,))
+            started = time.perf_counter()
+            delta_rows = conn.execute("SELECT serving.refresh_facet_delta()").fetchone()[0]
+            delta_s = time.perf_counter() - started
+            conn.commit()
+            current = facet_bits.is_current(conn)  # from the commit on
+        time.sleep(1)
+        rebuild = facet_bits.refresh(Database(owner), force=True)  # readers keep reading
+        time.sleep(1)
+    finally:
+        done.set()
+        reading.join()
+    figures = {
+        **_summary(times),
+        "requests": len(times),
+        "fast_share": round(fast / max(len(times), 1), 3),
+        "update_s": round(update_s, 2),
+        "trigger_s": round(trigger_s, 2),
+        "delta_s": round(delta_s, 2),
+        "delta_rows": delta_rows,
+        "current_at_commit": current,
+        "rebuild_s": round(rebuild.elapsed_s, 1),
+        "facet_update_1pct_s": round(trigger_s + delta_s, 2),
+    }
+    _print("facets during sync", figures)
+    return figures
+
+
 def _match_shares(conn: psycopg.Connection) -> dict[str, float]:
     """The share of postings each common term matches (the cost of counting it)."""
     total = conn.execute("SELECT count(*) FROM serving.jobs").fetchone()[0]
@@ -525,6 +614,7 @@ def measure(
         results.update(_count_classes(conn, classes, n, n))
         mixed = classes["common_term"][: n // 2] + classes["filters_only"][: n - n // 2]
         results["facet_bits_build"]["answered_share"] = _bitmap_share(conn, mixed)
+    results["facets_during_sync"] = measure_during_sync(reader, owner, mixed)
     results.update(measure_peer(owner, reader, classes, n))
     with psycopg.connect(owner, autocommit=True) as conn:  # the baseline: rank everything
         shares = _match_shares(conn)
@@ -635,6 +725,10 @@ def run(admin_url: str, rows: int, queries: int, keep: str | None = None) -> dic
         "facets_unavailable_share": figures["facets_budgeted"]["unavailable_share"],
         "facets_bitmap_answered_share": figures["facet_bits_build"]["answered_share"],
         "facet_bits_build_s": figures["facet_bits_build"]["s"],
+        "facets_during_sync_p50_ms": figures["facets_during_sync"]["p50_ms"],
+        "facets_during_sync_p95_ms": figures["facets_during_sync"]["p95_ms"],
+        "facets_during_sync_fast_share": figures["facets_during_sync"]["fast_share"],
+        "facet_update_1pct_s": figures["facets_during_sync"]["facet_update_1pct_s"],
         "facets_query_p95_ms": figures["query_facets"]["p95_ms"],
         "facets_query_p50_ms": figures["query_facets"]["p50_ms"],
         "facets_query_unavailable_share": figures["query_facets_budgeted"]["unavailable_share"],

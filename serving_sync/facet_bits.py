@@ -104,7 +104,10 @@ def refresh(
                 ).fetchone()
                 assert row is not None  # a function call's SELECT returns one row
             conn.isolation_level = None
-            forget_absorbed(conn)
+            with conn.transaction():
+                forget_absorbed(conn)
+                # The writes the build did not see, as a delta of the new build.
+                conn.execute("SELECT serving.refresh_facet_delta()")
             # The build replaced every row: the old ones go now, not at autovacuum's pace
             # (the build's snapshot held them for its whole length).
             conn.execute(

@@ -213,6 +213,7 @@ def _write_as_a_sync_does(conn: psycopg.Connection) -> None:
     conn.row_factory = factory
 
 
+@pytest.mark.parametrize("delta", [True, False], ids=["delta", "rows"])
 @pytest.mark.parametrize("top_n", [None, 2], ids=["every-value", "top-2"])
 @pytest.mark.parametrize(
     "options",
@@ -223,13 +224,17 @@ def _write_as_a_sync_does(conn: psycopg.Connection) -> None:
     ],
 )
 def test_postings_written_since_the_build_are_counted_exactly_without_a_build(
-    serving, owner, options, top_n
+    serving, owner, options, top_n, delta
 ) -> None:
     """Inserted, updated and deleted postings, no build since: the bitmaps still answer
-    every request they read, and give what the counting queries give."""
+    every request they read, and give what the counting queries give, whether the
+    written postings are read from the delta the sync makes or, without one, from
+    their rows."""
     _insert(serving, _enriched_rows())
     _build(serving, **options)
     _write_as_a_sync_does(owner)
+    if delta:
+        assert owner.execute("SELECT serving.refresh_facet_delta() AS n").fetchone()["n"] == 15
     assert facet_bits.state(owner).dirty == 4 + 3 + 3 + 4 + 5  # updated, deleted, inserted
     assert facet_bits.is_current(owner)
     answered = 0
@@ -247,10 +252,20 @@ def test_postings_written_since_the_build_are_counted_exactly_without_a_build(
 def test_the_written_postings_comparison_fails_when_a_written_one_is_not_counted(
     serving, owner
 ) -> None:
-    """The check above can fail: forgetting one written posting shows."""
+    """The check above can fail: forgetting one written posting shows, and so does a
+    delta that was not made again after a write (it is not read then)."""
     _build(serving)
     _write_as_a_sync_does(owner)
+    owner.execute("SELECT serving.refresh_facet_delta()")
     want = _exact(owner, Filters())
+    assert _answers(_counts(owner, Filters())) == want
+    owner.execute("UPDATE serving.facet_dirty SET delta = NULL WHERE id = 1001")
+    assert _answers(_counts(owner, Filters())) == want  # counted from the rows instead
+    owner.execute("UPDATE serving.facet_delta_build SET made_by = '1'")
+    owner.execute("UPDATE serving.facet_dirty SET delta = '1'")
+    owner.execute("UPDATE serving.facet_delta_bits SET bits = ~bits WHERE facet = 'work_mode'")
+    assert _answers(_counts(owner, Filters())) != want  # a wrong delta shows
+    owner.execute("UPDATE serving.facet_delta_build SET made_by = '2'")
     owner.execute("DELETE FROM serving.facet_dirty WHERE id = 1001")
     assert _answers(_counts(owner, Filters())) != want
 
@@ -289,6 +304,7 @@ def test_a_reader_sees_a_sync_whole_or_not_at_all_and_always_from_the_bitmaps(
     before = _exact(owner, Filters(q="engineer"))
     with psycopg.connect(serving.url, row_factory=dict_row) as sync:
         _write_as_a_sync_does(sync)
+        sync.execute("SELECT serving.refresh_facet_delta()")
         during = _answers(_counts(owner, Filters(q="engineer")))
         assert _bits_rows(owner, Filters(q="engineer"))
         sync.commit()
@@ -511,6 +527,9 @@ def test_the_web_role_counts_through_the_bitmaps_only(serving, owner, web_conn) 
                 "facet_bits_build",
                 "facet_bits_tail",
                 "facet_dirty",
+                "facet_delta_build",
+                "facet_delta_bits",
+                "facet_delta_slots",
             )
         ),
         "SELECT serving.operand_bits('engineer', false, 60, 10)",
@@ -521,6 +540,8 @@ def test_the_web_role_counts_through_the_bitmaps_only(serving, owner, web_conn) 
         "SELECT serving.bits_of_ids('{1001}', 60)",
         "SELECT serving.bits_of_slots('{1}', 60)",
         "SELECT serving.facet_dirty_ids(pg_current_snapshot(), 10)",
+        "SELECT serving.refresh_facet_delta()",
+        "SELECT * FROM serving.live_bits(60)",
         "SELECT * FROM serving.dirty_facet_counts(NULL, NULL, '{1001}', '{country}')",
         "SELECT * FROM serving.facet_values('{}', '{}', '{}', '{}', NULL, NULL, 'x', NULL, NULL,"
         " NULL, NULL, now(), NULL, NULL, true, NULL, NULL, '{}', '{}')",

@@ -51,11 +51,12 @@ DECLARE
     -- STABLE: every query below reads the snapshot of the statement that called this, so
     -- a build committing meanwhile cannot mix two sets of bitmaps into one answer.
     built serving.facet_bits_build;
+    delta serving.facet_delta_build;  -- NULL unless it holds every posting in `dirty`
     dirty bigint[];  -- the postings written since the build
-    extra_facets text[];  -- their counts (dirty_facet_counts)
+    extra_facets text[];  -- their counts from their rows (dirty_facet_counts), without a delta
     extra_values text[];
     extra_counts bigint[];
-    n integer;
+    n integer;  -- the slots: the build's, and the delta's after them
     everything varbit;
     common varbit;  -- the text and the filters that are no group's (days, salary)
     tsq tsquery;
@@ -77,7 +78,16 @@ BEGIN
     END IF;
     dirty := serving.facet_dirty_ids(built.snapshot, built.dirty_max);
     IF dirty IS NULL THEN
-        RETURN;  -- too many written since the build to count from their rows
+        RETURN;  -- too many written since the build to count apart
+    END IF;
+    IF cardinality(dirty) > 0 THEN
+        -- The delta answers if it was made for this build after the last write: every
+        -- written posting carries the delta that holds it (a write clears it).
+        SELECT * INTO delta FROM serving.facet_delta_build d WHERE d.built_at = built.built_at;
+        IF FOUND AND EXISTS (SELECT 1 FROM serving.facet_dirty d
+                             WHERE d.id = ANY (dirty) AND d.delta IS DISTINCT FROM delta.made_by) THEN
+            delta := NULL;
+        END IF;
     END IF;
     IF filters.experience IS NOT NULL THEN  -- the years asked must be bands to read as bitmaps
         bands := ARRAY(SELECT b.v FROM (VALUES ('0-1', int4range(0, 1, '[]')),
@@ -89,13 +99,15 @@ BEGIN
             RETURN;
         END IF;
     END IF;
-    n := built.slots;
+    n := built.slots + coalesce(delta.rows, 0);
     -- Every mask is a value of its own, not the table's datum: a bitmap stored compressed
     -- would be decompressed again by every use (5,000 company substrings: 230 ms).
-    SELECT b.bits | b.bits INTO everything FROM serving.facet_bits b WHERE b.facet = 'all';
-    IF cardinality(dirty) > 0 THEN
-        -- Their slots (an updated or deleted posting's) leave every mask, all of which
-        -- start from this one; what they hold now is counted from their rows below.
+    SELECT b.bits | b.bits INTO everything FROM serving.live_bits(n) b WHERE b.facet = 'all';
+    -- The written postings' slots in the build leave every mask, all of which start from
+    -- this one: what they hold now is in the delta's slots, or counted from their rows.
+    IF delta.made_by IS NOT NULL THEN
+        everything := everything & ~(delta.gone || repeat('0', delta.rows)::varbit);
+    ELSIF cardinality(dirty) > 0 THEN
         everything := everything & ~serving.bits_of_ids(dirty, n);
     END IF;
     common := everything;
@@ -148,7 +160,7 @@ BEGIN
             every_filter := every_filter & masks[i];
         END IF;
     END LOOP;
-    IF cardinality(dirty) > 0 THEN
+    IF cardinality(dirty) > 0 AND delta.made_by IS NULL THEN
         SELECT array_agg(d.facet), array_agg(d.value), array_agg(d.count)
         INTO extra_facets, extra_values, extra_counts
         FROM serving.dirty_facet_counts(tsq, filters, dirty, ARRAY(
@@ -169,6 +181,23 @@ BEGIN
             END LOOP;
         ELSE
             CONTINUE;  -- not a group this counts
+        END IF;
+        IF delta.made_by IS NOT NULL THEN
+            -- The delta's slots are counted like the rows' counts: its values may be
+            -- past the build's kept ones (group_bits tells), and its companies are
+            -- bitmaps, not runs.
+            SELECT array_agg(x.v), array_agg(x.c) INTO extra_values, extra_counts
+            FROM (SELECT NULL::text AS v, bit_count(substring(mask FROM built.slots + 1)) AS c
+                  UNION ALL
+                  SELECT d.value, bit_count(substring(mask FROM built.slots + 1) & d.bits)
+                  FROM serving.facet_delta_bits d
+                  WHERE d.facet = CASE WHEN g = 'skill' THEN skill_facet ELSE g END) AS x;
+            RETURN QUERY
+                SELECT g, c.value, c.count
+                FROM serving.group_bits(CASE WHEN g = 'skill' THEN skill_facet ELSE g END,
+                                        substring(mask FOR built.slots), top_n,
+                                        extra_values, extra_counts) AS c;
+            CONTINUE;
         END IF;
         RETURN QUERY
             SELECT g, c.value, c.count
