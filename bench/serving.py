@@ -24,7 +24,13 @@ role's 3 s statement timeout caps (`facets_query_p95_ms`: what exact counts cost
 way). Then the bitmaps are built as a sync builds them (`facet_bits_build_s`), and
 every query runs both ways again (`facets_p95_ms`: exact counts as a published, current
 serving schema answers them; `facets_unavailable_share` under the budget;
-`facets_bitmap_answered_share`: requests the bitmaps answered whole).
+`facets_bitmap_answered_share`: requests the bitmaps answered whole). Then
+`facets_during_sync`: the facet requests read without pause while a sync that changed
+1% of the rows applies, makes its facet delta and commits, and while the rebuild after
+it runs (`facets_during_sync_p50_ms`/`_p95_ms`, `facets_during_sync_fast_share`: the
+share the bitmaps answered whole; `facet_update_1pct_s`: the facet work that sync's
+transaction does, recording its postings and making the delta; nothing is owed after
+its commit). The rows it changes stay changed for the figures after it.
 
 The data: titles from 30 roles (skewed: the first ones are commonest), 5,000 companies
 (cubic skew, 1 in 12 unknown), 11 country choices (15% unknown, some two-country),

@@ -3,9 +3,11 @@
 The bitmaps are built from one snapshot of serving.jobs, outside any sync's transaction
 and its lock (at 1M rows the build takes minutes; the next sync does not wait for it),
 and record that snapshot. Every statement that writes serving.jobs records the postings
-it wrote (serving.facet_dirty) in its own transaction; serving.web_facet_bits takes
-those the build's snapshot does not see out of the bitmaps and counts them from their
-rows, so it answers, exactly, at every moment, a sync's writes included from the
+it wrote (serving.facet_dirty) in its own transaction, and the sync makes a delta of
+them before its commit (serving.refresh_facet_delta: bitmaps at slots after the
+build's); serving.web_facet_bits takes those the build's snapshot does not see out of
+the bitmaps and counts them from the delta (from their rows when no delta holds them
+all), so it answers, exactly, at every moment, a sync's writes included from the
 instant they commit. Past a share of the slots written since (`dirty_share`, at least
 `dirty_min` postings) counting them is no longer cheap and the slower exact functions
 answer; a build is due well before that (`REBUILD_SHARE` of it), and takes the written

@@ -205,8 +205,15 @@ def _write_as_a_sync_does(conn: psycopg.Connection) -> None:
     insert_jobs(
         conn,
         [
-            job_row(700 + i, company=("Brandnew", None)[i % 2], countries=["JP"], regions=[],
-                    cities=["Osaka"], title="Marketing Intern", source="lever")
+            job_row(
+                700 + i,
+                company=("Brandnew", None)[i % 2],
+                countries=["JP"],
+                regions=[],
+                cities=["Osaka"],
+                title="Marketing Intern",
+                source="lever",
+            )
             for i in range(5)
         ],
     )
@@ -497,7 +504,9 @@ def test_a_failed_build_does_not_fail_the_sync_it_follows(seed: Seeder, app) -> 
     from pipeline.phases.sync import sync_serving
 
     seed.posting(title="Glassblower", description_text="Annealing ovens.")
-    seed.serving("ALTER FUNCTION serving.build_facet_bits(real, integer, integer, real, integer) RENAME TO gone")
+    seed.serving(
+        "ALTER FUNCTION serving.build_facet_bits(real, integer, integer, real, integer) RENAME TO gone"
+    )
     report = sync_serving(app)
     assert report.status == "succeeded"
     assert report.stats["inserted"] == 1

@@ -29,12 +29,18 @@
 -- * The enrichment's groups and filters too (experience when the years asked are its
 --   bands, as the web app offers them). Salary at least X: not answered here.
 --
--- The bitmaps are rebuilt from one snapshot of serving.jobs (serving.build_facet_bits)
--- after a sync that changed it, outside the sync's own transaction. A statement trigger
--- counts every statement that changes serving.jobs (facet_writes); the bitmaps say which
--- count they were built at, and are only read while it is still the current one. Until
--- the rebuild after a change is done, counts are taken the way they were before (exact,
--- slower). So bitmaps never answer for rows they were not built from.
+-- The bitmaps are rebuilt from one snapshot of serving.jobs (serving.build_facet_bits),
+-- outside any sync's transaction, and record that snapshot. Every statement that writes
+-- serving.jobs records the postings it wrote (serving.facet_dirty, in its own
+-- transaction); those whose writer the build's snapshot does not see are "written
+-- since" (exact whatever commits while a build reads). Their build slots leave every
+-- mask here. What they hold now is counted from the delta the sync makes before its
+-- commit (serving.refresh_facet_delta: bitmaps at slots after the build's, read through
+-- live_bits), or, when no delta holds every one of them (a writer other than the sync,
+-- or a build that committed since), from their rows (dirty_facet_counts, web_where's
+-- conditions). Past the build's dirty_max of them, nothing is answered here and the
+-- counting queries count. So the bitmaps answer, exactly, at every moment, a sync's
+-- writes included from its commit on.
 --
 -- Disjunctive counts from the bitmaps: same arguments and answer as web_facet /
 -- web_facets_all (rows (facet, value, count): 'total', then per answered group its
