@@ -498,6 +498,14 @@ def test_a_sync_builds_the_bitmaps(seed: Seeder, app) -> None:
     assert {r["facet"]: r["count"] for r in rows if r["value"] is None}["work_mode"] == 1
     again = sync_serving(app)  # nothing changed: nothing to build
     assert again.stats["facet_bits_built"] is False
+    seed.posting(title="Glassblower", description_text="Blowpipes.")
+    third = sync_serving(app)  # one posting written: its delta, no build
+    assert (third.stats["inserted"], third.stats["facet_bits_built"]) == (1, False)
+    with seed.dbs.serving.connect() as conn:
+        delta = conn.execute("SELECT rows FROM serving.facet_delta_build").fetchone()
+        rows = _bits_rows(conn, Filters(q="glassblower"))
+    assert delta["rows"] == 1
+    assert {r["facet"]: r["count"] for r in rows if r["value"] is None}["work_mode"] == 2
 
 
 def test_a_failed_build_does_not_fail_the_sync_it_follows(seed: Seeder, app) -> None:
