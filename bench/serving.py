@@ -494,7 +494,7 @@ SYNC_SHARE = 100  # one row in this many
 SYNC_UPDATE = f"""
 UPDATE serving.jobs SET
     work_mode = CASE work_mode WHEN 'remote' THEN 'hybrid' ELSE 'remote' END,
-    countries = CASE WHEN countries = '{{}}' THEN '{{DE}}' ELSE '{{}}' END,
+    countries = CASE WHEN countries = '{{}}' THEN '{{DE}}'::text[] ELSE '{{}}'::text[] END,
     company = CASE WHEN id %% 3 = 0 THEN 'Synced Co ' || id %% 7 ELSE company END,
     title = title || ' II'
 WHERE id %% {SYNC_SHARE} = %s
