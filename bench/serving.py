@@ -547,10 +547,11 @@ def measure_during_sync(reader: str, owner: str, requests: list[Filters]) -> dic
     reading.start()
     try:
         time.sleep(1)
-        with psycopg.connect(owner) as conn:
+        with psycopg.connect(owner, row_factory=dict_row) as conn:
             conn.execute(SYNC_UPDATE, (SYNC_SHARE // 2,))
             started = time.perf_counter()
-            delta_rows = conn.execute("SELECT serving.refresh_facet_delta()").fetchone()[0]
+            made = conn.execute("SELECT serving.refresh_facet_delta() AS n").fetchone()
+            delta_rows = made["n"] if made else 0
             delta_s = time.perf_counter() - started
             conn.commit()
             current = facet_bits.is_current(conn)  # from the commit on
