@@ -24,7 +24,13 @@ role's 3 s statement timeout caps (`facets_query_p95_ms`: what exact counts cost
 way). Then the bitmaps are built as a sync builds them (`facet_bits_build_s`), and
 every query runs both ways again (`facets_p95_ms`: exact counts as a published, current
 serving schema answers them; `facets_unavailable_share` under the budget;
-`facets_bitmap_answered_share`: requests the bitmaps answered whole).
+`facets_bitmap_answered_share`: requests the bitmaps answered whole). Then
+`facets_during_sync`: the facet requests read without pause while a sync that changed
+1% of the rows applies, makes its facet delta and commits, and while the rebuild after
+it runs (`facets_during_sync_p50_ms`/`_p95_ms`, `facets_during_sync_fast_share`: the
+share the bitmaps answered whole; `facet_update_1pct_s`: the facet work that sync's
+transaction does, recording its postings and making the delta; nothing is owed after
+its commit). The rows it changes stay changed for the figures after it.
 
 The data: titles from 30 roles (skewed: the first ones are commonest), 5,000 companies
 (cubic skew, 1 in 12 unknown), 11 country choices (15% unknown, some two-country),
@@ -61,6 +67,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -481,6 +488,95 @@ def build_bitmaps(db: Database) -> float:
     return report.elapsed_s
 
 
+# A sync that changed 1% of the rows: places, work mode, company and title (its words),
+# in one transaction, as the sync writes them, with the facet bitmaps' delta it makes.
+SYNC_SHARE = 100  # one row in this many
+SYNC_UPDATE = f"""
+UPDATE serving.jobs SET
+    work_mode = CASE work_mode WHEN 'remote' THEN 'hybrid' ELSE 'remote' END,
+    countries = CASE WHEN countries = '{{}}' THEN '{{DE}}'::text[] ELSE '{{}}'::text[] END,
+    company = CASE WHEN id %% 3 = 0 THEN 'Synced Co ' || id %% 7 ELSE company END,
+    title = title || ' II'
+WHERE id %% {SYNC_SHARE} = %s
+"""
+FACET_TRIGGER = "ALTER TABLE serving.jobs {} TRIGGER jobs_facet_update"
+
+
+def _facet_update_cost(owner: str) -> tuple[float, float]:
+    """A 1% sync's facet work, seconds: what recording its postings adds to its
+    UPDATE (the same statement timed without the facet trigger, rolled back), and the
+    delta it makes before its commit (serving.refresh_facet_delta)."""
+    with psycopg.connect(owner) as conn:
+        conn.execute(FACET_TRIGGER.format("DISABLE"))
+        started = time.perf_counter()
+        conn.execute(SYNC_UPDATE, (SYNC_SHARE - 1,))
+        bare = time.perf_counter() - started
+        conn.rollback()
+        started = time.perf_counter()
+        conn.execute(SYNC_UPDATE, (SYNC_SHARE - 1,))
+        recorded = time.perf_counter() - started
+        conn.rollback()
+    return max(recorded - bare, 0.0), bare
+
+
+def measure_during_sync(reader: str, owner: str, requests: list[Filters]) -> dict[str, float]:
+    """Facet requests (as the web app asks them, under the facets target as the budget)
+    read without pause while a 1% sync applies, makes its delta and commits, and while
+    the rebuild after it runs: their p50/p95, the share the bitmaps answered whole
+    (`fast_share`), and `facet_update_1pct_s`, the time between the sync's commit and
+    facets being current for every request: the facet work inside the sync's
+    transaction (nothing is left after its commit)."""
+    trigger_s, update_s = _facet_update_cost(owner)
+    done = threading.Event()
+    times: list[float] = []
+    fast = 0
+
+    def read() -> None:
+        nonlocal fast
+        with psycopg.connect(reader, autocommit=True, row_factory=dict_row) as conn:
+            k = 0
+            while not done.is_set():
+                f = requests[k % len(requests)]
+                k += 1
+                started = time.perf_counter()
+                search.counts(conn, f, search.FACET_GROUPS, budget_ms=int(FACETS_P95_MS), top_n=12)
+                times.append((time.perf_counter() - started) * 1000)
+                fast += _bitmap_share(conn, [f]) == 1.0
+
+    reading = threading.Thread(target=read)
+    reading.start()
+    try:
+        time.sleep(1)
+        with psycopg.connect(owner, row_factory=dict_row) as conn:
+            conn.execute(SYNC_UPDATE, (SYNC_SHARE // 2,))
+            started = time.perf_counter()
+            made = conn.execute("SELECT serving.refresh_facet_delta() AS n").fetchone()
+            delta_rows = made["n"] if made else 0
+            delta_s = time.perf_counter() - started
+            conn.commit()
+            current = facet_bits.is_current(conn)  # from the commit on
+        time.sleep(1)
+        rebuild = facet_bits.refresh(Database(owner), force=True)  # readers keep reading
+        time.sleep(1)
+    finally:
+        done.set()
+        reading.join()
+    figures = {
+        **_summary(times),
+        "requests": len(times),
+        "fast_share": round(fast / max(len(times), 1), 3),
+        "update_s": round(update_s, 2),
+        "trigger_s": round(trigger_s, 2),
+        "delta_s": round(delta_s, 2),
+        "delta_rows": delta_rows,
+        "current_at_commit": current,
+        "rebuild_s": round(rebuild.elapsed_s, 1),
+        "facet_update_1pct_s": round(trigger_s + delta_s, 2),
+    }
+    _print("facets during sync", figures)
+    return figures
+
+
 def _match_shares(conn: psycopg.Connection) -> dict[str, float]:
     """The share of postings each common term matches (the cost of counting it)."""
     total = conn.execute("SELECT count(*) FROM serving.jobs").fetchone()[0]
@@ -525,6 +621,7 @@ def measure(
         results.update(_count_classes(conn, classes, n, n))
         mixed = classes["common_term"][: n // 2] + classes["filters_only"][: n - n // 2]
         results["facet_bits_build"]["answered_share"] = _bitmap_share(conn, mixed)
+    results["facets_during_sync"] = measure_during_sync(reader, owner, mixed)
     results.update(measure_peer(owner, reader, classes, n))
     with psycopg.connect(owner, autocommit=True) as conn:  # the baseline: rank everything
         shares = _match_shares(conn)
@@ -635,6 +732,10 @@ def run(admin_url: str, rows: int, queries: int, keep: str | None = None) -> dic
         "facets_unavailable_share": figures["facets_budgeted"]["unavailable_share"],
         "facets_bitmap_answered_share": figures["facet_bits_build"]["answered_share"],
         "facet_bits_build_s": figures["facet_bits_build"]["s"],
+        "facets_during_sync_p50_ms": figures["facets_during_sync"]["p50_ms"],
+        "facets_during_sync_p95_ms": figures["facets_during_sync"]["p95_ms"],
+        "facets_during_sync_fast_share": figures["facets_during_sync"]["fast_share"],
+        "facet_update_1pct_s": figures["facets_during_sync"]["facet_update_1pct_s"],
         "facets_query_p95_ms": figures["query_facets"]["p95_ms"],
         "facets_query_p50_ms": figures["query_facets"]["p50_ms"],
         "facets_query_unavailable_share": figures["query_facets_budgeted"]["unavailable_share"],

@@ -157,6 +157,9 @@ def apply_content(conn: DictConnection, full: bool) -> None:
             FROM staging_new AS n JOIN staging AS s ON s.id = n.id"""
     )
     conn.execute(f"DELETE FROM serving.jobs AS j WHERE {removed_sql(full)}")
+    # The facet bitmaps' delta for what this wrote, committed with it: facet counts
+    # stay on the bitmaps, and current, from the sync's commit (serving_sync.facet_bits).
+    conn.execute("SELECT serving.refresh_facet_delta()")
 
 
 def apply_liveness(conn: DictConnection) -> int:

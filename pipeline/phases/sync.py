@@ -26,8 +26,9 @@ def sync_serving(
     full: bool = False,
 ) -> PhaseReport:
     """One sync: incremental unless `full`, the base is in doubt, or the periodic full
-    reconcile (`serving_full_sync_hours`) is due. Then the facet bitmaps are rebuilt if
-    it changed anything (serving_sync.facet_bits)."""
+    reconcile (`serving_full_sync_hours`) is due. Then the facet bitmaps are rebuilt when
+    a build is due (serving_sync.facet_bits: none yet, or enough written since the last;
+    until then the sync's own delta keeps them current)."""
     settings = app.settings
 
     def work(run_id: int) -> Mapping[str, Json]:
@@ -53,7 +54,8 @@ def sync_serving(
 def _rebuild_facet_bits(app: App) -> dict[str, Json]:
     """After the sync phase has released its lock (the next sync need not wait for a
     build of minutes), in a transaction of its own. A failed build loses nothing: the
-    counting queries answer until one succeeds, and every later sync tries again."""
+    old build and the syncs' deltas answer meanwhile (the counting queries past its
+    limit), and every later sync tries again."""
     try:
         built = facet_bits.refresh(app.serving_db)
     except psycopg.Error as exc:

@@ -1,10 +1,15 @@
 -- The bitmaps, rebuilt from the transaction's snapshot: it must be one snapshot
--- (REPEATABLE READ), or the bitmaps could mix two states of serving.jobs. Returns the
--- number of slots. The caller serializes builds (serving_sync.facet_bits).
+-- (REPEATABLE READ), or the bitmaps could mix two states of serving.jobs. The snapshot
+-- is recorded: the postings written by a transaction it does not see are the ones
+-- web_facet_bits counts from their rows (serving.facet_dirty). Past `dirty_share` of
+-- the slots (at least `dirty_min` postings) written since, the bitmaps are not read.
+-- Returns the number of slots. The caller serializes builds (serving_sync.facet_bits).
 CREATE OR REPLACE FUNCTION serving.build_facet_bits(
     word_min_share real DEFAULT 0.01,
     max_words integer DEFAULT 2000,
-    values_kept integer DEFAULT 256
+    values_kept integer DEFAULT 256,
+    dirty_share real DEFAULT 0.02,
+    dirty_min integer DEFAULT 1000
 ) RETURNS integer
 LANGUAGE plpgsql
 SET search_path = serving, pg_catalog
@@ -12,7 +17,6 @@ SET work_mem = '256MB'
 AS $$
 DECLARE
     started constant timestamptz := clock_timestamp();
-    built_writes bigint;
     n integer;
     word_min integer;
 BEGIN
@@ -20,9 +24,8 @@ BEGIN
         RAISE EXCEPTION 'serving.build_facet_bits needs one snapshot: call it in a REPEATABLE READ transaction'
             USING ERRCODE = 'invalid_transaction_state';
     END IF;
-    SELECT w.writes INTO built_writes FROM serving.facet_writes w;
-    -- DELETE, not TRUNCATE: readers keep reading the old bitmaps (and, seeing they are
-    -- not current, count the slower way) instead of waiting for this transaction.
+    -- DELETE, not TRUNCATE: readers keep reading the old bitmaps (with the postings
+    -- written since counted from their rows) instead of waiting for this transaction.
     DELETE FROM serving.facet_bits_build;
     DELETE FROM serving.facet_bits;
     DELETE FROM serving.facet_bits_tail;
@@ -58,37 +61,13 @@ BEGIN
     FROM serving.jobs j
     JOIN serving.facet_slots s ON s.id = j.id
     CROSS JOIN LATERAL (
-        SELECT 'country', unnest(CASE WHEN j.countries = '{}' THEN '{unknown}' ELSE j.countries END)
-        UNION ALL
-        SELECT 'region', unnest(CASE WHEN j.regions = '{}' THEN '{unknown}' ELSE j.regions END)
-        UNION ALL
-        SELECT 'city', unnest(CASE WHEN j.cities = '{}' THEN '{unknown}' ELSE j.cities END)
-        UNION ALL
-        SELECT 'employment_type', unnest(CASE WHEN j.employment_type = '{}' THEN '{unknown}'
-                                              ELSE j.employment_type END)
-        UNION ALL
-        VALUES ('work_mode', j.work_mode),
-               ('job_type', coalesce(j.job_type, 'unknown')),
-               ('source', j.source),
-               ('salary', CASE WHEN j.salary_min IS NOT NULL OR j.salary_max IS NOT NULL
-                               THEN 't' ELSE 'f' END),
-               ('month', coalesce(to_char(j.posted_at AT TIME ZONE 'UTC', 'YYYY-MM'), 'unknown')),
-               -- sort_at's days and months (none for -infinity: to_char is NULL there),
-               ('day', to_char(j.sort_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')),
-               ('sort_month', to_char(j.sort_at AT TIME ZONE 'UTC', 'YYYY-MM')),
-               -- and the postings of unknown age, which include_undated adds to a window.
-               ('age', CASE WHEN j.sort_at = '-infinity' THEN 'unknown' END),
-               ('seniority', coalesce(j.seniority, 'unknown')),
-               ('enrichment', CASE WHEN j.enriched_at IS NULL THEN 'unknown' ELSE 'extracted' END),
-               ('text', CASE WHEN j.search_tsv IS NOT NULL THEN '' END),
-               ('all', '')
-        UNION ALL
-        SELECT 'experience', unnest(serving.experience_bands(j.experience_min, j.experience_max))
-        UNION ALL
-        SELECT 'skill', unnest(CASE WHEN j.enriched_at IS NULL THEN '{unknown}' ELSE j.skills_required END)
-        UNION ALL
-        SELECT 'skill_all', unnest(CASE WHEN j.enriched_at IS NULL THEN '{unknown}'
-                                        ELSE ARRAY(SELECT DISTINCT unnest(j.skills_all)) END)
+        SELECT v.facet, v.value
+        FROM serving.facet_values(
+                 j.countries, j.regions, j.cities, j.employment_type, j.work_mode, j.job_type, j.source,
+                 j.company, j.salary_min, j.salary_max, j.posted_at, j.sort_at, j.seniority,
+                 j.enriched_at, j.search_tsv IS NOT NULL, j.experience_min, j.experience_max,
+                 j.skills_required, j.skills_all) AS v
+        WHERE v.facet <> 'company'
         UNION ALL
         SELECT 'word', w.lexeme
         FROM unnest(tsvector_to_array(j.search_tsv)) AS w(lexeme)
@@ -116,9 +95,10 @@ BEGIN
     SELECT l.facet, l.value, k.size, serving.bits_of_slots(l.slots, n)
     FROM facet_lists l JOIN facet_kept k ON k.facet = l.facet AND k.value = l.value AND k.kept;
 
-    INSERT INTO serving.facet_bits_build (writes, slots, word_min_rows, built_at, build_ms)
-    VALUES (built_writes, n, word_min, now(),
-            (extract(epoch FROM clock_timestamp() - started) * 1000)::integer);
+    INSERT INTO serving.facet_bits_build (snapshot, dirty_max, slots, word_min_rows, built_at,
+                                          build_ms)
+    VALUES (pg_current_snapshot(), greatest(dirty_min, ceil(n * dirty_share))::integer, n,
+            word_min, now(), (extract(epoch FROM clock_timestamp() - started) * 1000)::integer);
     RETURN n;
 END
 $$;

@@ -1,5 +1,6 @@
--- One group's filter (any of its values) as a bitmap: the values' bitmaps, and for a
--- value without one (past the kept values), its rows, read with web_where's condition.
+-- One group's filter (any of its values) as a bitmap of n bits (the delta's past the
+-- build's: see live_bits): the values' bitmaps, and for a value without one in the
+-- build (past the kept values), its rows, read with web_where's condition.
 CREATE OR REPLACE FUNCTION serving.filter_bits(facet text, vals text[], n integer,
                                     unknown_selects boolean DEFAULT true) RETURNS varbit
 LANGUAGE plpgsql STABLE
@@ -11,20 +12,26 @@ DECLARE
     missing text[];
     ids bigint[];
     one_group serving.web_filter;  -- this group's filter, no other
+    slots constant integer := (SELECT b.slots FROM serving.facet_bits_build b);
 BEGIN
-    IF facet = 'company' THEN
+    IF facet = 'company' THEN  -- runs of slots in the build, bitmaps in the delta
         SELECT rpad(coalesce(string_agg(repeat('0', c.lo - c.prev_end) || repeat('1', c.size), ''
-                                        ORDER BY c.lo), ''), n, '0')::varbit
+                                        ORDER BY c.lo), ''), slots, '0')::varbit
         INTO found
         FROM (SELECT f.lo, f.size, coalesce(lag(f.lo + f.size) OVER (ORDER BY f.lo), 0) AS prev_end
               FROM serving.facet_companies f WHERE f.value = ANY (vals)) AS c;
+        IF n > slots THEN
+            found := found || coalesce((SELECT bit_or(d.bits) FROM serving.facet_delta_bits d
+                                        WHERE d.facet = 'company' AND d.value = ANY (vals)),
+                                       repeat('0', n - slots)::varbit);
+        END IF;
         RETURN found;
     END IF;
     IF NOT unknown_selects THEN
         vals := array_remove(vals, 'unknown');
     END IF;
     SELECT bit_or(b.bits) INTO found
-    FROM serving.facet_bits b WHERE b.facet = filter_bits.facet AND b.value = ANY (vals);
+    FROM serving.live_bits(n) b WHERE b.facet = filter_bits.facet AND b.value = ANY (vals);
     found := coalesce(found, serving.bits_of_slots('{}', n));
     IF NOT EXISTS (SELECT 1 FROM serving.facet_bits_tail t WHERE t.facet = filter_bits.facet) THEN
         RETURN found;  -- every value has its bitmap: one without none has no postings

@@ -22,7 +22,7 @@ BEGIN
             RETURN NULL;  -- 'abc':* over thousands of words: the text index does better
         END IF;
     END IF;
-    SELECT bit_or(b.bits) INTO found FROM serving.facet_bits b
+    SELECT bit_or(b.bits) INTO found FROM serving.live_bits(n) b
     WHERE b.facet = 'word' AND b.value = ANY (words);
     rest := ARRAY(SELECT w FROM unnest(words) AS w
                   WHERE NOT EXISTS (SELECT 1 FROM serving.facet_bits b

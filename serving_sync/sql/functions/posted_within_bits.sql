@@ -11,7 +11,7 @@ DECLARE
     found varbit;
 BEGIN
     SELECT bit_or(b.bits) INTO found
-    FROM serving.facet_bits b
+    FROM serving.live_bits(n) b
     WHERE (b.facet = 'day' AND b.value > to_char(boundary_day, 'YYYY-MM-DD')
            AND b.value LIKE to_char(boundary_day, 'YYYY-MM') || '-%')
        OR (b.facet = 'sort_month' AND b.value > to_char(boundary_day, 'YYYY-MM'));

@@ -51,7 +51,7 @@ BEGIN
         output := output || ops[cardinality(ops)];
         ops := ops[1:cardinality(ops) - 1];
     END LOOP;
-    SELECT b.bits | b.bits INTO has_text FROM serving.facet_bits b WHERE b.facet = 'text';
+    SELECT b.bits | b.bits INTO has_text FROM serving.live_bits(n) b WHERE b.facet = 'text';
     has_text := coalesce(has_text, serving.bits_of_slots('{}', n));
     FOREACH item IN ARRAY output LOOP
         top := cardinality(stack);

@@ -29,12 +29,18 @@
 -- * The enrichment's groups and filters too (experience when the years asked are its
 --   bands, as the web app offers them). Salary at least X: not answered here.
 --
--- The bitmaps are rebuilt from one snapshot of serving.jobs (serving.build_facet_bits)
--- after a sync that changed it, outside the sync's own transaction. A statement trigger
--- counts every statement that changes serving.jobs (facet_writes); the bitmaps say which
--- count they were built at, and are only read while it is still the current one. Until
--- the rebuild after a change is done, counts are taken the way they were before (exact,
--- slower). So bitmaps never answer for rows they were not built from.
+-- The bitmaps are rebuilt from one snapshot of serving.jobs (serving.build_facet_bits),
+-- outside any sync's transaction, and record that snapshot. Every statement that writes
+-- serving.jobs records the postings it wrote (serving.facet_dirty, in its own
+-- transaction); those whose writer the build's snapshot does not see are "written
+-- since" (exact whatever commits while a build reads). Their build slots leave every
+-- mask here. What they hold now is counted from the delta the sync makes before its
+-- commit (serving.refresh_facet_delta: bitmaps at slots after the build's, read through
+-- live_bits), or, when no delta holds every one of them (a writer other than the sync,
+-- or a build that committed since), from their rows (dirty_facet_counts, web_where's
+-- conditions). Past the build's dirty_max of them, nothing is answered here and the
+-- counting queries count. So the bitmaps answer, exactly, at every moment, a sync's
+-- writes included from its commit on.
 --
 -- Disjunctive counts from the bitmaps: same arguments and answer as web_facet /
 -- web_facets_all (rows (facet, value, count): 'total', then per answered group its
@@ -51,7 +57,12 @@ DECLARE
     -- STABLE: every query below reads the snapshot of the statement that called this, so
     -- a build committing meanwhile cannot mix two sets of bitmaps into one answer.
     built serving.facet_bits_build;
-    n integer;
+    delta serving.facet_delta_build;  -- NULL unless it holds every posting in `dirty`
+    dirty bigint[];  -- the postings written since the build
+    extra_facets text[];  -- their counts from their rows (dirty_facet_counts), without a delta
+    extra_values text[];
+    extra_counts bigint[];
+    n integer;  -- the slots: the build's, and the delta's after them
     everything varbit;
     common varbit;  -- the text and the filters that are no group's (days, salary)
     tsq tsquery;
@@ -68,8 +79,21 @@ DECLARE
     i integer;
 BEGIN
     SELECT * INTO built FROM serving.facet_bits_build;
-    IF NOT serving.facet_bits_current() OR built.slots = 0 OR filters.salary_min IS NOT NULL THEN
+    IF NOT FOUND OR built.slots = 0 OR filters.salary_min IS NOT NULL THEN
         RETURN;
+    END IF;
+    dirty := serving.facet_dirty_ids(built.snapshot, built.dirty_max);
+    IF dirty IS NULL THEN
+        RETURN;  -- too many written since the build to count apart
+    END IF;
+    IF cardinality(dirty) > 0 THEN
+        -- The delta answers if it was made for this build after the last write: every
+        -- written posting carries the delta that holds it (a write clears it).
+        SELECT * INTO delta FROM serving.facet_delta_build d WHERE d.built_at = built.built_at;
+        IF FOUND AND EXISTS (SELECT 1 FROM serving.facet_dirty d
+                             WHERE d.id = ANY (dirty) AND d.delta IS DISTINCT FROM delta.made_by) THEN
+            delta := NULL;
+        END IF;
     END IF;
     IF filters.experience IS NOT NULL THEN  -- the years asked must be bands to read as bitmaps
         bands := ARRAY(SELECT b.v FROM (VALUES ('0-1', int4range(0, 1, '[]')),
@@ -81,10 +105,17 @@ BEGIN
             RETURN;
         END IF;
     END IF;
-    n := built.slots;
+    n := built.slots + coalesce(delta.rows, 0);
     -- Every mask is a value of its own, not the table's datum: a bitmap stored compressed
     -- would be decompressed again by every use (5,000 company substrings: 230 ms).
-    SELECT b.bits | b.bits INTO everything FROM serving.facet_bits b WHERE b.facet = 'all';
+    SELECT b.bits | b.bits INTO everything FROM serving.live_bits(n) b WHERE b.facet = 'all';
+    -- The written postings' slots in the build leave every mask, all of which start from
+    -- this one: what they hold now is in the delta's slots, or counted from their rows.
+    IF delta.made_by IS NOT NULL THEN
+        everything := everything & ~(delta.gone || repeat('0', delta.rows)::varbit);
+    ELSIF cardinality(dirty) > 0 THEN
+        everything := everything & ~serving.bits_of_ids(dirty, n);
+    END IF;
     common := everything;
     tsq := serving.web_tsquery(q, q_prefix);
     IF tsq IS NOT NULL THEN
@@ -135,7 +166,14 @@ BEGIN
             every_filter := every_filter & masks[i];
         END IF;
     END LOOP;
-    RETURN QUERY SELECT 'total'::text, NULL::text, bit_count(every_filter);
+    IF cardinality(dirty) > 0 AND delta.made_by IS NULL THEN
+        SELECT array_agg(d.facet), array_agg(d.value), array_agg(d.count)
+        INTO extra_facets, extra_values, extra_counts
+        FROM serving.dirty_facet_counts(tsq, filters, dirty, ARRAY(
+            SELECT a FROM unnest(groups) AS a WHERE a = ANY (names) OR a IN ('month', 'enrichment'))) AS d;
+    END IF;
+    RETURN QUERY SELECT 'total'::text, NULL::text, bit_count(every_filter) + coalesce(
+        (SELECT e.n FROM unnest(extra_facets, extra_counts) AS e(f, n) WHERE e.f = 'total'), 0);
     FOREACH g IN ARRAY groups LOOP
         i := array_position(names, g);
         IF g IN ('month', 'enrichment') OR (i IS NOT NULL AND masks[i] IS NULL) THEN
@@ -150,9 +188,31 @@ BEGIN
         ELSE
             CONTINUE;  -- not a group this counts
         END IF;
+        IF delta.made_by IS NOT NULL THEN
+            -- The delta's slots are counted like the rows' counts: its values may be
+            -- past the build's kept ones (group_bits tells), and its companies are
+            -- bitmaps, not runs.
+            SELECT array_agg(x.v), array_agg(x.c) INTO extra_values, extra_counts
+            FROM (SELECT NULL::text AS v, bit_count(substring(mask FROM built.slots + 1)) AS c
+                  UNION ALL
+                  SELECT d.value, bit_count(substring(mask FROM built.slots + 1) & d.bits)
+                  FROM serving.facet_delta_bits d
+                  WHERE d.facet = CASE WHEN g = 'skill' THEN skill_facet ELSE g END) AS x;
+            RETURN QUERY
+                SELECT g, c.value, c.count
+                FROM serving.group_bits(CASE WHEN g = 'skill' THEN skill_facet ELSE g END,
+                                        substring(mask FOR built.slots), top_n,
+                                        extra_values, extra_counts) AS c;
+            CONTINUE;
+        END IF;
         RETURN QUERY
             SELECT g, c.value, c.count
-            FROM serving.group_bits(CASE WHEN g = 'skill' THEN skill_facet ELSE g END, mask, top_n) AS c;
+            FROM serving.group_bits(
+                CASE WHEN g = 'skill' THEN skill_facet ELSE g END, mask, top_n,
+                ARRAY(SELECT e.v FROM unnest(extra_facets, extra_values) WITH ORDINALITY AS e(f, v, o)
+                      WHERE e.f = g ORDER BY e.o),
+                ARRAY(SELECT e.n FROM unnest(extra_facets, extra_counts) WITH ORDINALITY AS e(f, n, o)
+                      WHERE e.f = g ORDER BY e.o)) AS c;
     END LOOP;
 END
 $$;

@@ -1,4 +1,4 @@
--- Counts the statement (see jobs_facet_insert).
+-- Records the postings written (see jobs_facet_insert), under their old ids as well.
 CREATE OR REPLACE TRIGGER jobs_facet_update AFTER UPDATE ON serving.jobs
-    REFERENCING NEW TABLE AS changed_rows
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS changed_rows
     FOR EACH STATEMENT EXECUTE FUNCTION serving.facet_jobs_written();
