@@ -37,8 +37,10 @@ def upgrade() -> None:
         sa.Column("decided_by", sa.Text(), nullable=True),
         sa.Column("decided_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("reason", sa.Text(), nullable=True),
-        sa.CheckConstraint("decision IN ('approved', 'rejected')", name="ck_backfill_decision"),
-        sa.PrimaryKeyConstraint("dag_id", "run_id"),
+        sa.CheckConstraint(
+            "decision IN ('approved', 'rejected')", name=op.f("ck_backfill_approvals_decision")
+        ),
+        sa.PrimaryKeyConstraint("dag_id", "run_id", name=op.f("pk_backfill_approvals")),
         schema="crawl",
     )
 

@@ -108,7 +108,8 @@ def run_plan(kind: str, params: dict[str, Any], dag_id: str, run_id: str) -> dic
     for note in manifest.notes:
         log.warning("note: %s", note)
     log.info("manifest %s:\n%s", path, json.dumps(_shown(manifest), indent=1, default=str))
-    record_plan(app.db, dag_id, run_id, kind, path, manifest.fingerprint)
+    if not params.get("dry_run", True):  # a preview writes nothing to the database
+        record_plan(app.db, dag_id, run_id, kind, path, manifest.fingerprint)
     return {
         "manifest": str(path),
         "fingerprint": manifest.fingerprint,
