@@ -1,13 +1,20 @@
 """jobharbor backfills: manual DAGs that preview a selection of data, then apply it.
 
-Every backfill is plan -> route -> (approval | no_approval) -> apply:
-- plan previews read-only and writes a manifest (its path and content are in the log);
+Every backfill is plan -> route -> (approval -> decision | no_approval) -> apply:
+- plan previews read-only and writes a manifest (its path and content are in the log),
+  and records the manifest's path and fingerprint in the database for this run;
 - with `dry_run: true` (the default) the run ends there, and so does a run whose
   preview selected nothing (its summary says why; approval and apply are skipped);
 - with `dry_run: false` apply applies exactly that manifest (or the one given as
-  `manifest`, from an earlier preview) and refuses if the selection changed;
-- with `approve: true` an ApprovalOperator waits for a human between plan and apply
-  (a deferred task: it holds no pool slot while it waits).
+  `manifest`, from an earlier preview) and refuses if the selection changed, or if
+  the manifest it is given is not the one plan recorded (path and fingerprint);
+- with `approve: true` the approval screen (Required Actions) shows the selection,
+  counts by kind of change, up to 10 sample diffs, the fingerprint and a link to the
+  plan log; Approve or Reject needs a reason. Nobody deciding within
+  `approval_timeout_hours` (default 24) rejects. The task waits in `awaiting_input`
+  and holds no pool slot. The decision (who, when, why) goes to the database, the task
+  log and the run note. A rejected run skips apply and `decision` fails with
+  "rejected by ...: reason", so the run is failed, never green.
 Params are validated by Airflow before the run: `limit` is required and capped, and a
 value over a cap is refused (the trigger form keeps it and the trigger fails), never
 clamped.
@@ -15,16 +22,19 @@ clamped.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 from airflow.providers.standard.operators.empty import EmptyOperator
-from airflow.providers.standard.operators.hitl import ApprovalOperator
+from airflow.providers.standard.operators.hitl import ApprovalOperator, HITLOperator
 from airflow.sdk import DAG, Param, task
+from airflow.sdk.definitions.param import ParamsDict
 
 from pipeline.config import BACKFILL_MAX_LIMIT as MAX_LIMIT
 from pipeline.config import BACKFILL_MAX_REQUESTS as MAX_REQUESTS
 from pipeline.config import configured_sources_file, load_sources, param_bounds
 
+MAX_APPROVAL_HOURS = 24 * 14
 POOL = "jobharbor"
 POOL_SLOTS = 3
 SOURCES_FILE = configured_sources_file()
@@ -68,6 +78,12 @@ def _mode() -> dict[str, Param]:
         "approve": Param(False, type="boolean", description="wait for a human before apply"),
         "manifest": Param(
             None, type=["null", "string"], description="apply this previewed manifest (a path)"
+        ),
+        "approval_timeout_hours": Param(
+            24,
+            type="integer",
+            **param_bounds(1, MAX_APPROVAL_HOURS),
+            description=f"with approve: no decision within this many hours (1..{MAX_APPROVAL_HOURS}) rejects",
         ),
     }
 
@@ -133,6 +149,60 @@ DESCRIPTIONS = {
 }
 
 
+def _reason(required: bool) -> Param:
+    # The screen asks for a non-empty reason. Airflow validates a task's params when the
+    # task starts, before anyone answered, so the declared param accepts "none yet";
+    # execute() shows the required one (empty: its default must be a value, None, for
+    # the request to serialize), and record_response refuses an empty reason.
+    if required:
+        return Param(None, type="string", minLength=1, maxLength=500, description=REASON)
+    return Param(None, type=["null", "string"], maxLength=500, description=REASON)
+
+
+REASON = "why you approve or reject (required; it goes to the run note)"
+
+
+class BackfillApproval(ApprovalOperator):
+    """Approve / Reject on a screen built from what plan recorded for this run; the
+    decision is recorded, a rejection skips apply (and `decision` fails the run)."""
+
+    def __init__(self, *, kind: str, **kwargs: Any) -> None:
+        # Airflow passes the DAG's params in; HITLOperator keeps only the task's own.
+        kwargs["params"] = {"reason": _reason(False)}
+        super().__init__(defaults=[ApprovalOperator.REJECT], **kwargs)
+        self.kind = kind
+
+    def execute(self, context: Any) -> Any:
+        from pipeline.airflow.backfill import approval_screen
+
+        ti = context["ti"]
+        self.body = approval_screen(self.kind, ti.dag_id, ti.run_id)
+        self.params = ParamsDict({"reason": _reason(True)})
+        self.response_timeout = timedelta(hours=int(context["params"]["approval_timeout_hours"]))
+        return super().execute(context)
+
+    def execute_complete(self, context: Any, event: dict[str, Any]) -> Any:
+        from pipeline.airflow.backfill import record_response
+
+        if event.get("timedout"):
+            hours = context["params"]["approval_timeout_hours"]
+            event = {**event, "params_input": {"reason": f"no decision within {hours} h"}}
+        response = HITLOperator.execute_complete(self, context, event)
+        user = response["responded_by_user"]
+        ti = context["ti"]
+        record_response(
+            ti.dag_id,
+            ti.run_id,
+            approved=response["chosen_options"] == [self.APPROVE],
+            by=f"{user['name']} (id {user['id']})" if user else "nobody (timed out)",
+            at=response["responded_at"],
+            reason=str((response["params_input"] or {}).get("reason") or ""),
+        )
+        if response["chosen_options"] != [self.APPROVE]:
+            self.skip(ti=ti, tasks=[self.dag.get_task("apply")])  # decision still runs
+        return response
+
+
 def backfill_dag(kind: str) -> DAG:
     apply_slots = POOL_SLOTS if kind == "sync" else 1
     with DAG(
@@ -143,10 +213,10 @@ def backfill_dag(kind: str) -> DAG:
     ) as dag:
 
         @task(task_id="plan")
-        def plan(params: dict | None = None) -> dict:
+        def plan(params: dict | None = None, dag_run: Any = None) -> dict:
             from pipeline.airflow.backfill import run_plan
 
-            return run_plan(kind, dict(params or {}))
+            return run_plan(kind, dict(params or {}), dag_run.dag_id, dag_run.run_id)
 
         @task.branch(task_id="route")
         def route(planned: dict, params: dict | None = None) -> list[str]:
@@ -155,24 +225,29 @@ def backfill_dag(kind: str) -> DAG:
             # [] for a preview or a plan with nothing to apply: nothing downstream runs.
             return gates_after_plan(dict(params or {}), planned)
 
-        approval = ApprovalOperator(
-            task_id="approval",
-            subject=f"Apply the {kind} backfill?",
-            body="{{ ti.xcom_pull(task_ids='plan')['summary'] }}\n\n"
-            "manifest: {{ ti.xcom_pull(task_ids='plan')['manifest'] }}",
+        approval = BackfillApproval(
+            task_id="approval", kind=kind, subject=f"Apply the {kind} backfill?"
         )
         no_approval = EmptyOperator(task_id="no_approval")
 
+        @task(task_id="decision")
+        def decision(dag_run: Any = None) -> dict:
+            from pipeline.airflow.backfill import run_decision
+
+            return run_decision(dag_run.dag_id, dag_run.run_id)
+
         @task(task_id="apply", trigger_rule="none_failed_min_one_success", pool_slots=apply_slots)
-        def apply(ti=None, params: dict | None = None) -> dict:
+        def apply(ti: Any = None, params: dict | None = None) -> dict:
             from pipeline.airflow.backfill import run_apply
 
             # Pulled, not passed: plan must not be an upstream of apply, or a preview
             # (both gates skipped) would still satisfy none_failed_min_one_success.
+            # The XCom only names the manifest: apply checks it against plan's record.
             planned = ti.xcom_pull(task_ids="plan")
-            return run_apply(kind, planned["manifest"], dict(params or {}))
+            return run_apply(kind, planned["manifest"], dict(params or {}), ti.dag_id, ti.run_id)
 
         route(plan()) >> [approval, no_approval] >> apply()
+        approval >> decision()
     return dag
 
 

@@ -1,24 +1,43 @@
 """What the backfill DAGs' tasks call (dags/jobharbor_backfills.py stays logic-free).
 
 plan: a preview into a manifest (or, for an apply run given `manifest`, that manifest
-checked and passed on); apply: exactly that manifest. Fatal errors (a refused apply)
-fail without retry.
+checked and passed on), recorded with its fingerprint in `crawl.backfill_approvals`;
+approval: the screen built from that record, and the decision recorded there (and in
+the run note when the API allows it); decision: fails a rejected run; apply: exactly
+the manifest recorded (and approved), whatever the plan's XCom says. Fatal errors (a
+refused apply, a rejection) fail without retry.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from pipeline.airflow.failures import fatal_without_retry
 from pipeline.airflow.params import refuse_out_of_range
+from pipeline.airflow.run_note import ui_base_url, write_run_note
 from pipeline.airflow.tasks import task_app
+from pipeline.backfill.approval import (
+    PlannedRun,
+    approval_body,
+    planned_run,
+    record_decision,
+    record_plan,
+    verified_manifest,
+)
 from pipeline.backfill.check import CheckSelection, apply_check, plan_check
 from pipeline.backfill.enrich import EnrichSelection, apply_enrich, plan_enrich
-from pipeline.backfill.manifest import MAX_LIMIT, MAX_REQUESTS, Manifest, load_manifest
+from pipeline.backfill.manifest import (
+    MAX_LIMIT,
+    MAX_REQUESTS,
+    BackfillRefused,
+    Manifest,
+    load_manifest,
+)
 from pipeline.backfill.reparse import ReparseSelection, apply_reparse, plan_reparse
 from pipeline.backfill.sync import apply_sync, plan_sync
 
@@ -74,7 +93,7 @@ def _plan(app: Any, kind: str, params: dict[str, Any], directory: Path) -> tuple
 
 
 @fatal_without_retry
-def run_plan(kind: str, params: dict[str, Any]) -> dict[str, Any]:
+def run_plan(kind: str, params: dict[str, Any], dag_id: str, run_id: str) -> dict[str, Any]:
     refuse_out_of_range(params, PARAM_BOUNDS)
     app = task_app()
     given = params.get("manifest")
@@ -89,8 +108,11 @@ def run_plan(kind: str, params: dict[str, Any]) -> dict[str, Any]:
     for note in manifest.notes:
         log.warning("note: %s", note)
     log.info("manifest %s:\n%s", path, json.dumps(_shown(manifest), indent=1, default=str))
+    if not params.get("dry_run", True):  # a preview writes nothing to the database
+        record_plan(app.db, dag_id, run_id, kind, path, manifest.fingerprint)
     return {
         "manifest": str(path),
+        "fingerprint": manifest.fingerprint,
         "summary": summary,
         "items": len(manifest.items),
         "nothing_to_apply": nothing,
@@ -120,9 +142,20 @@ def _shown(manifest: Manifest) -> dict[str, Any]:
 
 
 @fatal_without_retry
-def run_apply(kind: str, manifest_path: str, params: dict[str, Any]) -> dict[str, Any]:
+def run_apply(
+    kind: str, manifest_path: str, params: dict[str, Any], dag_id: str, run_id: str
+) -> dict[str, Any]:
     app = task_app()
     path = Path(manifest_path)
+    planned = planned_run(app.db, dag_id, run_id)
+    needs_approval = bool(params.get("approve"))
+    manifest = verified_manifest(planned, path, kind, needs_approval=needs_approval)
+    log.info(
+        "applying %s, fingerprint %s (%s)",
+        path,
+        manifest.fingerprint,
+        planned.verdict() if planned and needs_approval else "no approval asked",
+    )
     if kind == "reparse":
         report = apply_reparse(app, path)
     elif kind == "check":
@@ -137,3 +170,72 @@ def run_apply(kind: str, manifest_path: str, params: dict[str, Any]) -> dict[str
 
         raise AirflowSkipException(report.message or "skipped")
     return {"status": report.status, "run_id": report.run_id, **dict(report.stats)}
+
+
+def plan_log_url(dag_id: str, run_id: str) -> str | None:
+    base = ui_base_url()
+    if not base:
+        return None
+    return f"{base}/dags/{quote(dag_id, safe='')}/runs/{quote(run_id, safe='')}/tasks/plan"
+
+
+@fatal_without_retry
+def approval_screen(kind: str, dag_id: str, run_id: str) -> str:
+    """The approval's body, from what plan recorded for this run (not from an XCom)."""
+    app = task_app()
+    planned = planned_run(app.db, dag_id, run_id)
+    if planned is None:
+        raise BackfillRefused(f"no plan recorded for {dag_id} run {run_id}: nothing to approve")
+    manifest = verified_manifest(planned, Path(planned.manifest_path), kind, needs_approval=False)
+    return approval_body(manifest, Path(planned.manifest_path), plan_log_url(dag_id, run_id))
+
+
+@fatal_without_retry
+def record_response(
+    dag_id: str,
+    run_id: str,
+    *,
+    approved: bool,
+    by: str,
+    at: datetime,
+    reason: str,
+) -> dict[str, Any]:
+    """The decision, recorded where apply reads it, logged, and written to the run note
+    when the API lets this task (see pipeline.airflow.run_note)."""
+    if not reason.strip():
+        raise BackfillRefused("a decision needs a reason: none was given, nothing applied")
+    app = task_app()
+    decided = record_decision(
+        app.db, dag_id, run_id, approved=approved, by=by, at=at, reason=reason.strip()
+    )
+    line = decided.verdict()
+    log.info("decision: %s", line)
+    not_written = write_run_note(dag_id, run_id, f"Backfill {line}")
+    if not_written:
+        log.warning(
+            "run note not written (%s); the decision is in crawl.backfill_approvals", not_written
+        )
+    return _decision(decided, note_written=not not_written)
+
+
+def _decision(planned: PlannedRun, *, note_written: bool) -> dict[str, Any]:
+    return {
+        "decision": planned.decision,
+        "decided_by": planned.decided_by,
+        "decided_at": planned.decided_at.isoformat() if planned.decided_at else None,
+        "reason": planned.reason,
+        "fingerprint": planned.fingerprint,
+        "run_note": note_written,
+    }
+
+
+@fatal_without_retry
+def run_decision(dag_id: str, run_id: str) -> dict[str, Any]:
+    """Fails a rejected run (so it does not end green) with who rejected it and why."""
+    planned = planned_run(task_app().db, dag_id, run_id)
+    if planned is None or planned.decision is None:
+        raise BackfillRefused(f"no decision recorded for {dag_id} run {run_id}")
+    if planned.decision != "approved":
+        raise BackfillRefused(f"{planned.verdict()}; apply skipped")
+    log.info("%s", planned.verdict())
+    return _decision(planned, note_written=False)

@@ -171,6 +171,25 @@ runs = sa.Table(
     schema="crawl",
 )
 
+# A backfill run's plan (manifest path and fingerprint) and the human decision on it;
+# apply checks the manifest it is given against this row (pipeline.backfill.approval).
+backfill_approvals = sa.Table(
+    "backfill_approvals",
+    metadata,
+    sa.Column("dag_id", sa.Text, primary_key=True),
+    sa.Column("run_id", sa.Text, primary_key=True),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("manifest_path", sa.Text, nullable=False),
+    sa.Column("fingerprint", sa.Text, nullable=False),
+    _ts("planned_at", False, True),
+    sa.Column("decision", sa.Text),
+    sa.Column("decided_by", sa.Text),
+    _ts("decided_at"),
+    sa.Column("reason", sa.Text),
+    sa.CheckConstraint(_in("decision", ("approved", "rejected")), name="decision"),
+    schema="crawl",
+)
+
 raw_objects = sa.Table(
     "raw_objects",
     metadata,

@@ -80,7 +80,8 @@ def test_every_task_fits_the_pool_and_backfills_have_their_graph(tmp_path: Path)
         tasks = bag["dags"][f"jobharbor_backfill_{kind}"]["tasks"]
         assert {t: v["down"] for t, v in tasks.items()} == {
             "plan": ["route"], "route": ["approval", "no_approval"],
-            "approval": ["apply"], "no_approval": ["apply"], "apply": [],
+            "approval": ["apply", "decision"], "no_approval": ["apply"], "apply": [],
+            "decision": [],
         }  # fmt: skip
         assert tasks["apply"]["rule"] == "none_failed_min_one_success"
         assert tasks["apply"]["slots"] == (3 if kind == "sync" else 1)
@@ -94,6 +95,7 @@ def test_every_task_fits_the_pool_and_backfills_have_their_graph(tmp_path: Path)
         assert schema["limit"]["allOf"] == [{"minimum": 1, "maximum": MAX_LIMIT}], dag_id
         assert schema["dry_run"]["default"] is True, dag_id
         assert schema["approve"]["default"] is False, dag_id
+        assert schema["approval_timeout_hours"]["default"] == 24, dag_id
     assert params["jobharbor_backfill_check"]["max_requests"]["allOf"][0]["maximum"] == 5000
 
 

@@ -27,7 +27,7 @@ def test_a_backfill_plan_given_an_over_cap_limit_fails_before_doing_anything() -
     # no-retry failure): the refusal comes before any database or store is opened.
     plan = run_plan.__wrapped__  # type: ignore[attr-defined]
     with pytest.raises(ParamOutOfRange) as refused:
-        plan("reparse", {"source": "lever", "limit": 100_000})
+        plan("reparse", {"source": "lever", "limit": 100_000}, "dag", "run")
     message = str(refused.value)
     assert message == (
         "refused, nothing done: limit=100000 (allowed: 1..50,000) (values are never clamped)"

@@ -135,7 +135,7 @@ def test_reparse_dag_refuses_bad_params_previews_read_only_applies_and_refuses_c
     assert code == 0, output[-4000:]
     assert table_snapshot(app.db) == before  # the preview wrote nothing
     assert task_states(cli, "jobharbor_backfill_reparse") == {
-        "plan": "success", "route": "success", "approval": "skipped",
+        "plan": "success", "route": "success", "approval": "skipped", "decision": "skipped",
         "no_approval": "skipped", "apply": "skipped",
     }  # fmt: skip
     (preview,) = manifests(cli)
@@ -156,7 +156,7 @@ def test_reparse_dag_refuses_bad_params_previews_read_only_applies_and_refuses_c
     code, output = dags_test(cli, "jobharbor_backfill_reparse", conf)
     assert code == 0, output[-4000:]
     assert task_states(cli, "jobharbor_backfill_reparse") == {
-        "plan": "success", "route": "success", "approval": "skipped",
+        "plan": "success", "route": "success", "approval": "skipped", "decision": "skipped",
         "no_approval": "skipped", "apply": "skipped",
     }  # fmt: skip
     why = f"0 postings to re-parse: all {postings} matching postings are already at parser lever@1"

@@ -15,6 +15,7 @@ EXPECTED_TABLES = {
     "crawl.boards",
     "crawl.hosts",
     "crawl.runs",
+    "crawl.backfill_approvals",
     "crawl.scans",
     "crawl.raw_objects",
     "crawl.fetch_attempts",

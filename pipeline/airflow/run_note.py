@@ -1,0 +1,53 @@
+"""The Airflow UI's address, and writing a DAG run's note from one of its tasks.
+
+A task cannot set its run's note through the Task SDK (the execution API has no such
+call), so the note is written through the public REST API
+(`PATCH /api/v2/dags/{dag_id}/dagRuns/{run_id}`), with a token from the simple auth
+manager's credential-free `GET /auth/token`: that endpoint answers only where every
+user is an admin anyway (`make up`: SIMPLE_AUTH_MANAGER_ALL_ADMINS). Anywhere else
+(a real auth manager, no API server as under `airflow dags test`) the note is not
+written and the caller says so; the decision itself is recorded in the database.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import httpx
+
+TIMEOUT_S = 10.0
+
+
+def ui_base_url() -> str | None:
+    """`api.base_url` when configured, else the API server this task reports to (its
+    execution API address without `/execution/`)."""
+    from airflow.configuration import conf
+
+    base = conf.get("api", "base_url", fallback=None)
+    if not base:
+        execution = conf.get("core", "execution_api_server_url", fallback=None) or ""
+        base = execution.removesuffix("/").removesuffix("/execution") or None
+    return base.rstrip("/") if base else None
+
+
+def write_run_note(dag_id: str, run_id: str, note: str) -> str | None:
+    """Set the run's note; None when written, else why not (never raises)."""
+    base = ui_base_url()
+    if not base:
+        return "no API address configured"
+    try:
+        with httpx.Client(base_url=base, timeout=TIMEOUT_S) as client:
+            token = client.get("/auth/token")
+            if token.status_code >= 400:
+                return f"no token without credentials (GET /auth/token: {token.status_code})"
+            answer = client.patch(
+                f"/api/v2/dags/{quote(dag_id, safe='')}/dagRuns/{quote(run_id, safe='')}",
+                params={"update_mask": "note"},
+                json={"note": note},
+                headers={"Authorization": f"Bearer {token.json()['access_token']}"},
+            )
+    except (httpx.HTTPError, KeyError, ValueError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    if answer.status_code >= 400:
+        return f"PATCH dagRuns: {answer.status_code} {answer.text[:200]}"
+    return None
