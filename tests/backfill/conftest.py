@@ -22,3 +22,14 @@ def bump_lever(app: App) -> None:
     registry = app.registry.copy()
     registry.add(Parser("lever", "2", shouting))
     app.registry = registry
+
+
+def lever_versions(app: App) -> dict[str, int]:
+    """Lever's current parse results by parser version: {version: postings}."""
+    with app.db.connect() as conn:
+        rows = conn.execute(
+            """SELECT pr.parser_version AS v, count(*) AS n FROM core.parse_results pr
+               JOIN core.postings p ON p.id = pr.posting_id
+               WHERE p.source_id = 'lever' AND pr.is_current GROUP BY 1"""
+        ).fetchall()
+    return {r["v"]: r["n"] for r in rows}

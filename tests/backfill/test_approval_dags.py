@@ -20,6 +20,7 @@ from pipeline.backfill.approval import planned_run
 from pipeline.backfill.manifest import load_manifest
 from pipeline.settings import REPO_ROOT
 from tests.airflow.harness import AirflowCli, run, run_states
+from tests.backfill.conftest import lever_versions
 from tests.backfill.test_backfill_dags import (
     airflow_db,
     airflow_template,
@@ -73,16 +74,6 @@ def finish(cli: AirflowCli, running: subprocess.Popen[str]) -> str:
     return output + "\n" + task_logs(cli)
 
 
-def versions(app: App) -> dict[str, int]:
-    with app.db.connect() as conn:
-        rows = conn.execute(
-            """SELECT pr.parser_version AS v, count(*) AS n FROM core.parse_results pr
-               JOIN core.postings p ON p.id = pr.posting_id
-               WHERE p.source_id = 'lever' AND pr.is_current GROUP BY 1"""
-        ).fetchall()
-    return {r["v"]: r["n"] for r in rows}
-
-
 def older_results(app: App) -> int:
     """Results "from an older parser", with other titles: lever@1 has work to show."""
     with app.db.connect() as conn:
@@ -91,7 +82,7 @@ def older_results(app: App) -> int:
                WHERE posting_id IN (SELECT id FROM core.postings WHERE source_id = 'lever')"""
         )
         conn.commit()
-    return versions(app)["0"]
+    return lever_versions(app)["0"]
 
 
 def test_apply_refuses_a_manifest_other_than_the_approved_one_and_applies_the_approved_one(
@@ -111,7 +102,7 @@ def test_apply_refuses_a_manifest_other_than_the_approved_one_and_applies_the_ap
     output = finish(cli, running)
     assert task_states(cli, DAG)["apply"] == "failed"
     assert f"apply was given manifest {another_valid}, but this run's plan recorded" in output
-    assert versions(app) == {"0": postings}
+    assert lever_versions(app) == {"0": postings}
 
     body = screen["body"]
     planned = planned_run(app.db, DAG, screen["run_id"])
@@ -142,7 +133,7 @@ def test_apply_refuses_a_manifest_other_than_the_approved_one_and_applies_the_ap
     output = finish(cli, running)
     assert task_states(cli, DAG)["apply"] == "failed"
     assert f"manifest {path} has fingerprint {edited.fingerprint[:12]}, not the " in output
-    assert versions(app) == {"0": postings}
+    assert lever_versions(app) == {"0": postings}
 
     # 3. Nothing edited: the approved manifest is applied, and the decision recorded.
     running = start_run(cli, APPLY)
@@ -154,7 +145,7 @@ def test_apply_refuses_a_manifest_other_than_the_approved_one_and_applies_the_ap
         "no_approval": "skipped", "apply": "success",
     }  # fmt: skip
     assert run_states(cli, DAG)[0] == "success"
-    assert versions(app) == {"1": postings}
+    assert lever_versions(app) == {"1": postings}
     assert "decision: approved by ana (id id-ana) at " in output
 
 
@@ -190,7 +181,7 @@ def test_a_rejection_or_a_timeout_skips_apply_and_fails_the_run_saying_who_and_w
     assert task_states(cli, DAG) == not_green
     assert "rejected by nobody (timed out) at " in output
     assert ": no decision within 2 h; apply skipped" in output
-    assert versions(app) == {"0": postings}
+    assert lever_versions(app) == {"0": postings}
 
 
 def test_a_decision_without_a_reason_is_refused_and_applies_nothing(
@@ -206,4 +197,4 @@ def test_a_decision_without_a_reason_is_refused_and_applies_nothing(
     assert states["approval"] == "failed"
     assert states["apply"] != "success"
     assert "a decision needs a reason" in output
-    assert versions(app) == {"0": postings}
+    assert lever_versions(app) == {"0": postings}

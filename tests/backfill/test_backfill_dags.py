@@ -21,6 +21,7 @@ from tests.airflow.harness import (
     last_json_line,
     run_states,
 )
+from tests.backfill.conftest import lever_versions
 from tests.backfill.snapshot import table_snapshot
 
 # Each test runs several DAGs of seconds to tens of seconds: more than the 300 s default.
@@ -100,16 +101,6 @@ def manifests(cli: AirflowCli) -> list[Path]:
     return sorted(found, key=lambda p: p.stat().st_mtime_ns)  # oldest first
 
 
-def _current_versions(app: App) -> dict[str, int]:
-    with app.db.connect() as conn:
-        rows = conn.execute(
-            """SELECT pr.parser_version AS v, count(*) AS n FROM core.parse_results pr
-               JOIN core.postings p ON p.id = pr.posting_id
-               WHERE p.source_id = 'lever' AND pr.is_current GROUP BY 1"""
-        ).fetchall()
-    return {r["v"]: r["n"] for r in rows}
-
-
 def test_reparse_dag_refuses_bad_params_previews_read_only_applies_and_refuses_changes(
     cli: AirflowCli, parsed_lever: App
 ) -> None:
@@ -121,7 +112,7 @@ def test_reparse_dag_refuses_bad_params_previews_read_only_applies_and_refuses_c
                WHERE posting_id IN (SELECT id FROM core.postings WHERE source_id = 'lever')"""
         )
         conn.commit()
-    postings = _current_versions(app)["0"]
+    postings = lever_versions(app)["0"]
 
     code, output = dags_test(cli, "jobharbor_backfill_reparse", {"source": "lever", "limit": 10**6})
     assert code != 0
@@ -148,7 +139,7 @@ def test_reparse_dag_refuses_bad_params_previews_read_only_applies_and_refuses_c
     )
     assert code == 0, output[-4000:]
     assert task_states(cli, "jobharbor_backfill_reparse")["apply"] == "success"
-    assert _current_versions(app) == {"1": postings}
+    assert lever_versions(app) == {"1": postings}
 
     # Every posting is at the current parser now: a preview finds nothing, says why, and
     # the run ends there even though it asked for an approved apply.
@@ -162,7 +153,7 @@ def test_reparse_dag_refuses_bad_params_previews_read_only_applies_and_refuses_c
     why = f"0 postings to re-parse: all {postings} matching postings are already at parser lever@1"
     assert f"nothing to apply: {why}" in output
     assert json.loads(manifests(cli)[-1].read_text())["why_empty"] == why
-    assert _current_versions(app) == {"1": postings}
+    assert lever_versions(app) == {"1": postings}
 
     # A preview, then the data changes, then an apply of that preview: refused, no retry.
     with app.db.connect() as conn:
@@ -185,7 +176,7 @@ def test_reparse_dag_refuses_bad_params_previews_read_only_applies_and_refuses_c
     states = task_states(cli, "jobharbor_backfill_reparse")
     assert states["apply"] == "failed"
     assert run_states(cli, "jobharbor_backfill_reparse")[0] == "failed"
-    assert _current_versions(app) == {"0.9": postings}
+    assert lever_versions(app) == {"0.9": postings}
 
 
 def test_check_sync_and_enrich_dags_preview_and_apply(cli: AirflowCli, parsed_lever: App) -> None:

@@ -12,18 +12,8 @@ from pipeline.app import App
 from pipeline.backfill import BackfillRefused, load_manifest
 from pipeline.backfill import reparse as reparse_module
 from pipeline.backfill.reparse import ReparseSelection, apply_reparse, plan_reparse
-from tests.backfill.conftest import bump_lever
+from tests.backfill.conftest import bump_lever, lever_versions
 from tests.backfill.snapshot import table_snapshot
-
-
-def _lever_counts(app: App) -> dict[str, int]:
-    with app.db.connect() as conn:
-        rows = conn.execute(
-            """SELECT pr.parser_version AS v, count(*) AS n FROM core.parse_results pr
-               JOIN core.postings p ON p.id = pr.posting_id
-               WHERE p.source_id = 'lever' AND pr.is_current GROUP BY 1"""
-        ).fetchall()
-    return {r["v"]: r["n"] for r in rows}
 
 
 def test_preview_writes_nothing_and_shows_the_field_diff(parsed_lever: App, tmp_path: Path) -> None:
@@ -32,7 +22,7 @@ def test_preview_writes_nothing_and_shows_the_field_diff(parsed_lever: App, tmp_
     before = table_snapshot(app.db)
     manifest, path = plan_reparse(app, ReparseSelection("lever", limit=1000), tmp_path)
     assert table_snapshot(app.db) == before  # every table: same rows, same checksums
-    postings = _lever_counts(app)["1"]
+    postings = lever_versions(app)["1"]
     assert manifest.counts["postings"] == postings == len(manifest.items)
     assert manifest.counts["by_current_parser"] == {"lever@1": postings}
     assert manifest.bytes > 0
@@ -54,7 +44,7 @@ def test_apply_reparses_the_manifest_and_a_rerun_does_nothing_twice(
     _, path = plan_reparse(app, ReparseSelection("lever", limit=1000, parser="lever@1"), tmp_path)
     first = apply_reparse(app, path, stream=io.StringIO())
     assert first.status == "succeeded"
-    assert _lever_counts(app) == {"2": first.stats["reparsed"]}
+    assert lever_versions(app) == {"2": first.stats["reparsed"]}
     again = apply_reparse(app, path, stream=io.StringIO())
     assert again.stats["reparsed"] == 0
     assert again.stats["already_done"] == first.stats["reparsed"]
@@ -79,7 +69,7 @@ def test_apply_refuses_when_a_posting_changed_since_the_preview(
     with pytest.raises(BackfillRefused, match="the selection changed since the preview"):
         apply_reparse(app, path, stream=io.StringIO())
     after = table_snapshot(app.db)
-    assert _lever_counts(app) == {"1": len(manifest.items)}
+    assert lever_versions(app) == {"1": len(manifest.items)}
     # Only the run record changed (it says the apply failed and why).
     assert {k for k in before if before[k] != after[k]} == {'"crawl"."runs"'}
 
@@ -102,8 +92,8 @@ def test_a_killed_apply_rerun_converges_without_redoing_finished_work(
     manifest, path = plan_reparse(app, ReparseSelection("lever", limit=1000), tmp_path)
     with pytest.raises(_Killed):  # dies reporting progress after its first batch
         apply_reparse(app, path, stream=_DiesAfterFirstLine())
-    assert _lever_counts(app)["2"] == 4
+    assert lever_versions(app)["2"] == 4
     resumed = apply_reparse(app, path, stream=io.StringIO())
     assert resumed.stats["already_done"] == 4
     assert resumed.stats["reparsed"] == len(manifest.items) - 4
-    assert _lever_counts(app) == {"2": len(manifest.items)}
+    assert lever_versions(app) == {"2": len(manifest.items)}
