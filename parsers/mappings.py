@@ -374,6 +374,8 @@ RIPPLING = JsonMapping(
     offices=(
         OfficeMap("locations[*]", text="name", city="city", region="state", country="country"),
         OfficeMap("workLocations[*]"),
+        # The v1 board API (a bare array) names one location a row, as a label.
+        OfficeMap("workLocation", text="label"),
     ),
     remote=(
         RemoteRule(
