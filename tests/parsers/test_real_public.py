@@ -4,8 +4,9 @@
 Each capture has an `<capture>.expected.json` written by reading the raw file: the
 parser and the URL the capture was fetched from, the outcome's quality, the number
 of postings, the listing's own total, and per posting its id, title, URL, location
-text, work mode (and, where the file names several, its offices). Unlike the held-out
-set in ../shared/fixtures/real (test_conformance.py), these always run.
+text, work mode (and, where the file names several, its offices). The invariants of
+test_invariants.py are checked on them too. Unlike the held-out set in
+../shared/fixtures/real (test_conformance.py), these always run.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from parsers.registry import REGISTRY
 from parsers.types import DocumentKind, ParseOutcome, Posting, Quality
 from pipeline.platform_names import ATS_PLATFORMS
 from tests.parsers.conftest import doc, read_real
+from tests.parsers.test_invariants import problems
 
 REAL_PUBLIC = Path(__file__).resolve().parents[1] / "fixtures" / "real_public"
 SUFFIX = ".expected.json"
@@ -92,6 +94,13 @@ def test_capture_parses_to_what_the_raw_file_says(capture: Capture) -> None:
     for want in expected["postings"]:
         got = observed(outcome.posting(want["external_id"]), "offices" in want)
         assert got == want, capture.id
+
+
+@pytest.mark.parametrize("capture", CAPTURES, ids=lambda c: c.id)
+def test_capture_keeps_the_parse_invariants(capture: Capture) -> None:
+    """Unique ids, no site-root URLs, no entity codes or invisible characters
+    (tests/parsers/test_invariants.py) hold on these captures too."""
+    assert problems(run(capture)) == []
 
 
 def test_a_wrong_expectation_fails() -> None:
