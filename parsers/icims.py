@@ -35,6 +35,7 @@ _JOB_PAGE = re.compile(r"/jobs/(\d+)/[^/?#]*/job(?:[?#]|$)")
 _JOB_ID = re.compile(r"/jobs/(\d+)/")
 _US_DATE = re.compile(r"^\s*(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _PAGES = re.compile(r"Page\s+(\d+)\s+of\s+(\d+)", re.I)
+_NO_JOBS = re.compile(r"\bno jobs were found\b", re.I)
 _LABELS = {
     "job locations": "location",
     "location": "location",
@@ -116,9 +117,7 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
     else:
         row_nodes = _rows_by_links(sel)
         if not row_nodes:
-            return None, ParseOutcome.rejected(
-                Issue("unexpected_shape", "no .iCIMS_JobsTable on this page: not an iCIMS search")
-            )
+            return _without_rows(sel)
         issues.append(
             Issue(
                 SHAPE_ISSUE,
@@ -130,6 +129,24 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
     rows = [_row(row, doc.url) for row in row_nodes]
     next_url, _ = _next_page(sel, doc.url)
     return {"jobs": [r for r in rows if r], "next": next_url, SHAPE_ISSUES: issues}, None
+
+
+def _without_rows(sel: Selector) -> tuple[Any, ParseOutcome | None]:
+    """A search page without a single job row. iCIMS states its verdict in the listings
+    page's `.iCIMS_GenericMessage`: "no jobs were found" is an empty board (read as an
+    empty listing, which retires nothing: docs/lifecycle.md); any other message (a login
+    wall, an error) is a rejection that names it; no message at all, a foreign page."""
+    listings = sel.css(".iCIMS_ListingsPage")
+    message = clean_space(" ".join(listings.css(".iCIMS_GenericMessage ::text").getall()))
+    if message and _NO_JOBS.search(message):
+        return {"jobs": [], "next": None, SHAPE_ISSUES: []}, None
+    if message:
+        return None, ParseOutcome.rejected(
+            Issue("portal_message", f"the search page lists no jobs and says: {message}")
+        )
+    return None, ParseOutcome.rejected(
+        Issue("unexpected_shape", "no .iCIMS_JobsTable on this page: not an iCIMS search")
+    )
 
 
 # The element that holds one job's title link and its fields: the nearest `.row`,

@@ -77,6 +77,14 @@ def test_every_capture_has_its_expectations_and_every_expectation_its_capture() 
                 assert path.with_name(path.name + SUFFIX).is_file(), f"{path}: no expectations"
 
 
+def test_every_capture_has_its_provenance_row() -> None:
+    """A capture without its repository, commit and licence in PROVENANCE.md must not
+    be committed."""
+    provenance = (REAL_PUBLIC / "PROVENANCE.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip() for line in provenance.splitlines() if line.startswith("| ")}
+    assert sorted(c.id for c in CAPTURES if c.id not in rows) == []
+
+
 def test_folders_are_platforms_and_their_parsers() -> None:
     for capture in CAPTURES:
         platform = capture.path.parent.name
@@ -144,3 +152,50 @@ def test_a_rippling_v1_row_names_its_location_by_label() -> None:
     (posting,) = outcome.postings
     assert [o.text for o in posting.offices] == ["Remote (Texas, US)", "Austin, TX"]
     assert posting.remote == "yes"
+
+
+def _icims_listings_page(message: str) -> str:
+    return (
+        '<html><body><div class="iCIMS_MainWrapper iCIMS_ListingsPage">'
+        f'<div class="iCIMS_Message iCIMS_ErrorMessage iCIMS_GenericMessage">{message}</div>'
+        "</div></body></html>"
+    )
+
+
+def test_an_icims_page_without_rows_is_an_empty_board_only_when_it_says_so() -> None:
+    """iCIMS's own "no jobs were found" is an empty listing; a login wall or an error in
+    the same box stays a rejection that names it, so it never passes for an empty board."""
+    url = "https://careers-x.icims.com/jobs/search?ss=1&in_iframe=1&pr=0"
+    parse_page = REGISTRY.get("icims").parse
+    empty = parse_page(doc(_icims_listings_page("Sorry, no jobs were found."), url))
+    assert (empty.quality, empty.postings) == (Quality.ACCEPTED, ())
+    for message in ("Error: Login is required to search for jobs.", "An error occurred."):
+        refused = parse_page(doc(_icims_listings_page(message), url))
+        assert refused.quality is Quality.REJECTED
+        assert message in refused.issues[-1].message
+    foreign = parse_page(doc("<html><body><p>Sorry, no jobs were found.</p></body></html>", url))
+    assert foreign.quality is Quality.REJECTED  # the words alone, outside iCIMS's box
+
+
+def test_a_recruitee_offer_named_only_by_city_and_country_keeps_its_place() -> None:
+    """Without `location` or `locations[]`, the offer's own city, state and country are
+    its place (a part repeating the one before it once); with them, they are not read."""
+    offers = {
+        "offers": [
+            {"id": 1, "title": "A", "careers_url": "https://x.io/o/a", "city": "Berlin",
+             "country": "Germany"},
+            {"id": 2, "title": "B", "careers_url": "https://x.io/o/b", "city": "Germany",
+             "country": "Germany"},
+            {"id": 3, "title": "C", "careers_url": "https://x.io/o/c", "city": "Utrecht",
+             "country": "Netherlands", "location": "Utrecht, Netherlands"},
+        ]
+    }  # fmt: skip
+    outcome = REGISTRY.get("recruitee").parse(
+        doc(json.dumps(offers), "https://x.recruitee.com/api/offers/")
+    )
+    assert [p.location_text for p in outcome.postings] == [
+        "Berlin, Germany",
+        "Germany",
+        "Utrecht, Netherlands",
+    ]
+    assert [o.text for o in outcome.posting("3").offices] == []  # `location` stands alone
