@@ -44,7 +44,6 @@ _LABELS = {
     "posted date": "posted",
     "date posted": "posted",
     "id": "req_id",
-    "job id": "req_id",
 }
 
 
