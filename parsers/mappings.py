@@ -318,6 +318,10 @@ PINPOINT = JsonMapping(
     offices=(OfficeMap("location", text="name", city="city", region="province"),),
     remote=(
         RemoteRule("workplace_type", {"remote": "yes", "hybrid": "hybrid", "onsite": "unknown"}),
+        # Rows may carry only the display text (a real feed: "Hybrid" without the code).
+        RemoteRule(
+            "workplace_type_text", {"remote": "yes", "fully remote": "yes", "hybrid": "hybrid"}
+        ),
     ),
 )
 

@@ -199,3 +199,19 @@ def test_a_recruitee_offer_named_only_by_city_and_country_keeps_its_place() -> N
         "Utrecht, Netherlands",
     ]
     assert [o.text for o in outcome.posting("3").offices] == []  # `location` stands alone
+
+
+def test_a_pinpoint_row_with_only_the_workplace_text_keeps_its_work_mode() -> None:
+    """`workplace_type_text` decides only where the `workplace_type` code is absent."""
+    rows = [
+        {"id": "1", "title": "A", "url": "https://x.pinpointhq.com/en/postings/a",
+         "workplace_type_text": "Hybrid"},
+        {"id": "2", "title": "B", "url": "https://x.pinpointhq.com/en/postings/b",
+         "workplace_type_text": "Fully remote"},
+        {"id": "3", "title": "C", "url": "https://x.pinpointhq.com/en/postings/c",
+         "workplace_type": "onsite", "workplace_type_text": "Hybrid"},
+    ]  # fmt: skip
+    outcome = REGISTRY.get("pinpoint").parse(
+        doc(json.dumps({"data": rows}), "https://x.pinpointhq.com/postings.json")
+    )
+    assert [p.remote for p in outcome.postings] == ["hybrid", "yes", "unknown"]
