@@ -5,7 +5,8 @@ Search-page quirks: rows are `.iCIMS_JobsTable .row`; the title link is
 `a.iCIMS_Anchor` (its `title` attribute reads "{id} - {title}") to
 `/jobs/{id}/{slug}/job?in_iframe=1`; the other fields are `dt` / `dd` pairs of an
 `.iCIMS_JobHeaderGroup` named by their labels ("Job Locations" as `US-CA-San
-Francisco`, "Category", "Posted Date", "ID"); pages count from `pr=0`, and the
+Francisco`, "Category", "Posted Date", "ID"), or, in the card layout, a `.field-label`
+span and its next sibling ("Job Locations" then "US"); pages count from `pr=0`, and the
 `.iCIMS_Paging` block links the next one and says "Page 1 of 3". The job page carries
 the posting as schema.org JSON-LD (description, date, locations).
 """
@@ -29,11 +30,12 @@ from parsers.text import clean_space
 from parsers.types import Issue, PageSignal, ParseOutcome, RawDocument
 from parsers.urls import join_claim
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 _JOB_PAGE = re.compile(r"/jobs/(\d+)/[^/?#]*/job(?:[?#]|$)")
 _JOB_ID = re.compile(r"/jobs/(\d+)/")
 _US_DATE = re.compile(r"^\s*(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _PAGES = re.compile(r"Page\s+(\d+)\s+of\s+(\d+)", re.I)
+_NO_JOBS = re.compile(r"\bno jobs were found\b", re.I)
 _LABELS = {
     "job locations": "location",
     "location": "location",
@@ -70,7 +72,23 @@ def _row(row: Selector, base: str) -> dict[str, Any] | None:
         if key and dd:
             value = dd.css("[title]::attr(title)").get() if key == "posted" else None
             out[key] = value or clean_space(" ".join(dd.css("::text").getall()))
+    for key, value in _card_fields(row):
+        out.setdefault(key, value)
     return out
+
+
+def _card_fields(row: Selector) -> list[tuple[str, str]]:
+    """Card layouts label a field with a (screen-reader) `.field-label` span and put the
+    value in the next sibling (`<span class="sr-only field-label">Job Locations</span>
+    <span>US</span>`), without `dt` / `dd`. A label with no sibling value says nothing."""
+    found: list[tuple[str, str]] = []
+    for label in row.css(".field-label"):
+        key = _LABELS.get((clean_space(" ".join(label.css("::text").getall())) or "").lower())
+        sibling = label.xpath("following-sibling::*[1]")
+        value = clean_space(" ".join(sibling.css("::text").getall())) if sibling else None
+        if key and value:
+            found.append((key, value))
+    return found
 
 
 def _next_page(sel: Selector, url: str) -> tuple[str | None, int | None]:
@@ -98,9 +116,7 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
     else:
         row_nodes = _rows_by_links(sel)
         if not row_nodes:
-            return None, ParseOutcome.rejected(
-                Issue("unexpected_shape", "no .iCIMS_JobsTable on this page: not an iCIMS search")
-            )
+            return _without_rows(sel)
         issues.append(
             Issue(
                 SHAPE_ISSUE,
@@ -112,6 +128,24 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
     rows = [_row(row, doc.url) for row in row_nodes]
     next_url, _ = _next_page(sel, doc.url)
     return {"jobs": [r for r in rows if r], "next": next_url, SHAPE_ISSUES: issues}, None
+
+
+def _without_rows(sel: Selector) -> tuple[Any, ParseOutcome | None]:
+    """A search page without a single job row. iCIMS states its verdict in the listings
+    page's `.iCIMS_GenericMessage`: "no jobs were found" is an empty board (read as an
+    empty listing, which retires nothing: docs/lifecycle.md); any other message (a login
+    wall, an error) is a rejection that names it; no message at all, a foreign page."""
+    listings = sel.css(".iCIMS_ListingsPage")
+    message = clean_space(" ".join(listings.css(".iCIMS_GenericMessage ::text").getall()))
+    if message and _NO_JOBS.search(message):
+        return {"jobs": [], "next": None, SHAPE_ISSUES: []}, None
+    if message:
+        return None, ParseOutcome.rejected(
+            Issue("portal_message", f"the search page lists no jobs and says: {message}")
+        )
+    return None, ParseOutcome.rejected(
+        Issue("unexpected_shape", "no .iCIMS_JobsTable on this page: not an iCIMS search")
+    )
 
 
 # The element that holds one job's title link and its fields: the nearest `.row`,

@@ -318,6 +318,10 @@ PINPOINT = JsonMapping(
     offices=(OfficeMap("location", text="name", city="city", region="province"),),
     remote=(
         RemoteRule("workplace_type", {"remote": "yes", "hybrid": "hybrid", "onsite": "unknown"}),
+        # Rows may carry only the display text (a real feed: "Hybrid" without the code).
+        RemoteRule(
+            "workplace_type_text", {"remote": "yes", "fully remote": "yes", "hybrid": "hybrid"}
+        ),
     ),
 )
 
@@ -374,6 +378,8 @@ RIPPLING = JsonMapping(
     offices=(
         OfficeMap("locations[*]", text="name", city="city", region="state", country="country"),
         OfficeMap("workLocations[*]"),
+        # The v1 board API (a bare array) names one location a row, as a label.
+        OfficeMap("workLocation", text="label"),
     ),
     remote=(
         RemoteRule(

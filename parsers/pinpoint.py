@@ -5,8 +5,9 @@ Feed quirks: `{data: [...]}` holds every open posting in one response (no paging
 the advert is split into HTML sections (`description`, `key_responsibilities`,
 `skills_knowledge_expertise`, `benefits`), each but the first with its own
 `*_header`; the department is nested (`job.department.name`); `location` has
-`name`, `city` and `province` but no country; remote work is said only by
-`workplace_type` (remote / hybrid / onsite); `compensation` is display text, shown
+`name`, `city` and `province` but no country; remote work is said by
+`workplace_type` (remote / hybrid / onsite) and its display text `workplace_type_text`
+("Hybrid"), which some rows carry alone; `compensation` is display text, shown
 only when `compensation_visible` is true. The feed's `id` is numeric while the public
 URL carries a UUID: the UUID is the posting's id, so the feed and the hosted page
 (the direct check) name the posting alike.
@@ -25,7 +26,7 @@ from parsers.registry import register
 from parsers.text import parse_salary_text
 from parsers.types import ParseOutcome, RawDocument
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 # Pure, and a board repeats its pay texts: parsed once per distinct text.
 _salary_text = lru_cache(maxsize=4096)(parse_salary_text)

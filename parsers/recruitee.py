@@ -3,7 +3,9 @@
 
 API quirks: `salary.min` / `salary.max` are strings; timestamps read
 "2026-09-18 12:55:59 UTC"; `careers_url` may be on the company's own domain;
-`hybrid` / `remote` / `on_site` are separate booleans.
+`hybrid` / `remote` / `on_site` are separate booleans. An offer may name its place
+only in `city` / `state_name` / `country`, without `location` or `locations[]`;
+`city` then sometimes repeats the country ("Germany", "Germany").
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from parsers.hosted import parse_hosted_page
 from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
 from parsers.text import clean_space, parse_number
-from parsers.types import ParseOutcome, RawDocument, Salary
+from parsers.types import ParseOutcome, RawDocument, RawOffice, Salary
 
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 _FLAGS = ("hybrid", "remote", "on_site")
 _PERIODS = {"year": "year", "month": "month", "week": "week", "day": "day", "hour": "hour"}
 
@@ -48,6 +50,22 @@ def _adapt(draft: Draft, offer: dict[str, Any], ctx: Context) -> None:
     )
     draft["salary"] = salary(offer)
     draft["remote"] = work_mode(offer) or draft.get("remote")
+    if not draft.get("location_text") and not draft.get("offices"):
+        office = place_fields(offer)
+        if office is not None:
+            draft["location_text"], draft["offices"] = office.text, [office]
+
+
+def place_fields(offer: dict[str, Any]) -> RawOffice | None:
+    """The offer's own `city`, `state_name` and `country`, for an offer that names its
+    place nowhere else; a part repeating the one before it is written once."""
+    parts = [offer.get(k) for k in ("city", "state_name", "country")]
+    city, region, country = (clean_space(p) if isinstance(p, str) else None for p in parts)
+    written: list[str] = []
+    for part in (city, region, country):
+        if part and (not written or written[-1].casefold() != part.casefold()):
+            written.append(part)
+    return RawOffice(", ".join(written), city, region, country) if written else None
 
 
 def work_mode(offer: dict[str, Any]) -> str | None:

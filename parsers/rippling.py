@@ -9,7 +9,9 @@ listed once per location: one posting, every office. `GET .../jobs/{id}` is the
 detail: `description` as named HTML sections (`company`, `role`), `companyName`,
 `employmentType` (`label` a code such as SALARIED_FT, `id` its readable text),
 `createdOn`, and `payRangeDetails[]` (`currency`, `frequency`, `rangeStart`,
-`rangeEnd`).
+`rangeEnd`). The older v1 board API (`api.rippling.com/platform/api/ats/v1/board/{board}/jobs`)
+is a bare array of `uuid`, `name`, `url`, `department.label` and `workLocation.label`,
+a posting again listed once per location.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from parsers.registry import register
 from parsers.text import salary_text
 from parsers.types import Issue, PageSignal, ParseOutcome, RawDocument, Salary
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 _API = re.compile(r"^(?P<api>.*?/api/v2/board/[^/?#]+)/jobs(?:/(?P<id>[^/?#]+))?/?(?:[?#]|$)")
 _PERIODS = {"YEAR": "year", "MONTH": "month", "WEEK": "week", "DAY": "day", "HOUR": "hour"}
 _SECTIONS = ("company", "role", "requirements", "benefits")

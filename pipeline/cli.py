@@ -328,6 +328,8 @@ def cmd_parse_file(args: argparse.Namespace) -> int:
 def cmd_boards_import(args: argparse.Namespace) -> int:
     report = import_boards(_app(args), args.file, source=args.source, dry_run=args.dry_run)
     print(report.summary())
+    for board in report.accepted:
+        print(f"  {board.line()}")
     for url, reason in report.invalid:
         print(f"  invalid: {url}: {reason}")
     return 0

@@ -4,7 +4,9 @@ as boards (`origin = 'import'`, which the catalog sync never disables).
 
 Recognition is pure (`recognize`); validation uses the project's fetcher, so the
 SSRF guard applies unless settings allow private networks; registering is one
-idempotent insert per board.
+idempotent insert per board. The report names, for every board it accepts, the format
+its listing URL asks for (the chosen source decides it; docs/parsers.md lists each
+platform's formats) and whether the board was registered.
 """
 
 from __future__ import annotations
@@ -186,6 +188,9 @@ class Candidate:
     listing_url: str
     lane: str
     host: str
+    # Which of the platform's formats the listing URL asks for (the source decides it:
+    # Workable's widget API, or its v3 API under an `api_base` ending in /api/v3).
+    format: str = ""
     # The board's name as its listing states it (ParseOutcome.board_company), once validated.
     listed_company: str | None = None
 
@@ -197,6 +202,21 @@ class Candidate:
         return {"company": derived, "company_source": "derived" if derived else None}
 
 
+@dataclass(frozen=True)
+class AcceptedBoard:
+    """A board that answered with a readable listing, and the format it was read in."""
+
+    source: str
+    token: str
+    format: str
+    listing_url: str
+    registered: bool  # False in a dry run, or when the row already existed
+
+    def line(self) -> str:
+        state = "registered" if self.registered else "valid, not registered"
+        return f"{state}: {self.source} {self.token}: {self.format} ({self.listing_url})"
+
+
 @dataclass
 class ImportReport:
     urls: int = 0
@@ -206,6 +226,7 @@ class ImportReport:
     registered: int = 0
     invalid: list[tuple[str, str]] = field(default_factory=list)  # (url, reason)
     unrecognized: int = 0
+    accepted: list[AcceptedBoard] = field(default_factory=list)
 
     def summary(self) -> str:
         return (
@@ -260,7 +281,13 @@ def _candidate(app: ImportContext, board: BoardRef, url: str, source_name: str) 
     base = source.api_base or platform.default_api_base
     listing = platform.listing_url(base, board.token)  # type: ignore[arg-type]
     return Candidate(
-        board, url, source_name, listing, platform.lane(source, listing), host_of(listing)
+        board,
+        url,
+        source_name,
+        listing,
+        platform.lane(source, listing),
+        host_of(listing),
+        platform.listing_format(listing),
     )
 
 
@@ -328,22 +355,38 @@ def import_boards(
             candidates.append(_candidate(app, board, url, source_name))
     valid = _validate(app, candidates, report)
     report.valid = len(valid)
-    if valid and not dry_run:
-        with app.db.connect() as conn, conn.transaction(), conn.cursor() as cur:
-            for candidate in valid:
-                cur.execute(
-                    _INSERT,
-                    {
-                        "source": candidate.source,
-                        "key": candidate.board.token,
-                        "url": candidate.listing_url,
-                        "lane": candidate.lane,
-                        "host": candidate.host,
-                        **candidate.company(),
-                    },
-                )
-                report.registered += cur.rowcount
+    inserted = set() if dry_run else _register(app, valid)
+    report.registered = len(inserted)
+    report.accepted = [
+        AcceptedBoard(
+            c.source, c.board.token, c.format, c.listing_url, (c.source, c.board.token) in inserted
+        )
+        for c in valid
+    ]
     return report
+
+
+def _register(app: ImportContext, valid: list[Candidate]) -> set[tuple[str, str]]:
+    """Insert the boards; the (source, token) pairs that were new rows."""
+    inserted: set[tuple[str, str]] = set()
+    if not valid:
+        return inserted
+    with app.db.connect() as conn, conn.transaction(), conn.cursor() as cur:
+        for candidate in valid:
+            cur.execute(
+                _INSERT,
+                {
+                    "source": candidate.source,
+                    "key": candidate.board.token,
+                    "url": candidate.listing_url,
+                    "lane": candidate.lane,
+                    "host": candidate.host,
+                    **candidate.company(),
+                },
+            )
+            if cur.rowcount:
+                inserted.add((candidate.source, candidate.board.token))
+    return inserted
 
 
 def _validate(

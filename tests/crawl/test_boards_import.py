@@ -206,6 +206,33 @@ def test_the_cli_reports_counts(
     out = capsys.readouterr().out
     assert "2 URLs: 2 boards recognized, 0 duplicates, 1 valid (1 registered), 1 invalid" in out
     assert "invalid: https://job-boards.greenhouse.io/gone-x: HTTP 404" in out
+    assert "registered: ashby cli-co: Posting API job board (includeCompensation=true) (" in out
+
+
+def test_each_accepted_board_names_the_format_its_listing_is_read_in(
+    app: App, tmp_path: Path
+) -> None:
+    """One Workable account URL, two formats: the source chosen decides which API the
+    board is read with, and the report says which (and whether it was registered)."""
+    urls = tmp_path / "urls.txt"
+    urls.write_text("https://apply.workable.com/format-co/j/ABC123\n", encoding="utf-8")
+    (v3,) = import_boards(app, urls, source="workable_v3", dry_run=True).accepted
+    assert (v3.source, v3.token, v3.registered) == ("workable_v3", "format-co", False)
+    assert v3.format == "careers-page API v3 (POST jobs, paged)"
+    assert v3.listing_url.endswith("/workable/api/v3/accounts/format-co/jobs")
+    (v1,) = import_boards(app, urls).accepted
+    assert (v1.source, v1.registered) == ("workable", True)
+    assert v1.format == "widget API v1 (details=true)"
+    assert v1.listing_url.endswith("/api/v1/widget/accounts/format-co?details=true")
+    assert v1.line().startswith("registered: workable format-co: widget API v1")
+
+
+def test_every_platform_names_its_listing_format() -> None:
+    """No adapter leaves the format blank: an import would report an empty name."""
+    from pipeline.crawl.platforms import PLATFORMS
+
+    blank = [name for name, platform in PLATFORMS.items() if not platform.format_name]
+    assert blank == []
 
 
 @pytest.mark.parametrize(

@@ -24,9 +24,10 @@ from tests.parsers.conftest import FETCHED_AT, doc, read_real, shipped_site_pars
 
 pytestmark = pytest.mark.real_fixtures
 
-# Every ATS platform with real captures: none were found for BambooHR, nor for the
-# platforms from pinpoint on (their golden cases and sandbox tests stand in; see
-# docs/parsers.md for where their format facts come from).
+# Every ATS platform with real captures in the held-out set: none are there for
+# BambooHR, nor for the platforms from pinpoint on (their golden cases, sandbox tests
+# and the committed captures of test_real_public.py stand in; see docs/parsers.md for
+# where their format facts come from).
 WITHOUT_CAPTURES = frozenset(
     {
         "bamboohr",

@@ -53,6 +53,9 @@ class Platform:
 
     name: str = ""
     default_api_base: str | None = None
+    # Which of the platform's public formats the listing URL asks for (docs/parsers.md,
+    # "Formats per platform"): `boards import` reports it for every board it accepts.
+    format_name: str = ""
     robots: str = "ignore"  # APIs are not governed by robots.txt; websites override with "obey"
     conditional: bool = True  # send If-None-Match / If-Modified-Since on the first page
     max_pages: int = 1
@@ -77,6 +80,11 @@ class Platform:
 
     def listing_url(self, api_base: str, token: str) -> str:
         raise NotImplementedError(f"{self.name}: no listing URL template")
+
+    def listing_format(self, url: str) -> str:
+        """The format a listing URL of this platform asks for (one per platform unless
+        the source's `api_base` selects another, as Workable's v3 does)."""
+        return self.format_name
 
     def lane(self, source: SourceConfig, url: str) -> str:
         """Lanes keep a slow vendor from slowing the others: one per platform by default."""
@@ -174,6 +182,7 @@ class Platform:
 
 class HtmlSite(Platform):
     name = "html_site"
+    format_name = "configured HTML site pages (selectors in sources.yaml)"
     robots = "obey"
     conditional = False  # a 304 for page 1 says nothing about page 7
 

@@ -9,5 +9,6 @@ from pipeline.crawl.platforms.simple import SubdomainPlatform
 
 class Breezy(SubdomainPlatform):
     name = "breezy"
+    format_name = "portal JSON (/json?verbose=true)"
     host_template = "{token}.breezy.hr"
     path = "/json?verbose=true"

@@ -11,6 +11,7 @@ from pipeline.db.rows import DueCheck
 
 class Greenhouse(Platform):
     name = "greenhouse"
+    format_name = "Job Board API v1 (boards-api, content=true)"
     default_api_base = "https://boards-api.greenhouse.io"
 
     def listing_url(self, api_base: str, token: str) -> str:

@@ -16,6 +16,7 @@ from pipeline.crawl.platforms.simple import DetailFromPosting, SubdomainPlatform
 
 class Icims(SubdomainPlatform, DetailFromPosting):
     name = "icims"
+    format_name = "job search page (HTML, in_iframe=1, paged)"
     host_template = "{token}.icims.com"
     path = "/jobs/search?ss=1&in_iframe=1&pr=0"
     robots = "obey"

@@ -11,5 +11,6 @@ from pipeline.crawl.platforms.simple import PathPlatform
 
 class JazzHR(PathPlatform):
     name = "jazzhr"
+    format_name = "XML export feed (app.jazz.co/feeds/export/jobs)"
     default_api_base = "https://app.jazz.co"
     path = "/feeds/export/jobs/{token}"

@@ -19,6 +19,7 @@ DEFAULT_HOST = "https://app.jobvite.com"
 
 class Jobvite(HostPerBoard):
     name = "jobvite"
+    format_name = "CompanyJobs XML feed (Xml.aspx?c={companyEId})"
 
     def listing_url(self, api_base: str | None, token: str) -> str:
         eid = quote(token, safe="")

@@ -54,6 +54,7 @@ def listing_url(origin: str, site: str, offset: int = 0) -> str:
 
 class Oracle(HostPerBoard, DetailFromPosting):
     name = "oracle"
+    format_name = "HCM REST recruitingCEJobRequisitions (findReqs, paged)"
     conditional = False
     max_pages = 200  # 40,000 requisitions; more is reported as truncated
 

@@ -9,5 +9,6 @@ from pipeline.crawl.platforms.simple import SubdomainPlatform
 
 class Pinpoint(SubdomainPlatform):
     name = "pinpoint"
+    format_name = "public postings feed (postings.json)"
     host_template = "{token}.pinpointhq.com"
     path = "/postings.json"

@@ -41,6 +41,7 @@ def detail_api(url: str) -> str | None:
 
 class Rippling(PathPlatform, DetailFromPosting):
     name = "rippling"
+    format_name = "board API v2 (api/v2/board/{board}/jobs, paged)"
     default_api_base = "https://ats.rippling.com"
     conditional = False
     max_pages = 200  # 20,000 postings; more is reported as truncated

@@ -63,6 +63,7 @@ class DetailFromPosting(Platform):
 
 class Lever(PathPlatform):
     name = "lever"
+    format_name = "Postings API v0 (mode=json)"
     default_api_base = "https://api.lever.co"  # EU boards: api_base https://api.eu.lever.co
     path = "/v0/postings/{token}?mode=json"
 
@@ -72,6 +73,7 @@ class Lever(PathPlatform):
 
 class Ashby(PathPlatform):
     name = "ashby"
+    format_name = "Posting API job board (includeCompensation=true)"
     default_api_base = "https://api.ashbyhq.com"
     path = "/posting-api/job-board/{token}?includeCompensation=true"
 
@@ -83,6 +85,7 @@ class Ashby(PathPlatform):
 
 class Recruitee(SubdomainPlatform):
     name = "recruitee"
+    format_name = "careers-site API (/api/offers/)"
     host_template = "{token}.recruitee.com"
     path = "/api/offers/"
 
@@ -92,12 +95,14 @@ class Recruitee(SubdomainPlatform):
 
 class Personio(SubdomainPlatform):
     name = "personio"
+    format_name = "XML feed (/xml?language=en)"
     host_template = "{token}.jobs.personio.de"
     path = "/xml?language=en"
 
 
 class Teamtailor(SubdomainPlatform):
     name = "teamtailor"
+    format_name = "JSON Feed (/jobs.json)"
     host_template = "{token}.teamtailor.com"
     path = "/jobs.json"
 
@@ -108,6 +113,7 @@ class Teamtailor(SubdomainPlatform):
 
 class BambooHR(SubdomainPlatform, DetailFromPosting):
     name = "bamboohr"
+    format_name = "careers list JSON (/careers/list)"
     host_template = "{token}.bamboohr.com"
     path = "/careers/list"
 

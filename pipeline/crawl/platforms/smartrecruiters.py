@@ -24,6 +24,7 @@ PAGE_SIZE = 100  # the API's maximum
 
 class SmartRecruiters(PathPlatform, DetailFromPosting):
     name = "smartrecruiters"
+    format_name = "Posting API v1 (companies/{id}/postings, paged)"
     default_api_base = "https://api.smartrecruiters.com"
     default_public_base = PUBLIC_BASE
     conditional = False  # page 1 unchanged says nothing about page 7

@@ -29,6 +29,7 @@ def parse_token(token: str) -> tuple[str, str]:
 
 class SuccessFactors(HostPerBoard):
     name = "successfactors"
+    format_name = "career-site XML feed (job_listing_summary, resultType=XML)"
     robots = "obey"  # the feed is served by the career site itself, not an API host
 
     def listing_url(self, api_base: str | None, token: str) -> str:

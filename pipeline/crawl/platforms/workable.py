@@ -37,6 +37,7 @@ def search_body(token: str | None = None) -> bytes:
 
 class Workable(PathPlatform):
     name = "workable"
+    format_name = "widget API v1 (details=true)"
     default_api_base = "https://apply.workable.com"
     path = "/api/v1/widget/accounts/{token}?details=true"
 
@@ -48,6 +49,9 @@ class Workable(PathPlatform):
         if base.endswith("/api/v3"):
             return f"{base}/accounts/{quote(token, safe='')}/jobs"
         return super().listing_url(base, token)
+
+    def listing_format(self, url: str) -> str:
+        return "careers-page API v3 (POST jobs, paged)" if is_v3(url) else self.format_name
 
     def max_pages_for(self, board: BoardRow) -> int:
         return V3_MAX_PAGES if is_v3(str(board.url)) else self.max_pages

@@ -106,6 +106,7 @@ def plan_slices(facets: list[Mapping[str, Any]]) -> tuple[tuple[str, str], ...] 
 
 class Workday(HostPerBoard):
     name = "workday"
+    format_name = "CXS jobs search (POST /wday/cxs/.../jobs, paged)"
     conditional = False  # POST searches: no validators to send
     # ...but the first page states the total: when it equals the last full pass (read
     # within a day), the board is taken as unchanged after one page.
