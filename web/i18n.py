@@ -30,6 +30,8 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
 
+from serving_sync.problems import Problem, one_of, problem
+
 LOCALES = ("en", "vi")
 DEFAULT = "en"
 PARAM = "lang"
@@ -78,6 +80,10 @@ _current: contextvars.ContextVar[Choice] = contextvars.ContextVar("ui_locale")
 class InvalidLang(ValueError):
     """`lang` names no language the pages are written in."""
 
+    def __init__(self, refusal: Problem) -> None:
+        super().__init__(refusal.text())
+        self.refusal = refusal
+
 
 def choose(
     query: Mapping[str, list[str]], cookie: str | None, accept_language: str | None
@@ -87,10 +93,10 @@ def choose(
     parameters are); an unknown cookie is ignored (it may come from an older site)."""
     given = [v for v in query.get(PARAM, ()) if v != ""]
     if len(given) > 1:
-        raise InvalidLang("give it at most once")
+        raise InvalidLang(problem("once"))
     if given:
         if given[0] not in LOCALES:
-            raise InvalidLang(f"must be one of {', '.join(LOCALES)}")
+            raise InvalidLang(one_of(LOCALES))
         return Choice(given[0], from_url=True)
     if cookie in LOCALES:
         return Choice(cookie)
