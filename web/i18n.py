@@ -174,14 +174,29 @@ def localized(path: str) -> str:
     if not extra:
         return path
     base, _, query = path.partition("?")
-    pairs = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != PARAM]
-    return base + "?" + urlencode([*pairs, *extra])
+    return base + "?" + urlencode([*_without_lang(query), *extra])
 
 
 def switch_url(path: str, query: str, target: str) -> str:
     """This page in `target`: the same address with `lang` set (the switch link)."""
-    pairs = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != PARAM]
-    return path + "?" + urlencode([*pairs, (PARAM, target)])
+    return path + "?" + urlencode([*_without_lang(query), (PARAM, target)])
+
+
+def alternates(path: str, query: str) -> list[tuple[str, str]]:
+    """This page in each language, as `<link rel="alternate" hreflang>` and the sitemap
+    name them: (hreflang, address). English, the default, is the address without `lang`
+    (as the canonical links write it), which is also the x-default: the address whose
+    language the cookie or the browser chooses, English for a crawler that asks none.
+    Every other language is the address with its `lang`, which always answers in it."""
+    pairs = _without_lang(query)
+    plain = path + ("?" + urlencode(pairs) if pairs else "")
+    found = [(DEFAULT, plain)]
+    found += [(other, switch_url(path, query, other)) for other in LOCALES if other != DEFAULT]
+    return [*found, ("x-default", plain)]
+
+
+def _without_lang(query: str) -> list[tuple[str, str]]:
+    return [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != PARAM]
 
 
 # ---------------------------------------------------------------- numbers and dates

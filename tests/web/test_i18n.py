@@ -9,7 +9,7 @@ import re
 from datetime import UTC, date, datetime, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import httpx
 import pytest
@@ -19,6 +19,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from jinja2 import Environment
 
+from serving_sync.companies import slug
 from serving_sync.problems import TEMPLATES as REFUSALS
 from serving_sync.problems import one_of
 from serving_sync.value_rules import rule
@@ -198,11 +199,63 @@ def test_links_and_forms_of_a_vietnamese_url_keep_lang(web, seeded) -> None:
     assert 'rel="next"' in page.text  # pagination was among them
     canonical = re.search(r'<link rel="canonical" href="([^"]+)">', page.text).group(1)
     assert canonical.endswith("/?country=VN&amp;limit=2&amp;lang=vi")
-    # Without `lang` in the URL no link carries it (the switch aside): the short address
-    # stays short, and the cookie or the browser keeps the language.
+    # Without `lang` in the URL no link carries it (the switch and the hreflang
+    # alternates, absolute, aside): the short address stays short, and the cookie or the
+    # browser keeps the language.
     plain = get(f"{web.url}/", params={"country": "VN", "limit": "2"}, headers=VI)
     assert html_lang(plain.text) == "vi"
-    assert [h for h in hrefs(plain.text) if "lang=" in h] == ["/?country=VN&limit=2&lang=en"]
+    relative = [h for h in hrefs(plain.text) if h.startswith("/")]
+    assert [h for h in relative if "lang=" in h] == ["/?country=VN&limit=2&lang=en"]
+
+
+_ALTERNATE = re.compile(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">')
+
+
+def alternates(page: str) -> dict[str, str]:
+    found = _ALTERNATE.findall(page)
+    assert len(found) == len(dict(found)), found  # each language once
+    return {lang: href.replace("&amp;", "&") for lang, href in found}
+
+
+def test_every_page_names_itself_in_each_language_with_hreflang(web, seeded) -> None:
+    job = next(r for r in seeded if r["status"] == "active")
+    company = next(r["company"] for r in seeded if r["company"])
+    paths = [
+        "/?q=engineer&country=VN",
+        f"/jobs/{job['id']}",
+        f"/companies/{quote(slug(company), safe='')}",
+        "/stats",
+        "/no/such/page",
+        "/?limit=500",  # a 422 page too
+    ]
+    for path in paths:
+        for headers, lang_param in (({}, ""), (VI, ""), ({}, "vi")):
+            url = web.url + path
+            if lang_param:
+                url += ("&" if "?" in path else "?") + "lang=" + lang_param
+            found = alternates(get(url, headers=headers).text)
+            # Whatever language this copy is in, the links are the same three.
+            assert found == {"en": web.url + path, "vi": found["vi"], "x-default": web.url + path}
+            assert parse_qs(urlsplit(found["vi"]).query)["lang"] == ["vi"], path
+            assert found["vi"].replace("lang=vi", "").rstrip("?&") == web.url + path
+
+
+def test_each_hreflang_address_answers_in_its_language(web, seeded) -> None:
+    found = alternates(get(f"{web.url}/?q=engineer").text)
+    # A crawler asks no language: the English address is English, the Vietnamese one
+    # Vietnamese whatever the browser or the cookie ask.
+    assert html_lang(get(found["en"]).text) == "en"
+    vietnamese = get(found["vi"], headers={"Accept-Language": "en"}, cookies={"lang": "en"})
+    assert html_lang(vietnamese.text) == "vi"
+
+
+def test_a_vietnamese_job_page_is_its_own_canonical_address(web, seeded) -> None:
+    job = next(r for r in seeded if r["status"] == "active")
+    page = get(f"{web.url}/jobs/{job['id']}", params={"lang": "vi", "q": "engineer"})
+    canonical = re.search(r'<link rel="canonical" href="([^"]+)">', page.text).group(1)
+    assert canonical == f"{web.url}/jobs/{job['id']}?lang=vi"
+    english = get(f"{web.url}/jobs/{job['id']}", params={"q": "engineer"}, headers=VI)
+    assert f'<link rel="canonical" href="{web.url}/jobs/{job["id"]}">' in english.text
 
 
 def test_english_in_the_url_is_the_default_and_redirects_to_the_short_address(web, seeded) -> None:
