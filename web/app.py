@@ -54,7 +54,7 @@ def templates() -> Jinja2Templates:
     # Built once: gettext and ngettext read the request's language (web.i18n) themselves.
     env.add_extension("jinja2.ext.i18n")
     env.policies["ext.i18n.trimmed"] = True
-    env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_callables(i18n.escaped_gettext, i18n.escaped_ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(
         group_label=present.group_label,
         value_label=present.value_label,

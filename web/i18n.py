@@ -29,6 +29,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
+from markupsafe import escape
 
 from serving_sync.problems import Problem, one_of, problem
 
@@ -149,6 +150,18 @@ def gettext(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return TRANSLATIONS[locale()].ngettext(singular, plural, n)
+
+
+def escaped_gettext(message: str) -> str:
+    """gettext for the templates. Jinja takes what a newstyle gettext returns as markup
+    (it fills in the arguments escaped), so the text is escaped here: a quote in a
+    translation cannot end the attribute it is written in (`placeholder="e.g. "data
+    engineer""` did), and the catalogue holds text, never markup."""
+    return str(escape(gettext(message)))
+
+
+def escaped_ngettext(singular: str, plural: str, n: int) -> str:
+    return str(escape(ngettext(singular, plural, n)))
 
 
 def N_(message: str) -> str:

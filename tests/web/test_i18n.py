@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta, timezone
 from decimal import Decimal
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
 
@@ -256,6 +257,52 @@ def test_a_vietnamese_job_page_is_its_own_canonical_address(web, seeded) -> None
     assert canonical == f"{web.url}/jobs/{job['id']}?lang=vi"
     english = get(f"{web.url}/jobs/{job['id']}", params={"q": "engineer"}, headers=VI)
     assert f'<link rel="canonical" href="{web.url}/jobs/{job["id"]}">' in english.text
+
+
+class _Attributes(HTMLParser):
+    """Every element's attributes, as a browser reads them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, dict(attrs)))
+
+
+def attributes(page: str) -> list[tuple[str, dict[str, str | None]]]:
+    parser = _Attributes()
+    parser.feed(page)
+    return parser.found
+
+
+# An attribute value ended by a quote and followed by a letter: a quote inside the text
+# closed the attribute early.
+_BROKEN_ATTRIBUTE = re.compile(r'="[^"]*"[^\s>/]')
+
+
+def test_a_quote_in_a_translation_stays_inside_its_attribute(web, seeded) -> None:
+    for headers, placeholder in (
+        ({}, 'e.g. "data engineer" -senior'),
+        (VI, 'vd: "kỹ sư dữ liệu" -senior'),
+    ):
+        page = get(f"{web.url}/", headers=headers).text
+        search_box = next(a for tag, a in attributes(page) if a.get("id") == "q")
+        assert search_box["placeholder"] == placeholder
+    job = next(r for r in seeded if r["status"] == "active")
+    for path in ("/", "/?q=engineer", f"/jobs/{job['id']}", "/stats", "/no/such/page"):
+        for headers in ({}, VI):
+            page = re.sub(r"(?s)<script.*?</script>", "", get(web.url + path, headers=headers).text)
+            assert _BROKEN_ATTRIBUTE.findall(page) == [], path
+
+
+def test_the_templates_gettext_escapes_the_text_and_its_arguments() -> None:
+    env = Environment(extensions=["jinja2.ext.i18n"], autoescape=True)
+    env.install_gettext_callables(i18n.escaped_gettext, i18n.escaped_ngettext, newstyle=True)
+    source = """<i title="{{ _('say "hi" & <go>') }}">{{ _('%(w)s!', w=word) }}</i>"""
+    rendered = env.from_string(source).render(word="<b>")
+    assert rendered == '<i title="say &#34;hi&#34; &amp; &lt;go&gt;">&lt;b&gt;!</i>'
+    assert attributes(rendered)[0][1]["title"] == 'say "hi" & <go>'
 
 
 def test_english_in_the_url_is_the_default_and_redirects_to_the_short_address(web, seeded) -> None:
