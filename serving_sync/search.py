@@ -26,6 +26,7 @@ from pipeline.normalize.work_mode import REMOTE_ALIAS
 from serving_sync import highlight, spelling
 from serving_sync.companies import slug as company_slug
 from serving_sync.dates import DateKind, date_kind
+from serving_sync.problems import Problem, one_of, problem
 from serving_sync.text import fold
 from serving_sync.value_rules import (  # noqa: F401  (the vocabularies, named here too)
     CONTROL,
@@ -113,12 +114,15 @@ _FALSE = {"0", "false", "no", "off"}
 
 
 class InvalidParameter(ValueError):
-    """A request parameter that cannot be used; says which and why (HTTP 422)."""
+    """A request parameter that cannot be used; says which and why (HTTP 422): `refusal`
+    as a code and arguments (the pages translate it), `problem` its English text (the
+    API's `msg`)."""
 
-    def __init__(self, param: str, problem: str) -> None:
-        super().__init__(f"{param}: {problem}")
+    def __init__(self, param: str, refusal: Problem) -> None:
+        super().__init__(f"{param}: {refusal.text()}")
         self.param = param
-        self.problem = problem
+        self.refusal = refusal
+        self.problem = refusal.text()
 
 
 @dataclass(frozen=True)
@@ -257,7 +261,7 @@ class Counts:
 def _one(raw: Mapping[str, Sequence[str]], name: str) -> str | None:
     values = [v for v in raw.get(name, ()) if v != ""]
     if len(values) > 1:
-        raise InvalidParameter(name, "give it at most once")
+        raise InvalidParameter(name, problem("once"))
     return values[0] if values else None
 
 
@@ -267,12 +271,12 @@ def _given(raw: Mapping[str, Sequence[str]], *names: str) -> list[str]:
     kept = []
     for n in names:
         if len(raw.get(n, ())) > rule(n).max_items:
-            raise InvalidParameter(n, f"at most {rule(n).max_items} values")
+            raise InvalidParameter(n, problem("too_many_values", n=rule(n).max_items))
         for value in raw.get(n, ()):
             blank = value == "" or (rule(n).free and not value.strip(" "))
-            problem = (BLANK if blank else rule(n)).problem(value)
-            if problem is not None:
-                raise InvalidParameter(n, problem)
+            refused = (BLANK if blank else rule(n)).problem(value)
+            if refused is not None:
+                raise InvalidParameter(n, refused)
             if blank:
                 continue
             kept.append(REMOTE_ALIAS[value] if n == "remote" else value.strip(" "))
@@ -296,9 +300,9 @@ def _integer(raw: Mapping[str, Sequence[str]], name: str, low: int, high: int) -
     try:
         number = int(text)
     except ValueError:
-        raise InvalidParameter(name, "must be a whole number") from None
+        raise InvalidParameter(name, problem("whole_number")) from None
     if not low <= number <= high:
-        raise InvalidParameter(name, f"must be between {low} and {high}")
+        raise InvalidParameter(name, problem("between", low=low, high=high))
     return number
 
 
@@ -310,23 +314,23 @@ def _boolean(raw: Mapping[str, Sequence[str]], name: str) -> bool | None:
         return True
     if text.lower() in _FALSE:
         return False
-    raise InvalidParameter(name, "must be true or false")
+    raise InvalidParameter(name, problem("boolean"))
 
 
 def _salary(raw: Mapping[str, Sequence[str]]) -> tuple[Decimal | None, str | None]:
     text, currency = _one(raw, "salary_min"), _one(raw, "salary_currency")
     if currency is not None and not _CURRENCY.match(currency):
-        raise InvalidParameter("salary_currency", "must be an ISO 4217 code such as EUR")
+        raise InvalidParameter("salary_currency", problem("currency"))
     if text is None:
         return None, currency.upper() if currency else None
     try:
         amount = Decimal(text)
     except InvalidOperation:
-        raise InvalidParameter("salary_min", "must be a number") from None
+        raise InvalidParameter("salary_min", problem("number")) from None
     if not amount.is_finite() or amount < 0 or amount > Decimal(10) ** 12:
-        raise InvalidParameter("salary_min", "must be between 0 and 10^12")
+        raise InvalidParameter("salary_min", problem("between", low=0, high="10^12"))
     if currency is None:
-        raise InvalidParameter("salary_min", "needs salary_currency (amounts are compared in it)")
+        raise InvalidParameter("salary_min", problem("needs_currency"))
     return amount, currency.upper()
 
 
@@ -334,10 +338,10 @@ def _skills(raw: Mapping[str, Sequence[str]]) -> tuple[str, str, tuple[str, ...]
     keys = tuple(_given(raw, "skill"))
     match = _one(raw, "skill_match") or "any"
     if match not in SKILL_MATCHES:
-        raise InvalidParameter("skill_match", f"must be one of {', '.join(SKILL_MATCHES)}")
+        raise InvalidParameter("skill_match", one_of(SKILL_MATCHES))
     scope = _one(raw, "skill_scope") or "required"
     if scope not in SKILL_SCOPES:
-        raise InvalidParameter("skill_scope", f"must be one of {', '.join(SKILL_SCOPES)}")
+        raise InvalidParameter("skill_scope", one_of(SKILL_SCOPES))
     return match, scope, keys
 
 
@@ -345,9 +349,9 @@ def parse_filters(raw: Mapping[str, Sequence[str]]) -> Filters:
     """Filters from query parameters (each name -> every value given for it)."""
     q = _one(raw, "q") or ""
     if len(q) > MAX_Q_CHARS:
-        raise InvalidParameter("q", f"at most {MAX_Q_CHARS} characters")
+        raise InvalidParameter("q", problem("too_long", n=MAX_Q_CHARS))
     if CONTROL.search(q):
-        raise InvalidParameter("q", "control characters are not allowed")
+        raise InvalidParameter("q", problem("control_characters"))
     q = q.strip()
     salary_min, currency = _salary(raw)
     skill_match, skill_scope, skills = _skills(raw)
@@ -372,17 +376,17 @@ def parse_request(raw: Mapping[str, Sequence[str]]) -> SearchRequest:
     filters = parse_filters(raw)
     sort = _one(raw, "sort") or "newest"
     if sort not in SORTS:
-        raise InvalidParameter("sort", f"must be one of {', '.join(SORTS)}")
+        raise InvalidParameter("sort", one_of(SORTS))
     limit = _integer(raw, "limit", 1, MAX_LIMIT)
     text = _one(raw, "cursor")
     cursor = decode_cursor(text) if text else None
     if cursor and cursor.sort != effective_sort(filters, sort):
-        raise InvalidParameter("cursor", "belongs to another sort order")
+        raise InvalidParameter("cursor", problem("other_sort"))
     group = _one(raw, "group") or "none"
     if group not in GROUPINGS:
-        raise InvalidParameter("group", f"must be one of {', '.join(GROUPINGS)}")
+        raise InvalidParameter("group", one_of(GROUPINGS))
     if cursor and cursor.group != group:
-        raise InvalidParameter("cursor", "belongs to another grouping")
+        raise InvalidParameter("cursor", problem("other_grouping"))
     return SearchRequest(filters, sort, cursor, limit or DEFAULT_LIMIT, group)
 
 
@@ -454,7 +458,7 @@ def _position_body(cursor: Cursor) -> dict[str, Any]:
 def decode_cursor(text: str) -> Cursor:
     """An opaque cursor back into typed values; anything else is a 422, never a 500."""
     if len(text) > MAX_CURSOR_CHARS:
-        raise InvalidParameter("cursor", "malformed")
+        raise InvalidParameter("cursor", problem("malformed"))
     try:
         body = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
         back = body.get("b", [])
@@ -465,7 +469,7 @@ def decode_cursor(text: str) -> Cursor:
         if any(c.sort != cursor.sort or c.group != cursor.group for c in history):
             raise ValueError
     except (ValueError, TypeError, KeyError, binascii.Error, UnicodeDecodeError):
-        raise InvalidParameter("cursor", "malformed") from None
+        raise InvalidParameter("cursor", problem("malformed")) from None
     return replace(cursor, back=history)
 
 

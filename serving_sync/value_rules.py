@@ -24,6 +24,7 @@ from pipeline.enrich.catalog import load_catalog
 from pipeline.enrich.lexicon import ENUMS
 from pipeline.normalize.employment import VOCABULARY
 from pipeline.normalize.work_mode import REMOTE_ALIAS, WORK_MODES
+from serving_sync.problems import Problem, problem
 
 UNKNOWN = "unknown"
 MAX_VALUES = 20
@@ -55,22 +56,28 @@ class ValueRule:
     values: tuple[str, ...] | None = None  # enumerated: exactly one of these
     pattern: str | None = None  # patterned: matched whole
     max_items: int = MAX_VALUES
-    # Says what the values are in a 422 (enumerations too long to list).
-    wanted: str | None = None
+    # The refusal's code (serving_sync.problems) when it says what the values are
+    # (enumerations too long to list); else the enumeration is listed.
+    refusal: str = "value_not_one_of"
+    refusal_args: tuple[tuple[str, str], ...] = ()
 
     @property
     def free(self) -> bool:
         return self.values is None and self.pattern is None
 
-    def problem(self, value: str) -> str | None:
+    def problem(self, value: str) -> Problem | None:
         """Why `value` is refused (None: accepted). `value` is non-empty."""
         if len(value) > MAX_VALUE_CHARS or CONTROL.search(value):
-            return f"values must be at most {MAX_VALUE_CHARS} printable characters"
-        if self.values is not None and value not in self.values:
-            return f"{value[:40]!r} is not {self.wanted or 'one of ' + ', '.join(self.values)}"
-        if self.pattern is not None and not re.fullmatch(self.pattern, value):
-            return f"{value[:40]!r} is not {self.wanted}"
-        return None
+            return problem("value_too_long", n=MAX_VALUE_CHARS)
+        refused = (self.values is not None and value not in self.values) or (
+            self.pattern is not None and not re.fullmatch(self.pattern, value)
+        )
+        if not refused:
+            return None
+        args = dict(self.refusal_args, value=repr(value[:40]))
+        if self.refusal == "value_not_one_of":
+            args["values"] = ", ".join(self.values or ())
+        return problem(self.refusal, **args)
 
 
 @cache
@@ -83,9 +90,7 @@ def country_values() -> tuple[str, ...]:
 def rules() -> dict[str, ValueRule]:
     """Each repeated filter parameter's rule; a name not here is free text."""
     return {
-        "country": ValueRule(
-            country_values(), wanted="an ISO 3166 alpha-2 code in capitals or 'unknown'"
-        ),
+        "country": ValueRule(country_values(), refusal="not_country"),
         "remote": ValueRule(REMOTE_VALUES),
         "work_mode": ValueRule(WORK_MODE_VALUES),
         "job_type": ValueRule(JOB_TYPES),
@@ -93,11 +98,12 @@ def rules() -> dict[str, ValueRule]:
         "skill": ValueRule(
             tuple(sorted(load_catalog().skills)),
             max_items=MAX_SKILLS,
-            wanted="a key of the skill catalogue",
+            refusal="not_skill",
         ),
         "experience_min": ValueRule(
             pattern=f"^({UNKNOWN}|{YEARS_PATTERN[1:-1]})$",
-            wanted=f"N, N-M, N+ (years, 0..{MAX_YEARS}) or 'unknown'",
+            refusal="not_years",
+            refusal_args=(("max", str(MAX_YEARS)),),
         ),
     }
 

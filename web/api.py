@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from serving_sync import search, typeahead
+from serving_sync.problems import problem
 from serving_sync.search import InvalidParameter
 from web import contract, navigation, present
 from web.respond import cached_counts, json_response, raw_params
@@ -122,7 +123,7 @@ def filter_parameters(
 def _check_names(raw: dict[str, list[str]], allowed: frozenset[str]) -> None:
     for name in raw:
         if name not in allowed:
-            raise InvalidParameter(name, "unknown parameter")
+            raise InvalidParameter(name, problem("unknown_parameter"))
 
 
 @router.get("/jobs", dependencies=[Depends(filter_parameters)])
@@ -175,7 +176,7 @@ def suggest(
     parameter and link that select it. Fewer than 2 characters: none."""
     _check_names(raw_params(request), frozenset({"q"}))
     if _CONTROL.search(q):
-        raise InvalidParameter("q", "control characters are not allowed")
+        raise InvalidParameter("q", problem("control_characters"))
     with request.app.state.pool.connection() as conn:
         found = typeahead.suggest(conn, q)
     return json_response({"q": q, "suggestions": [present.suggestion_body(s) for s in found]})

@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from serving_sync.problems import Problem, problem
 from serving_sync.search import InvalidParameter
 from web import (
     api,
@@ -53,7 +54,7 @@ def templates() -> Jinja2Templates:
     # Built once: gettext and ngettext read the request's language (web.i18n) themselves.
     env.add_extension("jinja2.ext.i18n")
     env.policies["ext.i18n.trimmed"] = True
-    env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_callables(i18n.escaped_gettext, i18n.escaped_ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(
         group_label=present.group_label,
         value_label=present.value_label,
@@ -173,7 +174,7 @@ def _install_middleware(app: FastAPI) -> None:
         return response
 
 
-def _choose_language(request: Request) -> str | None:
+def _choose_language(request: Request) -> Problem | None:
     """Sets the request's language (web.i18n); the problem when a page's `lang` is
     refused. The API has no language: it answers in English whatever the header or the
     cookie ask, and refuses `lang` as it refuses any parameter it does not have."""
@@ -187,12 +188,12 @@ def _choose_language(request: Request) -> str | None:
     except i18n.InvalidLang as exc:
         # The refusal itself in the language the visitor would have had.
         i18n.activate(i18n.choose({}, cookie, accept))
-        return None if request.url.path.startswith(_UNLIMITED) else str(exc)
+        return None if request.url.path.startswith(_UNLIMITED) else exc.refusal
     return None
 
 
-def _bad_lang(request: Request, problem: str) -> Response:
-    return _refused_page(request, InvalidParameter(i18n.PARAM, problem))
+def _bad_lang(request: Request, refusal: Problem) -> Response:
+    return _refused_page(request, InvalidParameter(i18n.PARAM, refusal))
 
 
 def _too_many(request: Request, wait_s: int) -> Response:
@@ -237,7 +238,7 @@ def _install_errors(app: FastAPI) -> None:
         if is_api(request) or request.url.path.startswith(_UNLIMITED):
             return await request_validation_exception_handler(request, exc)
         where = exc.errors()[0]["loc"] if exc.errors() else ("path",)
-        refused = InvalidParameter(str(where[-1]), "is not valid here")
+        refused = InvalidParameter(str(where[-1]), problem("not_valid_here"))
         context = {"title": i18n.gettext("Invalid request"), "error": refused}
         return render(request, "error.html", context, 422)
 

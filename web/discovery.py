@@ -1,6 +1,7 @@
 """What lets a visitor follow a search and a crawler find the jobs: the Atom feed of any
-search, robots.txt and the sitemap of company and open job pages (split past 50,000
-URLs, the most one sitemap file may list, under a sitemap index)."""
+search, robots.txt and the sitemap of company and open job pages, each with its
+language alternates (split past 50,000 URLs, the most one sitemap file may list, under a
+sitemap index)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import FileResponse, PlainTextResponse, Response
 
 from serving_sync import companies, search
-from web import feed, navigation
+from web import feed, i18n, navigation
 from web.respond import raw_params
 
 router = APIRouter(include_in_schema=False)
 STATIC = pathlib.Path(__file__).parent / "static"
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML = "http://www.w3.org/1999/xhtml"
 
 
 @router.get("/feed")
@@ -133,6 +135,10 @@ def _urlset(base: str, urls: list[Url]) -> ET.Element:
         ET.SubElement(url, f"{{{SITEMAP}}}loc").text = base + path
         if modified is not None:
             ET.SubElement(url, f"{{{SITEMAP}}}lastmod").text = modified.isoformat()
+        # The page in each language, as its own hreflang links name it.
+        for hreflang, address in i18n.alternates(path, ""):
+            attributes = {"rel": "alternate", "hreflang": hreflang, "href": base + address}
+            ET.SubElement(url, f"{{{XHTML}}}link", attributes)
     return urlset
 
 
@@ -148,6 +154,7 @@ def _index(base: str, job_parts: int, company_parts: int) -> ET.Element:
 
 def _xml(root: ET.Element) -> Response:
     ET.register_namespace("", SITEMAP)
+    ET.register_namespace("xhtml", XHTML)
     body = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return Response(body, media_type="application/xml")
 

@@ -29,6 +29,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
+from markupsafe import escape
+
+from serving_sync.problems import Problem, one_of, problem
 
 LOCALES = ("en", "vi")
 DEFAULT = "en"
@@ -78,6 +81,10 @@ _current: contextvars.ContextVar[Choice] = contextvars.ContextVar("ui_locale")
 class InvalidLang(ValueError):
     """`lang` names no language the pages are written in."""
 
+    def __init__(self, refusal: Problem) -> None:
+        super().__init__(refusal.text())
+        self.refusal = refusal
+
 
 def choose(
     query: Mapping[str, list[str]], cookie: str | None, accept_language: str | None
@@ -87,10 +94,10 @@ def choose(
     parameters are); an unknown cookie is ignored (it may come from an older site)."""
     given = [v for v in query.get(PARAM, ()) if v != ""]
     if len(given) > 1:
-        raise InvalidLang("give it at most once")
+        raise InvalidLang(problem("once"))
     if given:
         if given[0] not in LOCALES:
-            raise InvalidLang(f"must be one of {', '.join(LOCALES)}")
+            raise InvalidLang(one_of(LOCALES))
         return Choice(given[0], from_url=True)
     if cookie in LOCALES:
         return Choice(cookie)
@@ -145,6 +152,18 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return TRANSLATIONS[locale()].ngettext(singular, plural, n)
 
 
+def escaped_gettext(message: str) -> str:
+    """gettext for the templates. Jinja takes what a newstyle gettext returns as markup
+    (it fills in the arguments escaped), so the text is escaped here: a quote in a
+    translation cannot end the attribute it is written in (`placeholder="e.g. "data
+    engineer""` did), and the catalogue holds text, never markup."""
+    return str(escape(gettext(message)))
+
+
+def escaped_ngettext(singular: str, plural: str, n: int) -> str:
+    return str(escape(ngettext(singular, plural, n)))
+
+
 def N_(message: str) -> str:
     """Marks a string for the catalogue where it is defined (the name extraction looks
     for); it is translated where it is shown."""
@@ -168,14 +187,29 @@ def localized(path: str) -> str:
     if not extra:
         return path
     base, _, query = path.partition("?")
-    pairs = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != PARAM]
-    return base + "?" + urlencode([*pairs, *extra])
+    return base + "?" + urlencode([*_without_lang(query), *extra])
 
 
 def switch_url(path: str, query: str, target: str) -> str:
     """This page in `target`: the same address with `lang` set (the switch link)."""
-    pairs = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != PARAM]
-    return path + "?" + urlencode([*pairs, (PARAM, target)])
+    return path + "?" + urlencode([*_without_lang(query), (PARAM, target)])
+
+
+def alternates(path: str, query: str) -> list[tuple[str, str]]:
+    """This page in each language, as `<link rel="alternate" hreflang>` and the sitemap
+    name them: (hreflang, address). English, the default, is the address without `lang`
+    (as the canonical links write it), which is also the x-default: the address whose
+    language the cookie or the browser chooses, English for a crawler that asks none.
+    Every other language is the address with its `lang`, which always answers in it."""
+    pairs = _without_lang(query)
+    plain = path + ("?" + urlencode(pairs) if pairs else "")
+    found = [(DEFAULT, plain)]
+    found += [(other, switch_url(path, query, other)) for other in LOCALES if other != DEFAULT]
+    return [*found, ("x-default", plain)]
+
+
+def _without_lang(query: str) -> list[tuple[str, str]]:
+    return [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != PARAM]
 
 
 # ---------------------------------------------------------------- numbers and dates

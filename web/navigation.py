@@ -4,12 +4,12 @@ filters as chips a visitor can remove one by one."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from serving_sync.problems import Problem
 from serving_sync.search import DEFAULT_LIMIT, Filters, SearchRequest
 from web import i18n, present
 from web.i18n import N_, ngettext
@@ -214,58 +214,8 @@ def fix_form(raw: Mapping[str, Sequence[str]], param: str) -> FixForm:
 
 # ---------------------------------------------------------------- a refusal, in words
 
-# The refusals the search's checks write (serving_sync.search, serving_sync.value_rules,
-# in English for the API), matched whole, as the page's language says them. A refusal
-# not listed here is shown as written.
-_PROBLEMS = tuple(
-    (re.compile(pattern), message)
-    for pattern, message in (
-        (r"give it at most once", N_("give it at most once")),
-        (r"at most (?P<n>\d+) values", N_("at most %(n)s values")),
-        (r"at most (?P<n>\d+) characters", N_("at most %(n)s characters")),
-        (
-            r"values must be at most (?P<n>\d+) printable characters",
-            N_("values must be at most %(n)s printable characters"),
-        ),
-        (r"must be a whole number", N_("must be a whole number")),
-        (r"must be a number", N_("must be a number")),
-        (r"must be true or false", N_("must be true or false")),
-        (
-            r"must be between (?P<low>\S+) and (?P<high>\S+)",
-            N_("must be between %(low)s and %(high)s"),
-        ),
-        (r"must be one of (?P<values>.+)", N_("must be one of %(values)s")),
-        (r"must be an ISO 4217 code such as EUR", N_("must be an ISO 4217 code such as EUR")),
-        (
-            r"needs salary_currency \(amounts are compared in it\)",
-            N_("needs salary_currency (amounts are compared in it)"),
-        ),
-        (r"control characters are not allowed", N_("control characters are not allowed")),
-        (r"belongs to another sort order", N_("belongs to another sort order")),
-        (r"belongs to another grouping", N_("belongs to another grouping")),
-        (r"malformed", N_("malformed")),
-        (r"is not valid here", N_("is not valid here")),
-        (r"(?P<value>'.*') is not one of (?P<values>.+)", N_("%(value)s is not one of %(values)s")),
-        (
-            r"(?P<value>'.*') is not an ISO 3166 alpha-2 code in capitals or 'unknown'",
-            N_("%(value)s is not an ISO 3166 alpha-2 code in capitals or 'unknown'"),
-        ),
-        (
-            r"(?P<value>'.*') is not a key of the skill catalogue",
-            N_("%(value)s is not a key of the skill catalogue"),
-        ),
-        (
-            r"(?P<value>'.*') is not N, N-M, N\+ \(years, 0\.\.(?P<max>\d+)\) or 'unknown'",
-            N_("%(value)s is not N, N-M, N+ (years, 0..%(max)s) or 'unknown'"),
-        ),
-    )
-)
 
-
-def problem_text(problem: str) -> str:
-    """Why a parameter was refused, in the page's language."""
-    for pattern, message in _PROBLEMS:
-        found = pattern.fullmatch(problem)
-        if found:
-            return _(message) % found.groupdict() if found.groupdict() else _(message)
-    return problem
+def problem_text(refusal: Problem) -> str:
+    """Why a parameter was refused, in the page's language: its template as the
+    catalogue translates it, filled with the same arguments as the API's English."""
+    return _(refusal.template) % dict(refusal.args)

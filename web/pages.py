@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from serving_sync import search
-from web import navigation, present, structured
+from web import i18n, navigation, present, structured
 from web.db import Unavailable
 from web.i18n import gettext as _
 from web.respond import cached_counts, raw_params, render
@@ -86,7 +86,9 @@ def job_page(request: Request, job_id: Annotated[int, Path(ge=0)]) -> Response:
         closed = None if found else search.closed_job(conn, job_id)
         similar = search.similar(conn, job_id) if found else []
     if found:
-        page_url = str(request.url_for("job_page", job_id=job_id))
+        # The canonical address keeps a `lang` the URL named, as the search page's does:
+        # each language's page is its own, tied together by the hreflang links.
+        page_url = i18n.localized(str(request.url_for("job_page", job_id=job_id)))
         context = {
             "title": found["title"],
             "job": found,

@@ -22,15 +22,21 @@ def render(request: Request, name: str, context: dict[str, Any], status: int = 2
 
 
 def ui_context(request: Request) -> dict[str, Any]:
-    """The page's language (for <html lang>) and the switch to the other one: this very
-    address with `lang` set, a plain link."""
+    """The page's language (for <html lang>), the switch to the other one (this very
+    address with `lang` set, a plain link), and the page in every language as absolute
+    addresses for its hreflang links (web.i18n.alternates)."""
     here = i18n.locale()
     switches = [
         {"lang": other, "name": i18n.NAMES[other], "url": _switch(request, other)}
         for other in i18n.LOCALES
         if other != here
     ]
-    return {"lang": here, "switches": switches}
+    base = str(request.base_url).rstrip("/")
+    alternates = [
+        {"hreflang": hreflang, "url": base + address}
+        for hreflang, address in i18n.alternates(request.url.path, request.url.query)
+    ]
+    return {"lang": here, "switches": switches, "alternates": alternates}
 
 
 def _switch(request: Request, target: str) -> str:

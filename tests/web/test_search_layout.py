@@ -265,3 +265,50 @@ def test_a_long_facet_folds_its_tail_under_show_all_and_finds_in_it(
             shot(page, tmp_path, "facet-find")
     finally:
         running.stop()
+
+
+# ---------------------------------------------------------------- fields that fit
+
+
+_PAST_THE_COLUMN = """() => {
+  const column = document.querySelector('#filters').getBoundingClientRect();
+  return Array.from(document.querySelectorAll('#filters *'))
+    .filter(e => e.getBoundingClientRect().right > column.right + 1)
+    .map(e => e.tagName + (e.id ? '#' + e.id : ''));
+}"""
+
+
+@pytest.mark.parametrize("locale", [None, "vi-VN"])
+def test_every_filter_field_stays_inside_the_filters_column(web, seeded, locale) -> None:
+    # The Vietnamese options ("bất kỳ kỹ năng nào trong số này") are the longest: a
+    # fieldset grows to its widest field unless told otherwise.
+    with browser_page(web.url, DESKTOP, locale=locale) as page:
+        page.goto("/?q=engineer")
+        assert page.evaluate(_PAST_THE_COLUMN) == []
+    with browser_page(web.url, PHONE, locale=locale) as page:
+        page.goto("/?q=engineer#filters")
+        width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1]
+        assert page.evaluate(_PAST_THE_COLUMN) == []
+
+
+def test_on_a_phone_fields_read_at_16_px_and_buttons_are_44_px_high(web, seeded) -> None:
+    with browser_page(web.url, PHONE) as page:
+        page.goto("/?q=engineer")
+        sizes = page.locator("#search-form input:not([type=hidden]), #search-form select")
+        for size in sizes.evaluate_all("els => els.map(e => getComputedStyle(e).fontSize)"):
+            assert float(size.removesuffix("px")) >= 16
+        button = page.locator(".query button[type=submit]").bounding_box()
+        assert button is not None
+        assert button["height"] >= 44
+        # Each label keeps its field on its line when the row wraps.
+        for name in ("sort", "group"):
+            assert middle(page, f"label[for={name}]") == pytest.approx(
+                middle(page, f"#{name}"), abs=8
+            )
+
+
+def middle(page, selector: str) -> float:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["y"] + box["height"] / 2

@@ -1,7 +1,7 @@
 """The sitemap a crawler reads: the search page, every published company's page and
-every open job page (not a closed or missing one) with when each was last written; past
-the URLs one file may list, a sitemap index of parts that together list each exactly
-once."""
+every open job page (not a closed or missing one) with when each was last written and
+its address in each language; past the URLs one file may list, a sitemap index of parts
+that together list each exactly once."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from serving_sync.companies import slug
 from tests.serving.conftest import insert_jobs, job_row, start_web
 
 S = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+X = "{http://www.w3.org/1999/xhtml}"
 
 
 def xml(url: str) -> ET.Element:
@@ -52,6 +53,19 @@ def test_the_sitemap_lists_the_search_page_every_company_and_every_open_job(web,
             assert len(url.find(f"{S}lastmod").text) == len("2026-12-04")
     for company in company_slugs(root)[:2]:  # each listed company page is a page
         assert httpx.get(f"{web.url}/companies/{company}", timeout=10).status_code == 200
+
+
+def test_each_sitemap_address_names_its_language_alternates(web, seeded) -> None:
+    root = xml(web.url + "/sitemap.xml")
+    for url in root.findall(f"{S}url"):
+        loc = url.find(f"{S}loc").text
+        links = {
+            link.get("hreflang"): link.get("href")
+            for link in url.findall(f"{X}link")
+            if link.get("rel") == "alternate"
+        }
+        query = "&lang=vi" if "?" in loc else "?lang=vi"
+        assert links == {"en": loc, "vi": loc + query, "x-default": loc}, loc
 
 
 def test_past_one_file_the_sitemap_is_an_index_of_parts_listing_each_job_once(
