@@ -283,6 +283,7 @@ def _sync(
         facet_totals.refresh(conn)
     if lexicon.rebuild_needed(mode.full, counts):
         lexicon.rebuild(conn)
+    lexicon.keep_shares(conn)
     if backfill_suggestions:
         typeahead.rebuild(conn)
     assert fresh is not None
