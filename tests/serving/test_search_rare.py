@@ -188,3 +188,20 @@ def test_a_sync_keeps_the_shares_of_the_last_analyze(seed: Seeder) -> None:
     seed.sync()  # nothing changed: the shares are copied all the same
     nurse = seed.serving("SELECT share FROM serving.lexeme_shares WHERE lexeme = 'nurse'")
     assert nurse == [{"share": pytest.approx(2 / 3, abs=0.01)}]
+
+
+def _pending_pages(seed: Seeder) -> int:
+    """The text index's pending pages, moved into the index by asking (so: once)."""
+    return seed.serving(
+        "SELECT gin_clean_pending_list('serving.jobs_search_tsv_idx') AS pages"
+    )[0]["pages"]
+
+
+def test_a_sync_leaves_no_pending_entries_for_searches_to_read(seed: Seeder) -> None:
+    for title in ("Nurse", "Teacher", "Welder"):
+        seed.posting(title=title)
+    seed.sync()
+    assert _pending_pages(seed) == 0
+    # A write outside the sync does leave them: what the sync moved.
+    seed.serving("UPDATE serving.jobs SET title = title || ' lead' WHERE title = 'Nurse'")
+    assert _pending_pages(seed) >= 1
