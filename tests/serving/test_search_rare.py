@@ -192,9 +192,9 @@ def test_a_sync_keeps_the_shares_of_the_last_analyze(seed: Seeder) -> None:
 
 def _pending_pages(seed: Seeder) -> int:
     """The text index's pending pages, moved into the index by asking (so: once)."""
-    return seed.serving(
-        "SELECT gin_clean_pending_list('serving.jobs_search_tsv_idx') AS pages"
-    )[0]["pages"]
+    return seed.serving("SELECT gin_clean_pending_list('serving.jobs_search_tsv_idx') AS pages")[0][
+        "pages"
+    ]
 
 
 def test_a_sync_leaves_no_pending_entries_for_searches_to_read(seed: Seeder) -> None:
