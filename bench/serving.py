@@ -83,7 +83,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _serving_peer as peer  # bench/, the script's own folder
 
 from pipeline.db.connect import Database
-from serving_sync import facet_bits, roles, search, typeahead
+from serving_sync import facet_bits, lexicon, roles, search, typeahead
 from serving_sync import schema as serving_schema
 from serving_sync.search import Filters, SearchRequest
 
@@ -705,6 +705,8 @@ def run(admin_url: str, rows: int, queries: int, keep: str | None = None) -> dic
             print(f"generating {rows:,} rows", flush=True)
             load_s = generate(db, rows)
         refresh_s = keep_unfiltered_counts(db)
+        with db.connect() as conn:  # as a sync does after its writes
+            lexicon.keep_shares(conn)
         roles.provision_web_role(db, "bench-password")
         reader = roles.reader_url(owner, "bench-password")
         figures, shares = measure(reader, owner, queries, random.Random(SEED))

@@ -283,6 +283,11 @@ def _sync(
         facet_totals.refresh(conn)
     if lexicon.rebuild_needed(mode.full, counts):
         lexicon.rebuild(conn)
+    if counts["inserted"] + counts["updated"]:
+        # What the sync wrote into the GIN indexes' pending lists, moved into the
+        # indexes once here rather than read again by every search (flush_gin_pending).
+        conn.execute("SELECT serving.flush_gin_pending()")
+    lexicon.keep_shares(conn)
     if backfill_suggestions:
         typeahead.rebuild(conn)
     assert fresh is not None

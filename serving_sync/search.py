@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 
 import psycopg
@@ -691,10 +692,7 @@ def _list_page(request: SearchRequest, rows: Sequence[Mapping[str, Any]]) -> Pag
     query = _snippet_words(request.filters.q)
     currency = request.filters.salary_currency
     shown = rows[: request.limit]
-    items = []
-    for row in shown:
-        listed = {k: v for k, v in row.items() if k not in _NOT_LISTED}
-        items.append({**_item(listed, currency), **_detail(row, query)})
+    items = [{**_item(row, currency, _NOT_LISTED), **_detail(row, query)} for row in shown]
     last = rows[request.limit - 1] if len(rows) > request.limit else None
     next_at = Cursor(sort, last["id"], last["sort_at"], last["rank"]) if last else None
     return _paged(request, collapsed(items), len(shown), next_at)
@@ -892,8 +890,12 @@ def _details(
     return {row["id"]: _detail(row, query) for row in found}
 
 
+@lru_cache(maxsize=4096)
 def _snippet_words(q: str) -> highlight.QueryWords | None:
-    """The words a snippet marks (None without a query: nothing to show a match of)."""
+    """The words a snippet marks (None without a query: nothing to show a match of).
+    Kept per query text: a page asks twice (whether to read the text, then the
+    snippets), and a query's words and their compiled pattern (QueryWords.candidates)
+    depend on its text alone, so the next search for the same words reuses them."""
     return highlight.query_words(q, _prefix_terms(q)) if q else None
 
 
@@ -964,8 +966,15 @@ def legacy_remote(work_mode: str | None) -> str:
     return {"remote": "yes", "hybrid": "hybrid"}.get(work_mode or "", UNKNOWN)
 
 
-def _item(row: Mapping[str, Any], currency: str | None = None) -> dict[str, Any]:
-    item = {k: v for k, v in row.items() if k not in ("sort_at", "rank")}
+_NOT_ITEMS = frozenset({"sort_at", "rank"})
+
+
+def _item(
+    row: Mapping[str, Any], currency: str | None = None, leave_out: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """A listed posting as the API shows it; `leave_out`: the row's columns that are no
+    item's (web_page's details and spelling columns, which _detail reads)."""
+    item = {k: v for k, v in row.items() if k not in _NOT_ITEMS and k not in leave_out}
     item["salary_year_converted"] = converted_body(row, currency)
     item["remote"] = legacy_remote(row.get("work_mode"))
     # The date shown and what it is (docs/data-model.md, "Dates").

@@ -42,6 +42,14 @@
 -- takes only the rest and the whole text query is checked on each of its rows (10 ms
 -- there). Checking detoasts each row's tsvector, cheap from memory but about 1 ms a row
 -- from a cold disk, hence the low bound.
+--
+-- A rare text query alone (no filter, newest first): it
+-- reads all its matches from the text index and keeps the newest page, in static
+-- statements whose one generic plan is kept across calls. Planning the EXECUTEd query
+-- with the tsquery as a constant read the text column's statistics on every call (0.3-0.5
+-- ms of a rare word's page at 1M rows); the statement here knows its plan, and
+-- serving.text_is_rare tells it the query is rare from serving.lexeme_shares (the same
+-- estimate, kept by the sync) by a lookup.
 CREATE OR REPLACE FUNCTION serving.web_search(
     q text, q_prefix boolean, filters serving.web_filter,
     sort text, after_at timestamptz, after_rank real, after_id bigint,
@@ -62,6 +70,10 @@ SET search_path = serving, pg_catalog
 -- default 4 MB it went lossy and every posting on those pages was rechecked (2.1 s
 -- instead of 0.4 s for a word plus three filters).
 SET work_mem = '32MB'
+-- Its static statements (a rare word's page, see above) keep one generic plan: a custom
+-- plan would be made on every call from the statistics, the cost the rare path avoids.
+-- The EXECUTEd statements are planned on every call whatever this says.
+SET plan_cache_mode = force_generic_plan
 AS $$
 DECLARE
     rank_q tsquery := serving.typed_tsquery(q, q_prefix);  -- ranks (see typed_tsquery)
@@ -88,6 +100,31 @@ BEGIN
         RAISE EXCEPTION 'page_rows must be 1..51' USING ERRCODE = '22023';
     END IF;
     candidates := least(greatest(coalesce(candidates, 1000), 1), 5000);
+    IF sort IS DISTINCT FROM 'relevance' AND serving.web_unfiltered(filters)
+       AND serving.text_is_rare(tsq, page_rows) THEN
+        -- A rare text query alone (see above): statements whose plans are kept. First,
+        -- so none of the query's other paths is weighed (a prefix left partial, which
+        -- the split below is for, is never called rare).
+        walked := ARRAY(
+            SELECT m.id
+            FROM (SELECT h.id, h.sort_at FROM serving.jobs h
+                  WHERE h.search_tsv @@ tsq OFFSET 0) AS m  -- every match, from the text index
+            WHERE after_id IS NULL
+               OR (m.sort_at, m.id) < (coalesce(after_at, '-infinity'), after_id)
+            ORDER BY m.sort_at DESC, m.id DESC LIMIT page_rows);
+        RETURN QUERY
+        SELECT j.id, j.title, j.company, j.location_text, j.countries, j.cities,
+               j.job_type, j.employment_type, j.posted_at, j.posted_precision,
+               j.first_seen_at, nullif(j.sort_at, '-infinity'), j.age_known, j.salary_min,
+               j.salary_max, j.salary_currency, j.salary_period, j.salary_year_min,
+               j.salary_year_max, j.salary_year_basis, j.source, j.openings_12m,
+               j.experience_min, j.experience_max, j.seniority, j.work_mode,
+               j.skills_required, j.skills_preferred, j.enriched_at IS NOT NULL, NULL::real
+        FROM unnest(walked) WITH ORDINALITY AS p(id, place)
+        JOIN serving.jobs j ON j.id = p.id
+        ORDER BY p.place;
+        RETURN;
+    END IF;
     IF coalesce(sort, 'newest') = 'relevance' OR text_q IS NULL OR walk = 0
        OR serving.web_unfiltered(filters)  -- the walk is for the filters of the parse only
        OR num_nonnulls(filters.skill, filters.experience, filters.experience_unknown,
