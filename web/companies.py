@@ -58,6 +58,10 @@ def company_page(request: Request, slug: Slug) -> Response:
         "panel": panel,
         "groups": PANEL_GROUPS,
         "search_url": navigation.canonical_url(query, None),
+        # This page's own address without empty or default parameters, its language kept
+        # where the URL named it (as the search and job pages write theirs).
+        "canonical": str(request.base_url).rstrip("/")
+        + i18n.localized(_here(base, query, query.cursor)),
         "next_url": _here(base, query, page.next_cursor) if page.next_cursor else None,
         "first_url": _here(base, query, None) if query.cursor else None,
         "previous_url": _here(base, query, page.previous_cursor) if page.has_previous else None,

@@ -80,3 +80,12 @@ def test_a_result_links_its_company_page_which_lists_its_jobs(web, seeded, tmp_p
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= viewport["width"]
             shot(page, tmp_path, f"{name}-company")
+
+
+def test_a_company_page_names_its_own_short_address_as_canonical(web, seeded) -> None:
+    """Empty and default parameters drop out; a filter that changes the list stays."""
+    page = httpx.get(
+        web.url + "/companies/acme", params={"country": "VN", "q": "", "sort": "newest"}, timeout=10
+    )
+    found = re.findall(r'<link rel="canonical" href="([^"]+)">', page.text)
+    assert found == [web.url + "/companies/acme?country=VN"]
