@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pipeline.airflow.failures import fatal_without_retry
+from pipeline.airflow.sync_gate import sync_gate, sync_times
 from pipeline.app import App
 from pipeline.crawl.catalog import sync_catalog
 from pipeline.db.ready import require_migrated
@@ -98,16 +99,33 @@ def run_check(source: str) -> dict[str, Any]:
 
 @fatal_without_retry
 def run_sync(
-    dry_run: bool = False, allow_mass_removal: bool = False, full: bool = False
+    dry_run: bool = False,
+    allow_mass_removal: bool = False,
+    full: bool = False,
+    gated: bool = False,
 ) -> dict[str, Any]:
+    """`gated`: a run Airflow started (an asset update, the timer), which skips when the
+    last applied sync is more recent than JOBHARBOR_SYNC_MIN_INTERVAL_S, before anything
+    else is loaded; an operator's trigger is not gated."""
+    app = task_app()
+    require_migrated(app.db)
+    if gated:
+        skip_sync_too_soon(app)
     # Here, not at the top: the serving reconcile is no source task's business.
     from pipeline.phases.sync import sync_serving
 
-    app = task_app()
-    require_migrated(app.db)
     return finish_task(
         sync_serving(app, dry_run=dry_run, allow_mass_removal=allow_mass_removal, full=full)
     )
+
+
+def skip_sync_too_soon(app: App) -> None:
+    gate = sync_gate(*sync_times(app.db), app.settings.sync_min_interval_s)
+    log.info("sync minimum interval: %s", gate.summary)
+    if not gate.due:
+        from airflow.sdk.exceptions import AirflowSkipException
+
+        raise AirflowSkipException(f"skipped: {gate.summary}")
 
 
 def fail_run(reason: str) -> None:
