@@ -49,12 +49,13 @@ __all__: list[str] = []
 PY
 
 start() {  # name, then the airflow arguments; each in its own session so make down stops it whole
-    local name="$1"; shift
-    setsid nohup airflow "$@" >"$AIRFLOW_HOME/$name.log" 2>&1 </dev/null &
+    local name="$1" preload=0; shift
+    [ "$name" = scheduler ] && preload="${JOBHARBOR_AIRFLOW_PRELOAD:-1}"
+    JOBHARBOR_AIRFLOW_PRELOAD="$preload" setsid nohup airflow "$@" >"$AIRFLOW_HOME/$name.log" 2>&1 </dev/null &
     echo $! >"$run/$name.pid"
 }
 start api-server api-server --host "$AIRFLOW__API__HOST" --port "$AIRFLOW__API__PORT"
-JOBHARBOR_AIRFLOW_PRELOAD="${JOBHARBOR_AIRFLOW_PRELOAD:-1}" start scheduler scheduler --skip-serve-logs
+start scheduler scheduler --skip-serve-logs
 start dag-processor dag-processor
 start triggerer triggerer --skip-serve-logs
 
