@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from airflow.sdk import DAG, AssetOrTimeSchedule, CronTriggerTimetable, Param, task
+from airflow.sdk import DAG, Asset, AssetOrTimeSchedule, CronTriggerTimetable, Param, task
 
-from pipeline.airflow.assets import SERVING_JOBS
-
+# What jobharbor_serving_sync's `sync` updates (named in jobharbor_dags.py too).
+SERVING_JOBS = Asset("jobharbor://serving/jobs")
 POOL = "jobharbor"
 POOL_SLOTS = 3
 COMMON = {

@@ -8,7 +8,7 @@ runner, then jobharbor's settings, sources, parsers and phases, twice over: for 
 file and for the task's callable) against 0.2 to 0.6 s of the phase's own work.
 
 The price: the scheduler holds the jobharbor code it imported at start, so a change to
-pipeline/ or parsers/ reaches tasks after `make down && make up` (DAG files and
+pipeline/ or parsers/ reaches tasks after `make down` and `make up` again (DAG files and
 sources.yaml are still read afresh by every task). `JOBHARBOR_AIRFLOW_PRELOAD=0 make up`
 starts the scheduler without it. Only the scheduler preloads (scripts/airflow-up.sh sets
 the variable for it alone): the DAG processor, API server and triggerer import as before.

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the DAG file imports this module at parse time: no driver there
+if TYPE_CHECKING:
     from pipeline.db.connect import Database
 
 # The database's clock with it: the one the finish time was written with.

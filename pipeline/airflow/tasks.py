@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pipeline.airflow.failures import fatal_without_retry
-from pipeline.airflow.sync_gate import sync_gate, sync_times
+from pipeline.airflow.sync_gate import is_gated, sync_gate, sync_times
 from pipeline.app import App
 from pipeline.crawl.catalog import sync_catalog
 from pipeline.db.ready import require_migrated
@@ -102,14 +102,14 @@ def run_sync(
     dry_run: bool = False,
     allow_mass_removal: bool = False,
     full: bool = False,
-    gated: bool = False,
+    run_type: object = None,
 ) -> dict[str, Any]:
-    """`gated`: a run Airflow started (an asset update, the timer), which skips when the
-    last applied sync is more recent than JOBHARBOR_SYNC_MIN_INTERVAL_S, before anything
-    else is loaded; an operator's trigger is not gated."""
+    """A run Airflow started (`run_type` asset_triggered or scheduled) skips when the last
+    applied sync is more recent than JOBHARBOR_SYNC_MIN_INTERVAL_S, before the reconcile
+    is loaded; an operator's trigger is never held back."""
     app = task_app()
     require_migrated(app.db)
-    if gated:
+    if is_gated(run_type):
         skip_sync_too_soon(app)
     # Here, not at the top: the serving reconcile is no source task's business.
     from pipeline.phases.sync import sync_serving
