@@ -3,15 +3,19 @@
 `jobharbor_raw_cleanup` deletes raw objects nothing needs any more (see
 pipeline/backfill/cleanup.py for what is protected); it takes all 3 slots of the
 `jobharbor` pool, like the sync, so it never overlaps ingestion.
-`jobharbor_freshness` fails when a source's lag passes its threshold.
+`jobharbor_freshness` fails when a source's lag passes its threshold. It runs after
+each applied sync (on the asset `jobharbor://serving/jobs`) and hourly besides: a
+stalled pipeline updates no asset, and that is exactly what it must report.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from airflow.sdk import DAG, Param, task
+from airflow.sdk import DAG, Asset, AssetOrTimeSchedule, CronTriggerTimetable, Param, task
 
+# What jobharbor_serving_sync's `sync` updates (named in jobharbor_dags.py too).
+SERVING_JOBS = Asset("jobharbor://serving/jobs")
 POOL = "jobharbor"
 POOL_SLOTS = 3
 COMMON = {
@@ -63,7 +67,12 @@ def freshness_dag() -> DAG:
                 description="threshold in seconds (default: JOBHARBOR_FRESHNESS_MAX_LAG_S, 6h)",
             )
         },
-        **COMMON,
+        **{
+            **COMMON,
+            "schedule": AssetOrTimeSchedule(
+                timetable=CronTriggerTimetable("0 * * * *", timezone="UTC"), assets=SERVING_JOBS
+            ),
+        },
     ) as dag:
 
         @task(task_id="freshness")

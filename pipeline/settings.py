@@ -103,6 +103,9 @@ class Settings(BaseSettings):
     # posting keeps answering "closed on ..." (serving.closed_jobs).
     serving_full_sync_hours: float = Field(default=24.0, ge=0)
     serving_closed_retention_days: int = Field(default=90, ge=1)
+    # An asset-triggered or timed sync skips when the last applied sync finished less than
+    # this many seconds ago (pipeline/airflow/sync_gate.py); a manual trigger always runs.
+    sync_min_interval_s: float = Field(default=300.0, ge=0)
 
     # Raw cleanup never deletes an object fetched less than this many days ago.
     raw_retention_days: float = Field(default=30.0, ge=0)

@@ -32,9 +32,26 @@ airflow db migrate >"$AIRFLOW_HOME/migrate.log" 2>&1 || { cat "$AIRFLOW_HOME/mig
 # Migrations run once, here, not in every task; the pool comes from the platform too.
 python -m pipeline airflow setup
 
+# The scheduler imports the task code before it forks the executor's workers, so each
+# task process starts with it loaded (pipeline/airflow/preload.py; JOBHARBOR_AIRFLOW_PRELOAD=0
+# turns it off). Airflow imports airflow_local_settings from AIRFLOW_HOME/config in every
+# component; only the scheduler is given the variable.
+mkdir -p "$AIRFLOW_HOME/config"
+cat >"$AIRFLOW_HOME/config/airflow_local_settings.py" <<'PY'
+# Written by scripts/airflow-up.sh: see pipeline/airflow/preload.py.
+import os
+
+if os.environ.get("JOBHARBOR_AIRFLOW_PRELOAD") == "1":
+    from pipeline.airflow.preload import preload
+
+    preload()
+__all__: list[str] = []
+PY
+
 start() {  # name, then the airflow arguments; each in its own session so make down stops it whole
-    local name="$1"; shift
-    setsid nohup airflow "$@" >"$AIRFLOW_HOME/$name.log" 2>&1 </dev/null &
+    local name="$1" preload=0; shift
+    [ "$name" = scheduler ] && preload="${JOBHARBOR_AIRFLOW_PRELOAD:-1}"
+    JOBHARBOR_AIRFLOW_PRELOAD="$preload" setsid nohup airflow "$@" >"$AIRFLOW_HOME/$name.log" 2>&1 </dev/null &
     echo $! >"$run/$name.pid"
 }
 start api-server api-server --host "$AIRFLOW__API__HOST" --port "$AIRFLOW__API__PORT"

@@ -11,7 +11,12 @@ Chromium through Playwright and Airflow's REST API:
    phase overlapped, nothing duplicated or closed; then triggers the sync; 5. sees both
    runs in the UI's grid; 6. previews a re-parse backfill and sees its manifest in the
    task log.
-Screenshots go to DATA_DIR/up-check/. Slow (minutes): not part of every test run.
+Between 4. and the sync it triggers the source DAG once more, with nothing due (the
+drill's runs just polled every board), and times it from the trigger (the run's
+queued_at) to its end: a run's fixed cost, whatever it has to do.
+Screenshots go to DATA_DIR/up-check/. Slow (minutes): not part of every test run. The
+last line is JSON: `{"ok": true, "checks": N, "nothing_due_trigger_to_success_s": S,
+"nothing_due_tasks_s": {task: seconds}}`.
 """
 
 from __future__ import annotations
@@ -105,6 +110,11 @@ class Api:
                 return state
             time.sleep(5)
         raise TimeoutError(f"{dag_id} {run_id} did not finish")
+
+    def tasks(self, dag_id: str, run_id: str) -> list[dict[str, Any]]:
+        response = self.client.get(f"/dags/{dag_id}/dagRuns/{run_id}/taskInstances")
+        response.raise_for_status()
+        return response.json()["task_instances"]
 
     def task_log(self, dag_id: str, run_id: str, task_id: str) -> str:
         response = self.client.get(
@@ -302,15 +312,45 @@ class ConcurrentRuns:
         )
 
 
-def check(base: str, shots: Path, data_dir: Path) -> list[str]:
+def seconds_between(start: str | None, end: str | None) -> float:
+    if not start or not end:
+        return float("nan")
+    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+
+def nothing_due_run(api: Api, dag_id: str = f"jobharbor_{SOURCE}") -> dict[str, Any]:
+    """Trigger a source DAG whose boards were all just polled (nothing is due) and time it
+    from the trigger (the run's queued_at) to its end, with each task's own duration: the
+    fixed cost every run pays, whatever it has to do."""
+    run_id = api.trigger(dag_id)
+    deadline = time.monotonic() + TIMEOUT_S
+    while (state := api.run(dag_id, run_id)["state"]) not in ("success", "failed"):
+        require(time.monotonic() < deadline, f"{dag_id} {run_id} did not finish")
+        time.sleep(0.5)
+    require(state == "success", f"the nothing-due run {run_id} failed")
+    run = api.run(dag_id, run_id)
+    tasks = {
+        t["task_id"]: round(seconds_between(t["start_date"], t["end_date"]), 1)
+        for t in api.tasks(dag_id, run_id)
+        if t["start_date"]
+    }
+    return {
+        "run_id": run_id,
+        "trigger_to_success_s": round(seconds_between(run["queued_at"], run["end_date"]), 1),
+        "tasks_s": tasks,
+    }
+
+
+def check(base: str, shots: Path, data_dir: Path) -> tuple[list[str], dict[str, Any]]:
     api = Api(base)
     try:
-        return _drive(api, base, shots, data_dir)
+        figures: dict[str, Any] = {}
+        return _drive(api, base, shots, data_dir, figures), figures
     finally:
         api.pause_again()
 
 
-def _drive(api: Api, base: str, shots: Path, data_dir: Path) -> list[str]:
+def _drive(api: Api, base: str, shots: Path, data_dir: Path, figures: dict[str, Any]) -> list[str]:
     from playwright.sync_api import sync_playwright
 
     from pipeline.settings import load_settings
@@ -333,6 +373,14 @@ def _drive(api: Api, base: str, shots: Path, data_dir: Path) -> list[str]:
         drill = ConcurrentRuns(api, data_dir, int(base.rsplit(":", 1)[1]))  # 3. and 4.
         done.extend(drill.run())
         run_id, second = drill.run_ids
+        # Before the sync is unpaused: its asset-triggered runs would take the whole pool.
+        idle = nothing_due_run(api)
+        figures["nothing_due_trigger_to_success_s"] = idle["trigger_to_success_s"]
+        figures["nothing_due_tasks_s"] = idle["tasks_s"]
+        done.append(
+            f"a run with nothing due ({idle['run_id']}): {idle['trigger_to_success_s']} s from"
+            f" trigger to success; tasks {idle['tasks_s']}"
+        )
         sync_id = api.trigger("jobharbor_serving_sync")
         require(api.wait_for_run("jobharbor_serving_sync", sync_id) == "success", "sync failed")
         done.append(f"the sync {sync_id}: success")
@@ -376,9 +424,11 @@ def main(argv: list[str] | None = None) -> int:
     start_airflow(port)
     try:
         print(f"ok: {check_listeners(data_dir, port)}")  # 0.
-        for line in check(f"http://127.0.0.1:{port}", shots, data_dir):
+        done, figures = check(f"http://127.0.0.1:{port}", shots, data_dir)
+        for line in done:
             print(f"ok: {line}")
         print(f"screenshots: {shots}")
+        print(json.dumps({"ok": True, "checks": len(done) + 1, **figures}))
     finally:
         if not args.keep:
             subprocess.run(["bash", str(REPO / "scripts" / "airflow-down.sh")], cwd=REPO)

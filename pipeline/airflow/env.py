@@ -4,6 +4,10 @@ The API server binds JOBHARBOR_AIRFLOW_HOST (default 127.0.0.1) on AIRFLOW_PORT
 (default 8080). Airflow's metadata lives in the embedded cluster's `airflow` database (or
 AIRFLOW__DATABASE__SQL_ALCHEMY_CONN when set); DAGs come from dags/; tasks poll
 the sandbox job web, which this starts if it is not running.
+
+The two jobharbor databases are resolved here, once, and handed to every task as URLs:
+without them each task would make sure of the embedded cluster itself (a walk over the
+PostgreSQL install, two connections and a database check), about half a second each.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ def airflow_environment() -> dict[str, str]:
         "JOBHARBOR_SANDBOX_URL": sandbox_url,
         "JOBHARBOR_ALLOW_PRIVATE_NETWORKS": "true",  # the sandbox is on loopback
         "JOBHARBOR_DATA_DIR": str(settings.data_dir),
+        "JOBHARBOR_DATABASE_URL": urls.authoritative,
+        "JOBHARBOR_SERVING_DATABASE_URL": urls.serving,
         "PYTHONPATH": str(REPO_ROOT),
     }
 

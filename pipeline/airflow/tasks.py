@@ -1,6 +1,10 @@
 """What the Airflow tasks call. DAG files stay logic-free; this module builds the
 real objects inside the task (heavy imports happen here, never at DAG parse time).
 
+Every task is a fresh process that imports this module: it loads what a source DAG's
+phases need and no more; the sync, the raw cleanup and the freshness report import their
+own modules when they run, so a source task does not pay for them (docs/operations.md).
+
 Secrets come from the environment (JOBHARBOR_*) or, when defined, from Airflow
 connections `jobharbor_db` and `jobharbor_serving_db`; they are never logged.
 """
@@ -12,10 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from pipeline.airflow.failures import fatal_without_retry
+from pipeline.airflow.sync_gate import is_gated, sync_gate, sync_times
 from pipeline.app import App
-from pipeline.backfill.cleanup import plan_cleanup, run_cleanup
-from pipeline.commands.freshness import check_freshness, lag_report, render_lags
-from pipeline.commands.status import gather_status, render_status
 from pipeline.crawl.catalog import sync_catalog
 from pipeline.db.ready import require_migrated
 from pipeline.phases.check import check_postings
@@ -23,7 +25,6 @@ from pipeline.phases.common import PhaseReport
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
-from pipeline.phases.sync import sync_serving
 from pipeline.settings import load_settings
 
 log = logging.getLogger("jobharbor.airflow")
@@ -98,13 +99,33 @@ def run_check(source: str) -> dict[str, Any]:
 
 @fatal_without_retry
 def run_sync(
-    dry_run: bool = False, allow_mass_removal: bool = False, full: bool = False
+    dry_run: bool = False,
+    allow_mass_removal: bool = False,
+    full: bool = False,
+    run_type: object = None,
 ) -> dict[str, Any]:
+    """A run Airflow started (`run_type` asset_triggered or scheduled) skips when the last
+    applied sync is more recent than JOBHARBOR_SYNC_MIN_INTERVAL_S, before the reconcile
+    is loaded; an operator's trigger is never held back."""
     app = task_app()
     require_migrated(app.db)
+    if is_gated(run_type):
+        skip_sync_too_soon(app)
+    # Here, not at the top: the serving reconcile is no source task's business.
+    from pipeline.phases.sync import sync_serving
+
     return finish_task(
         sync_serving(app, dry_run=dry_run, allow_mass_removal=allow_mass_removal, full=full)
     )
+
+
+def skip_sync_too_soon(app: App) -> None:
+    gate = sync_gate(*sync_times(app.db), app.settings.sync_min_interval_s)
+    log.info("sync minimum interval: %s", gate.summary)
+    if not gate.due:
+        from airflow.sdk.exceptions import AirflowSkipException
+
+        raise AirflowSkipException(f"skipped: {gate.summary}")
 
 
 def fail_run(reason: str) -> None:
@@ -116,6 +137,9 @@ def fail_run(reason: str) -> None:
 
 @fatal_without_retry
 def run_raw_cleanup(apply: bool = False, source: str | None = None) -> dict[str, Any]:
+    # Here, not at the top: the cleanup planner is no source task's business.
+    from pipeline.backfill.cleanup import plan_cleanup, run_cleanup
+
     app = task_app()
     require_migrated(app.db)
     if not apply:
@@ -130,6 +154,10 @@ def run_raw_cleanup(apply: bool = False, source: str | None = None) -> dict[str,
 def run_freshness(max_lag_s: float | None = None) -> dict[str, Any]:
     """Fails (no retry) when a source's lag passes the threshold: red in the UI."""
     from airflow.exceptions import AirflowFailException
+
+    # Here, not at the top: the operator reports are no source task's business.
+    from pipeline.commands.freshness import check_freshness, lag_report, render_lags
+    from pipeline.commands.status import gather_status, render_status  # (as above)
 
     app = task_app()
     status = gather_status(app.db)

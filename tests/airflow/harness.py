@@ -147,12 +147,27 @@ DAGBAG_PROBE = """
 import json
 from airflow.dag_processing.dagbag import DagBag
 bag = DagBag(dag_folder=__import__("os").environ["AIRFLOW__CORE__DAGS_FOLDER"])
+def uris(condition):
+    if condition is None:
+        return []
+    if hasattr(condition, "uri"):
+        return [condition.uri]
+    return sorted(u for part in condition.objects for u in uris(part))
+def on_assets(dag):
+    condition = getattr(dag.timetable, "asset_condition", None)
+    return {"kind": type(condition).__name__, "uris": uris(condition)} if condition else None
+def timer(dag):
+    inner = getattr(dag.timetable, "timetable", dag.timetable)
+    return getattr(inner, "_expression", None) or getattr(inner, "expression", None)
 print(json.dumps({
     "errors": {k: str(v) for k, v in bag.import_errors.items()},
     "dags": {
         dag_id: {
             "paused": dag.is_paused_upon_creation,
             "schedule": str(dag.schedule),
+            "assets": on_assets(dag),
+            "timer": timer(dag),
+            "outlets": {t.task_id: [o.uri for o in t.outlets] for t in dag.tasks if t.outlets},
             "tasks": {
                 t.task_id: {"pool": t.pool, "slots": t.pool_slots, "rule": getattr(t.trigger_rule, "value", str(t.trigger_rule)),
                             "down": sorted(t.downstream_task_ids)}

@@ -44,6 +44,9 @@ def test_dagbag_loads_every_source_with_the_declared_graph(tmp_path: Path) -> No
         dag = bag["dags"][dag_id]
         assert dag["paused"] is True
         assert dag["schedule"] == "None"
+        # The last phase updates the source's postings asset: the sync runs on it.
+        source = dag_id.removeprefix("jobharbor_")
+        assert dag["outlets"] == {"check": [f"jobharbor://postings/{source}"]}
         assert dag["tasks"] == {
             "discover": {
                 "pool": "jobharbor",
@@ -70,6 +73,38 @@ def test_dagbag_loads_every_source_with_the_declared_graph(tmp_path: Path) -> No
     assert bag["dags"]["jobharbor_serving_sync"]["tasks"] == {
         "sync": {"pool": "jobharbor", "slots": 3, "rule": "all_success", "down": []}
     }
+    # The sync runs when any source's postings update, or on its backstop timer, and
+    # updates the serving asset the freshness report runs on (or hourly without one).
+    sync = bag["dags"]["jobharbor_serving_sync"]
+    assert sync["assets"] == {
+        "kind": "AssetAny",
+        "uris": sorted(f"jobharbor://postings/{name}" for name in names),
+    }
+    assert sync["timer"] == "*/30 * * * *"
+    assert sync["outlets"] == {"sync": ["jobharbor://serving/jobs"]}
+    freshness = bag["dags"]["jobharbor_freshness"]
+    assert freshness["assets"] == {"kind": "Asset", "uris": ["jobharbor://serving/jobs"]}
+    assert freshness["timer"] == "0 * * * *"
+
+
+def test_a_task_parsing_the_file_for_its_dag_builds_that_dag_only(tmp_path: Path) -> None:
+    # Airflow sets this while a task's process parses the DAG file (get_parsing_context).
+    only = {"_AIRFLOW_PARSING_CONTEXT_DAG_ID": "jobharbor_lever"}
+    bag = dagbag(airflow_env(tmp_path, only))
+    assert bag["errors"] == {}
+    built = {d for d in bag["dags"] if d.startswith("jobharbor_") and "backfill" not in d}
+    # The other source DAGs and the sync are not built; other DAG files decide for
+    # themselves (the operations file builds its two small DAGs).
+    assert "jobharbor_lever" in built
+    assert "jobharbor_greenhouse" not in built
+    assert "jobharbor_serving_sync" not in built
+    assert bag["dags"]["jobharbor_lever"]["outlets"] == {"check": ["jobharbor://postings/lever"]}
+    sync_only = dagbag(
+        airflow_env(tmp_path, {"_AIRFLOW_PARSING_CONTEXT_DAG_ID": "jobharbor_serving_sync"})
+    )
+    assert "jobharbor_serving_sync" in sync_only["dags"]
+    assert "jobharbor_lever" not in sync_only["dags"]
+    assert len(sync_only["dags"]["jobharbor_serving_sync"]["assets"]["uris"]) > 1
 
 
 def test_shipped_sources_yaml_loads_too(tmp_path: Path) -> None:
@@ -112,6 +147,16 @@ def discover_xcom(airflow_db: str, dag_id: str) -> dict:
     return value if isinstance(value, dict) else json.loads(value)
 
 
+def asset_events(airflow_db: str) -> list[tuple[str, str, str]]:
+    """Every asset event in Airflow's metadata: (asset URI, producing DAG, task)."""
+    with psycopg.connect(airflow_db.replace("postgresql+psycopg://", "postgresql://")) as conn:
+        rows = conn.execute(
+            """SELECT a.uri, e.source_dag_id, e.source_task_id FROM asset_event e
+               JOIN asset a ON a.id = e.asset_id ORDER BY e.id"""
+        ).fetchall()
+    return [tuple(r) for r in rows]
+
+
 def test_source_dag_and_sync_dag_run_for_real(
     cli: AirflowCli, databases, sandbox, airflow_db: str
 ) -> None:
@@ -137,10 +182,20 @@ def test_source_dag_and_sync_dag_run_for_real(
         ("check", "succeeded"),
     ]
     assert current == expected
+    # Its check updated the source's postings asset (what starts the sync under Airflow).
+    assert asset_events(airflow_db) == [
+        ("jobharbor://postings/greenhouse", "jobharbor_greenhouse", "check")
+    ]
 
     publish = cli("dags", "test", "jobharbor_serving_sync")
     assert publish.returncode == 0, (publish.stdout + publish.stderr)[-4000:]
     assert run_states(cli, "jobharbor_serving_sync") == ["success"]
+    # A manual run is not held to the minimum interval; it updates the serving asset.
+    assert asset_events(airflow_db)[-1] == (
+        "jobharbor://serving/jobs",
+        "jobharbor_serving_sync",
+        "sync",
+    )
     with databases.serving.connect() as conn:
         rows = conn.execute("SELECT source, count(*) AS n FROM serving.jobs GROUP BY 1").fetchall()
     assert [(r["source"], r["n"]) for r in rows] == [("greenhouse", expected)]

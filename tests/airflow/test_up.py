@@ -3,8 +3,12 @@ The running stack's sockets are listed by `make up-check` (scripts/up_check.py).
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +69,26 @@ def test_tasks_reach_the_api_server_where_JOBHARBOR_AIRFLOW_HOST_binds_it(
     host: str, url: str
 ) -> None:
     assert execution_api_url(host, "8080") == url
+
+
+def local_settings() -> str:
+    """The airflow_local_settings.py the script writes into AIRFLOW_HOME/config."""
+    text = SCRIPT.read_text()
+    return text.split("<<'PY'\n", 1)[1].split("\nPY\n", 1)[0]
+
+
+@pytest.mark.parametrize(("preload", "loaded"), [("1", True), ("0", False), (None, False)])
+def test_the_local_settings_preload_the_task_code_only_when_told(
+    tmp_path: Path, preload: str | None, loaded: bool
+) -> None:
+    (tmp_path / "airflow_local_settings.py").write_text(local_settings())
+    env = {k: v for k, v in os.environ.items() if k != "JOBHARBOR_AIRFLOW_PRELOAD"}
+    env["PYTHONPATH"] = f"{tmp_path}:{REPO_ROOT}"
+    if preload is not None:
+        env["JOBHARBOR_AIRFLOW_PRELOAD"] = preload
+    probe = "import sys, airflow_local_settings; print('pipeline.airflow.tasks' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == str(loaded)
