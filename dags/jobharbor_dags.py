@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 
 from airflow.sdk import DAG, Param, task
 
+from pipeline.airflow.workers import source_queue
 from pipeline.config import configured_sources_file, load_sources
 
 POOL = "jobharbor"
@@ -68,14 +69,21 @@ def source_params() -> dict[str, Param]:
     }
 
 
-def source_dag(name: str, platform: str, display_name: str, schedule: str | None = None) -> DAG:
+def source_dag(
+    name: str,
+    platform: str,
+    display_name: str,
+    schedule: str | None = None,
+    queue: str = "default",
+) -> DAG:
     # sources.yaml may give a source a schedule (validated there); it still starts paused.
+    # `queue` is the source's lane: read by the CeleryExecutor only (make up EXECUTOR=celery).
     with DAG(
         dag_id=f"jobharbor_{name}",
         description=f"discover -> fetch -> parse -> check for {display_name}",
         tags=["jobharbor", "ingest", platform],
         params=source_params(),
-        **{**COMMON, "schedule": schedule},
+        **{**COMMON, "schedule": schedule, "default_args": {**DEFAULT_ARGS, "queue": queue}},
     ) as dag:
 
         @task(task_id="discover")
@@ -155,6 +163,10 @@ def sync_dag() -> DAG:
 
 for _name, _source in load_sources(SOURCES_FILE).enabled():
     globals()[f"jobharbor_{_name}"] = source_dag(
-        _name, _source.platform, _source.display_name or _name, _source.schedule
+        _name,
+        _source.platform,
+        _source.display_name or _name,
+        _source.schedule,
+        source_queue(_source.platform, _source.transport),
     )
 jobharbor_serving_sync = sync_dag()

@@ -4,6 +4,8 @@ Airflow's), kept as they have always been documented."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -19,3 +21,13 @@ class AirflowSettings(BaseSettings):
     metadata_url: SecretStr | None = Field(
         default=None, alias="AIRFLOW__DATABASE__SQL_ALCHEMY_CONN"
     )
+    # `make up EXECUTOR=celery`: Celery workers with Redis as the broker
+    # (pipeline.airflow.workers); the LocalExecutor otherwise.
+    executor: Literal["local", "celery"] = Field(
+        default="local", alias="JOBHARBOR_AIRFLOW_EXECUTOR"
+    )
+    celery_concurrency: int = Field(default=2, ge=1, alias="JOBHARBOR_CELERY_CONCURRENCY")
+    # Redis binds 127.0.0.1 on this port (a free one, kept in DATA_DIR/redis/port, when
+    # unset) and requires this password (generated into DATA_DIR/redis/password when unset).
+    redis_port: int | None = Field(default=None, alias="JOBHARBOR_REDIS_PORT")
+    redis_password: SecretStr | None = Field(default=None, alias="JOBHARBOR_REDIS_PASSWORD")
