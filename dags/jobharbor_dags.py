@@ -22,8 +22,7 @@ from datetime import datetime, timedelta
 
 from airflow.sdk import DAG, Param, task
 
-from pipeline.airflow.workers import source_queue
-from pipeline.config import configured_sources_file, load_sources
+from pipeline.config import configured_sources_file, load_sources, source_queue
 
 POOL = "jobharbor"
 POOL_SLOTS = 3

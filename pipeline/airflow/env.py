@@ -15,7 +15,6 @@ sources file the DAGs and tasks use instead of sandbox/sources.yaml.
 
 from __future__ import annotations
 
-import os
 import shlex
 from pathlib import Path
 
@@ -37,7 +36,7 @@ def airflow_environment() -> dict[str, str]:
     port, host = airflow.port, airflow.host
     given = airflow.metadata_url.get_secret_value() if airflow.metadata_url else None
     metadata = given or sqlalchemy_url(urls.airflow or "")
-    sources = os.environ.get("JOBHARBOR_AIRFLOW_SOURCES") or REPO_ROOT / "sandbox" / "sources.yaml"
+    sources = airflow.sources or REPO_ROOT / "sandbox" / "sources.yaml"
     env = {
         "AIRFLOW_HOME": str(home),
         "AIRFLOW__CORE__DAGS_FOLDER": str(REPO_ROOT / "dags"),

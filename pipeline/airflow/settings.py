@@ -4,6 +4,7 @@ Airflow's), kept as they have always been documented."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, SecretStr
@@ -31,3 +32,6 @@ class AirflowSettings(BaseSettings):
     # unset) and requires this password (generated into DATA_DIR/redis/password when unset).
     redis_port: int | None = Field(default=None, alias="JOBHARBOR_REDIS_PORT")
     redis_password: SecretStr | None = Field(default=None, alias="JOBHARBOR_REDIS_PASSWORD")
+    # The sources file the DAGs and tasks of `make up` use; sandbox/sources.yaml when unset
+    # (`make up-check EXECUTOR=celery` sets one with a tighter budget).
+    sources: Path | None = Field(default=None, alias="JOBHARBOR_AIRFLOW_SOURCES")

@@ -1,6 +1,7 @@
 """`make up EXECUTOR=celery`: Redis as the broker and Celery workers by lane.
 
-Lanes, as Airflow queues (a source DAG's tasks all go to its source's lane):
+Lanes, as Airflow queues (a source DAG's tasks all go to its source's lane,
+pipeline.config.source_queue):
 - `workday`: Workday sources (their boards pace per data centre, pipeline.crawl);
 - `browser`: sources fetched with `transport: browser` (Chromium, slow and heavy);
 - `ats`: every other source (ATS JSON APIs and HTML sites over plain HTTP);
@@ -11,8 +12,6 @@ two workers, so one worker killed leaves every lane served, and for any two lane
 worker serves the second without the first, so a slow lane filling its workers leaves
 every other lane a worker it does not share. `lane_layout_problems` states both rules;
 a test checks WORKERS against them.
-
-Imported by the DAG files (`source_queue`): nothing here may do I/O at import.
 """
 
 from __future__ import annotations
@@ -27,18 +26,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ATS, WORKDAY, BROWSER, DEFAULT = "ats", "workday", "browser", "default"
-LANES = (ATS, WORKDAY, BROWSER)
+from pipeline.airflow.settings import AirflowSettings
+from pipeline.config import ATS_QUEUE, BROWSER_QUEUE, LANE_QUEUES, WORKDAY_QUEUE
+
+ATS, WORKDAY, BROWSER = ATS_QUEUE, WORKDAY_QUEUE, BROWSER_QUEUE
+DEFAULT = "default"  # Airflow's default queue
+LANES = LANE_QUEUES
 EXECUTORS = {"local": "LocalExecutor", "celery": "CeleryExecutor"}
-
-
-def source_queue(platform: str, transport: str = "http") -> str:
-    """The Airflow queue (lane) of a source's tasks."""
-    if transport == "browser":
-        return BROWSER
-    if platform == "workday":
-        return WORKDAY
-    return ATS
 
 
 @dataclass(frozen=True)
@@ -188,8 +182,6 @@ def ensure_redis(data_dir: Path, run_dir: Path, port: int | None, password: str)
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m pipeline.airflow.workers commands`: one line per worker, its name then
     its `airflow` arguments, for scripts/airflow-up.sh."""
-    from pipeline.airflow.settings import AirflowSettings
-
     args = list(sys.argv[1:] if argv is None else argv)
     if args != ["commands"]:
         print("usage: python -m pipeline.airflow.workers commands", file=sys.stderr)

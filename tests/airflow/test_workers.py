@@ -25,10 +25,9 @@ from pipeline.airflow.workers import (
     main,
     redis_config,
     redis_password,
-    source_queue,
     worker_command,
 )
-from pipeline.config import load_sources
+from pipeline.config import load_sources, source_queue
 from pipeline.settings import REPO_ROOT
 from tests.airflow.harness import airflow_env, run
 
