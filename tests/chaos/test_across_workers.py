@@ -38,19 +38,36 @@ def test_two_workers_each_at_the_budget_exceed_it_together() -> None:
     assert len(over) > 10
 
 
+def test_two_workers_at_the_budget_of_a_fast_host_exceed_it_despite_late_stamps() -> None:
+    """10/s, burst 5, as the celery check paces the sandbox: two workers at 10/s each
+    for 5 s are caught although every stamp may be half a second late."""
+    one = [0.1 * k for k in range(50)]
+    assert over_budget(one, rate_per_s=10, burst=5) == []
+    over = over_budget(one + [t + 0.05 for t in one], rate_per_s=10, burst=5)
+    assert len(over) > 30
+
+
+def test_requests_sent_at_their_slots_but_stamped_together_are_within_the_budget() -> None:
+    """The sandbox, starved of CPU, stamps ten requests of 10/s burst 5 (sent over
+    half a second) within 0.3 s: late stamps, not a broken budget."""
+    stamped = [0.0, 0.03, 0.03, 0.03, 0.031, 0.062, 0.062, 0.114, 0.151, 0.313]
+    assert over_budget(stamped, rate_per_s=10, burst=5) == []
+    assert over_budget(stamped, rate_per_s=10, burst=5, late_s=0.0) != []
+
+
 def test_a_burst_beyond_the_bucket_is_caught_even_late_in_the_run() -> None:
     steady = [float(k) for k in range(30)]  # 1/s on a 2/s budget: room to spare
-    burst = [30.0 + 0.001 * k for k in range(6)]  # six at once on a burst of 3
+    burst = [30.0 + 0.001 * k for k in range(8)]  # eight at once on a burst of 3
     assert over_budget(steady, rate_per_s=2, burst=3) == []
-    # The saved-up tokens are capped at the burst: the sixth (and fifth) are over,
-    # the fourth is the one request of slack.
-    assert over_budget(steady + burst, rate_per_s=2, burst=3) == [34, 35]
+    # The saved-up tokens are capped at the burst: beyond its 3, one request of slack
+    # and one of late stamps (2/s x 0.5 s), the sixth to the eighth are over.
+    assert over_budget(steady + burst, rate_per_s=2, burst=3) == [35, 36, 37]
 
 
 def test_nothing_inside_a_cooldown_passes() -> None:
     log = [
         Arrival(10.0, "/lever/a", 429, cooldown_until=13.0),
-        Arrival(10.1, "/lever/b", 200),  # in flight when the 429 was answered
+        Arrival(10.4, "/lever/b", 200),  # in flight when the 429 was answered
         Arrival(13.0, "/lever/c", 200),  # exactly at the end
         Arrival(14.0, "/lever/a", 200),
     ]
