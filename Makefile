@@ -14,6 +14,9 @@ SERVING_ROWS ?= 200000
 # uses 109-119% of the two cores). Six were no better on this machine: 690, 877 and 946 s
 # of pytest against 802 and 808 s on four.
 TEST_WORKERS ?= 4
+# `make up` / `make up-check` executor: local (LocalExecutor) or celery (Redis and Celery
+# workers by lane; docs/operations.md#the-celery-executor-on-this-machine).
+EXECUTOR ?= local
 
 .DEFAULT_GOAL := help
 .PHONY: help install demo test test-fast lint format messages bench freshness chaos screenshots up up-check down clean
@@ -68,13 +71,13 @@ screenshots: install ## every web page on a phone and a desktop, axe-checked, in
 	mkdir -p docs/screenshots/web
 	JOBHARBOR_SCREENSHOTS=$(CURDIR)/docs/screenshots/web $(BIN)/python -m pytest -q -p no:randomly tests/web/test_accessibility.py -k axe_clean
 
-up: install ## start Airflow (API server, scheduler, DAG processor, triggerer; UI on http://127.0.0.1:8080) with the sandbox sources
-	PATH="$(CURDIR)/$(BIN):$$PATH" bash scripts/airflow-up.sh
+up: install ## start Airflow (API server, scheduler, DAG processor, triggerer; UI on http://127.0.0.1:8080) with the sandbox sources; EXECUTOR=celery adds Redis and Celery workers
+	PATH="$(CURDIR)/$(BIN):$$PATH" JOBHARBOR_AIRFLOW_EXECUTOR=$(EXECUTOR) bash scripts/airflow-up.sh
 
-up-check: install ## start Airflow like `make up`, check its listeners and locks, drive it in headless Chromium, keep screenshots
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python scripts/up_check.py
+up-check: install ## start Airflow like `make up`, check its listeners and locks, drive it in headless Chromium, keep screenshots; EXECUTOR=celery: the run across workers, one killed
+	PATH="$(CURDIR)/$(BIN):$$PATH" JOBHARBOR_AIRFLOW_EXECUTOR=$(EXECUTOR) $(BIN)/python scripts/up_check.py
 
-down: ## stop what `make demo` / `make up` started (Airflow, sandbox, embedded PostgreSQL)
+down: ## stop what `make demo` / `make up` started (Airflow, its Celery workers and Redis, sandbox, embedded PostgreSQL)
 	-@[ -x scripts/airflow-down.sh ] && bash scripts/airflow-down.sh
 	-@[ -x $(BIN)/python ] && $(BIN)/python -c "from pathlib import Path; from sandbox.daemon import stop_sandbox; print('sandbox stopped' if stop_sandbox(Path('$(DATA)')) else 'sandbox was not running')"
 	-@[ -x $(BIN)/jobharbor ] && $(BIN)/jobharbor db stop

@@ -37,7 +37,7 @@ from airflow.sdk import (
     task,
 )
 
-from pipeline.config import configured_sources_file, load_sources
+from pipeline.config import configured_sources_file, load_sources, source_queue
 
 POOL = "jobharbor"
 POOL_SLOTS = 3
@@ -98,14 +98,21 @@ def source_params() -> dict[str, Param]:
     }
 
 
-def source_dag(name: str, platform: str, display_name: str, schedule: str | None = None) -> DAG:
+def source_dag(
+    name: str,
+    platform: str,
+    display_name: str,
+    schedule: str | None = None,
+    queue: str = "default",
+) -> DAG:
     # sources.yaml may give a source a schedule (validated there); it still starts paused.
+    # `queue` is the source's lane: read by the CeleryExecutor only (make up EXECUTOR=celery).
     with DAG(
         dag_id=f"jobharbor_{name}",
         description=f"discover -> fetch -> parse -> check for {display_name}",
         tags=["jobharbor", "ingest", platform],
         params=source_params(),
-        **{**COMMON, "schedule": schedule},
+        **{**COMMON, "schedule": schedule, "default_args": {**DEFAULT_ARGS, "queue": queue}},
     ) as dag:
 
         @task(task_id="discover")
@@ -198,7 +205,11 @@ _ENABLED = list(load_sources(SOURCES_FILE).enabled())
 for _name, _source in _ENABLED:
     if _ONLY in (None, f"jobharbor_{_name}"):
         globals()[f"jobharbor_{_name}"] = source_dag(
-            _name, _source.platform, _source.display_name or _name, _source.schedule
+            _name,
+            _source.platform,
+            _source.display_name or _name,
+            _source.schedule,
+            source_queue(_source.platform, _source.transport),
         )
 if _ONLY in (None, "jobharbor_serving_sync"):
     jobharbor_serving_sync = sync_dag([_name for _name, _ in _ENABLED])

@@ -381,6 +381,22 @@ def parser_ref(name: str, source: SourceConfig) -> str:
     return name if isinstance(source, HtmlSiteSource) else source.platform
 
 
+# A source's lane as an Airflow queue: what `make up EXECUTOR=celery`'s workers consume
+# (pipeline.airflow.workers); here so the DAG file, which imports only this module, can
+# name it. The LocalExecutor ignores queues.
+ATS_QUEUE, WORKDAY_QUEUE, BROWSER_QUEUE = "ats", "workday", "browser"
+LANE_QUEUES = (ATS_QUEUE, WORKDAY_QUEUE, BROWSER_QUEUE)
+
+
+def source_queue(platform: str, transport: str = "http") -> str:
+    """The Airflow queue (lane) of a source's tasks: Chromium sources, Workday, the rest."""
+    if transport == "browser":
+        return BROWSER_QUEUE
+    if platform == "workday":
+        return WORKDAY_QUEUE
+    return ATS_QUEUE
+
+
 def config_hash(source: SourceConfig) -> str:
     blob = json.dumps(source.model_dump(mode="json"), sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()

@@ -78,6 +78,9 @@ class Settings(BaseSettings):
     # Crawl engine: how long a request may wait for its host's rate budget before the
     # board goes back in the queue; the browser for `transport: browser` sources.
     pacing_max_wait_s: float = 30.0
+    # How long a board claim lasts unless its live worker renews it (a third of this):
+    # a killed worker's boards are claimed again this long after its last renewal.
+    lease_s: float = Field(default=600.0, gt=0)
     # Count-probed platforms (Workday): a full read of a multi-page board at least this
     # often. A removal that an addition balances keeps the count, so this bounds how long
     # it can hide (bench/freshness.py measures it as fresh_close_max_h_count_probe).

@@ -4,10 +4,24 @@
 # (8793, 8794) that bind every interface with no host setting. With the LocalExecutor on
 # one machine the API server reads the task log files itself, so they are skipped, and
 # the API server binds JOBHARBOR_AIRFLOW_HOST (default 127.0.0.1).
+# JOBHARBOR_AIRFLOW_EXECUTOR=celery (`make up EXECUTOR=celery`): the CeleryExecutor, with
+# Redis (the broker, on 127.0.0.1, started by pipeline.airflow.env) and the Celery workers
+# of pipeline.airflow.workers, one per lane pair, also without task-log servers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+celery=false
+[ "${JOBHARBOR_AIRFLOW_EXECUTOR:-local}" = celery ] && celery=true
+if $celery && ! command -v redis-server >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq redis-server
+fi
 eval "$(python -m pipeline.airflow.env)"
 COMPONENTS=(api-server scheduler dag-processor triggerer)
+WORKERS=()
+if $celery; then
+    workers="$(python -m pipeline.airflow.workers commands)"
+    while read -r name _; do WORKERS+=("$name"); done <<<"$workers"
+    COMPONENTS+=("${WORKERS[@]}")
+fi
 run="$AIRFLOW_HOME/run"
 mkdir -p "$run"
 api="${AIRFLOW__CORE__EXECUTION_API_SERVER_URL%/execution/}"  # where this machine reaches it
@@ -58,6 +72,11 @@ start api-server api-server --host "$AIRFLOW__API__HOST" --port "$AIRFLOW__API__
 start scheduler scheduler --skip-serve-logs
 start dag-processor dag-processor
 start triggerer triggerer --skip-serve-logs
+if $celery; then
+    while read -r name args; do
+        eval "start $name $args"  # printed shell-quoted (shlex.join)
+    done <<<"$workers"
+fi
 
 # Ready when the API answers and reports the scheduler, DAG processor and triggerer healthy.
 healthy() {
@@ -65,7 +84,8 @@ healthy() {
 import json, sys
 health = json.load(sys.stdin)
 parts = ("metadatabase", "scheduler", "dag_processor", "triggerer")
-sys.exit(0 if all((health.get(p) or {}).get("status") == "healthy" for p in parts) else 1)' 2>/dev/null
+sys.exit(0 if all((health.get(p) or {}).get("status") == "healthy" for p in parts) else 1)' 2>/dev/null \
+        && for name in "${WORKERS[@]}"; do grep -q " ready\." "$AIRFLOW_HOME/$name.log" || return 1; done
 }
 echo -n "starting Airflow"
 for _ in $(seq 1 120); do
@@ -73,6 +93,10 @@ for _ in $(seq 1 120); do
         echo
         echo "Airflow UI: $api  (DAGs start paused: unpause, then trigger)"
         echo "logs: $AIRFLOW_HOME/{api-server,scheduler,dag-processor,triggerer}.log; stop everything with: make down"
+        if $celery; then
+            echo "Celery workers (logs: $AIRFLOW_HOME/<worker>.log), Redis on 127.0.0.1:$JOBHARBOR_REDIS_PORT:"
+            echo "$workers" | sed 's/^/  /'
+        fi
         exit 0
     fi
     for name in "${COMPONENTS[@]}"; do

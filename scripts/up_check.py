@@ -17,6 +17,8 @@ queued_at) to its end: a run's fixed cost, whatever it has to do.
 Screenshots go to DATA_DIR/up-check/. Slow (minutes): not part of every test run. The
 last line is JSON: `{"ok": true, "checks": N, "nothing_due_trigger_to_success_s": S,
 "nothing_due_tasks_s": {task: seconds}}`.
+With JOBHARBOR_AIRFLOW_EXECUTOR=celery (`make up-check EXECUTOR=celery`) the check is
+scripts/up_check_celery.py instead: the crawl across Celery workers, one killed.
 """
 
 from __future__ import annotations
@@ -137,13 +139,14 @@ def make_up_pids(data_dir: Path) -> dict[str, int]:
     return pids
 
 
-def check_listeners(data_dir: Path, api_port: int) -> str:
+def check_listeners(data_dir: Path, api_port: int, components: tuple[str, ...] = COMPONENTS) -> str:
     """Every listening TCP socket of those processes and their children is on loopback,
-    and no task-log server listens (docs/reliability.md §3)."""
+    and no task-log server listens (docs/reliability.md §3): with EXECUTOR=celery the
+    components include Redis and the Celery workers, whose log port is 8793 too."""
     from chaos.listeners import exposed, listeners
 
     pids = make_up_pids(data_dir)
-    require(set(COMPONENTS) <= set(pids), f"a component's pid file is missing: {sorted(pids)}")
+    require(set(components) <= set(pids), f"a component's pid file is missing: {sorted(pids)}")
     found = listeners(pids.values())
     require(any(p == api_port for _, _, p in found), f"nothing listens on {api_port}: {found}")
     require(not exposed(found), f"listening beyond loopback: {exposed(found)}")
@@ -415,7 +418,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument("--keep", action="store_true", help="leave Airflow running")
     args = parser.parse_args(argv)
+    from pipeline.airflow.settings import AirflowSettings
     from pipeline.settings import load_settings
+
+    if AirflowSettings().executor == "celery":  # `make up-check EXECUTOR=celery`
+        from up_check_celery import main as across_workers
+
+        return across_workers(keep=args.keep, port=args.port)
 
     data_dir = load_settings().data_dir
     shots = data_dir / "up-check"

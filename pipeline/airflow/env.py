@@ -8,13 +8,22 @@ the sandbox job web, which this starts if it is not running.
 The two jobharbor databases are resolved here, once, and handed to every task as URLs:
 without them each task would make sure of the embedded cluster itself (a walk over the
 PostgreSQL install, two connections and a database check), about half a second each.
+
+With JOBHARBOR_AIRFLOW_EXECUTOR=celery (`make up EXECUTOR=celery`) this also starts the
+data dir's Redis (pipeline.airflow.workers) and sets the CeleryExecutor. The broker URL,
+which holds Redis's password, is not exported: Airflow reads it with
+AIRFLOW__CELERY__BROKER_URL_CMD from a 0600 file in the data dir, so it is in no
+process's environment or command line. JOBHARBOR_AIRFLOW_SOURCES, when set, is the
+sources file the DAGs and tasks use instead of sandbox/sources.yaml.
 """
 
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 from pipeline.airflow.settings import AirflowSettings
+from pipeline.airflow.workers import EXECUTORS, broker_url, ensure_redis, redis_password
 from pipeline.app import resolve_databases
 from pipeline.db.connect import sqlalchemy_url
 from pipeline.settings import REPO_ROOT, load_settings
@@ -31,12 +40,13 @@ def airflow_environment() -> dict[str, str]:
     port, host = airflow.port, airflow.host
     given = airflow.metadata_url.get_secret_value() if airflow.metadata_url else None
     metadata = given or sqlalchemy_url(urls.airflow or "")
-    return {
+    sources = airflow.sources or REPO_ROOT / "sandbox" / "sources.yaml"
+    env = {
         "AIRFLOW_HOME": str(home),
         "AIRFLOW__CORE__DAGS_FOLDER": str(REPO_ROOT / "dags"),
         "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
         "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": metadata,
-        "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
+        "AIRFLOW__CORE__EXECUTOR": EXECUTORS[airflow.executor],
         # Local development only: the UI binds to loopback (unless JOBHARBOR_AIRFLOW_HOST
         # says otherwise) and needs no login.
         "AIRFLOW__API__HOST": host,
@@ -44,13 +54,31 @@ def airflow_environment() -> dict[str, str]:
         # Tasks report to the api-server's execution API: on the same port, whatever it is.
         "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": execution_api_url(host, port),
         "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS": "True",
-        "JOBHARBOR_SOURCES": str(REPO_ROOT / "sandbox" / "sources.yaml"),
+        "JOBHARBOR_SOURCES": str(sources),
         "JOBHARBOR_SANDBOX_URL": sandbox_url,
         "JOBHARBOR_ALLOW_PRIVATE_NETWORKS": "true",  # the sandbox is on loopback
         "JOBHARBOR_DATA_DIR": str(settings.data_dir),
         "JOBHARBOR_DATABASE_URL": urls.authoritative,
         "JOBHARBOR_SERVING_DATABASE_URL": urls.serving,
         "PYTHONPATH": str(REPO_ROOT),
+    }
+    if airflow.executor == "celery":
+        env.update(celery_environment(airflow, settings.data_dir, home))
+    return env
+
+
+def celery_environment(airflow: AirflowSettings, data_dir: Path, home: Path) -> dict[str, str]:
+    """The broker (this data dir's Redis, started if need be) and the executor's settings."""
+    given = airflow.redis_password.get_secret_value() if airflow.redis_password else None
+    password = redis_password(data_dir, given)
+    port = ensure_redis(data_dir, home / "run", airflow.redis_port, password)
+    url_file = data_dir / "redis" / "broker-url"
+    url_file.touch(mode=0o600)
+    url_file.write_text(broker_url(port, password) + "\n")
+    return {
+        "AIRFLOW__CELERY__BROKER_URL_CMD": f"cat {shlex.quote(str(url_file))}",
+        "AIRFLOW__CELERY__WORKER_CONCURRENCY": str(airflow.celery_concurrency),
+        "JOBHARBOR_REDIS_PORT": str(port),
     }
 
 

@@ -4,6 +4,9 @@ Airflow's), kept as they have always been documented."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Literal
+
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -19,3 +22,16 @@ class AirflowSettings(BaseSettings):
     metadata_url: SecretStr | None = Field(
         default=None, alias="AIRFLOW__DATABASE__SQL_ALCHEMY_CONN"
     )
+    # `make up EXECUTOR=celery`: Celery workers with Redis as the broker
+    # (pipeline.airflow.workers); the LocalExecutor otherwise.
+    executor: Literal["local", "celery"] = Field(
+        default="local", alias="JOBHARBOR_AIRFLOW_EXECUTOR"
+    )
+    celery_concurrency: int = Field(default=2, ge=1, alias="JOBHARBOR_CELERY_CONCURRENCY")
+    # Redis binds 127.0.0.1 on this port (a free one, kept in DATA_DIR/redis/port, when
+    # unset) and requires this password (generated into DATA_DIR/redis/password when unset).
+    redis_port: int | None = Field(default=None, alias="JOBHARBOR_REDIS_PORT")
+    redis_password: SecretStr | None = Field(default=None, alias="JOBHARBOR_REDIS_PASSWORD")
+    # The sources file the DAGs and tasks of `make up` use; sandbox/sources.yaml when unset
+    # (`make up-check EXECUTOR=celery` sets one with a tighter budget).
+    sources: Path | None = Field(default=None, alias="JOBHARBOR_AIRFLOW_SOURCES")

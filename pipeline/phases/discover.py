@@ -30,7 +30,6 @@ from pipeline.crawl.http.fetcher import FetchRequest, FetchResult, ResultStream
 from pipeline.crawl.http.transports import Transports
 from pipeline.crawl.pacing import cooling_down, slowed
 from pipeline.crawl.queue import (
-    LEASE_S,
     ClaimFilter,
     LeaseKeeper,
     NextDue,
@@ -76,7 +75,7 @@ def discover(
     boards: Sequence[str] = (),
     limit: int | None = None,
     wait_s: float = 0.0,
-    lease_s: float = LEASE_S,
+    lease_s: float | None = None,
     max_seconds: float | None = None,
     shared: bool = False,
 ) -> PhaseReport:
@@ -93,6 +92,7 @@ def discover(
     `shared=True` (and lane-only runs) are cooperating workers instead: many may run
     at once and the queue's leases keep them apart. `limit` caps the boards claimed,
     `max_seconds` the time spent claiming new ones (work in flight finishes).
+    `lease_s` is how long a claim lasts unrenewed (JOBHARBOR_LEASE_S unless given).
     """
     if source_name is not None:
         app.sources.get(source_name)  # a clear error for an unknown name
@@ -102,7 +102,7 @@ def discover(
     def work(run_id: int) -> Mapping[str, Json]:
         with app.db.connect() as conn, conn.transaction():
             orphans = lifecycle.strand_orphans(conn, source_name, run_id=run_id)
-        worker = _Worker(app, run_id, where, lease_s=lease_s)
+        worker = _Worker(app, run_id, where, lease_s=lease_s or app.settings.lease_s)
         try:
             stats = worker.run(limit=limit, max_seconds=max_seconds)
             if where.since is not None:
