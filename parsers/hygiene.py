@@ -77,15 +77,19 @@ def storable(value: Any) -> bool:
     strings, mapping keys and values, list and tuple items, dataclass fields) can be
     stored; `unstorable_field` names the place when it is not.
 
-    One loop over an explicit stack, with the common kinds tested by exact type: it
-    runs for every posting of every parse, and a recursive walk costs more in calls
-    than the checks themselves."""
+    One loop over an explicit stack, the common kinds tested by exact type and ASCII
+    text checked inline: it runs for every posting of every parse, and a recursive
+    walk costs more in calls than the checks themselves."""
     pending: list[Any] = [value]
     seen: set[int] = set()
     while pending:
         item = pending.pop()
         kind = type(item)
         if kind is str:
+            if "\x00" in item:
+                return False
+            if item.isascii():
+                continue
             if len(item) >= _SEEN_LENGTH:
                 if id(item) in seen:
                     continue
@@ -94,16 +98,25 @@ def storable(value: Any) -> bool:
                 return False
         elif kind in _ATOMS:
             continue
-        elif kind is dict or (kind is not list and kind is not tuple and isinstance(item, Mapping)):
+        elif kind is dict:
             for key in item:
-                if not storable_text(key if type(key) is str else str(key)):
+                plain = type(key) is str and "\x00" not in key and key.isascii()
+                if not plain and not storable_text(str(key)):
                     return False
             pending.extend(item.values())
-        elif kind is list or kind is tuple or isinstance(item, list | tuple):
+        elif kind is list or kind is tuple:
             pending.extend(item)
+        elif (names := _FIELDS.get(kind)) is not None:
+            pending.extend(getattr(item, name) for name in names)
         elif isinstance(item, str):  # a str subclass (an enum's value)
             if not storable_text(item):
                 return False
+        elif isinstance(item, Mapping):
+            if not all(storable_text(str(key)) for key in item):
+                return False
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
         else:
             pending.extend(getattr(item, name) for name in _field_names(kind, item))
     return True
