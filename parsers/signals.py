@@ -95,10 +95,17 @@ _CLOSED_HINTS = (
 _INVISIBLE = re.compile(r"<(script|style|template|noscript)\b.*?</\1\s*>", re.I | re.S)
 
 
-def visible_text(body: bytes, limit: int = 400_000) -> str:
+_PAGE_CHARS = 400_000  # what the page checks read of a body
+_TAG = re.compile(r"<[^>]+>")
+
+
+def visible_text(body: bytes, limit: int = _PAGE_CHARS) -> str:
     """Lowercased page text without scripts, styles and tags (cheap, regex-based)."""
-    text = _INVISIBLE.sub(" ", body[:limit].decode("utf-8", "replace"))
-    return html.unescape(re.sub(r"<[^>]+>", " ", text)).lower()
+    return _visible(body[:limit].decode("utf-8", "replace"))
+
+
+def _visible(page: str) -> str:
+    return html.unescape(_TAG.sub(" ", _INVISIBLE.sub(" ", page))).lower()
 
 
 def _without(text: str, description: str | None) -> str:
@@ -116,7 +123,11 @@ def _without(text: str, description: str | None) -> str:
 def closed_phrase(body: bytes, description: str | None = None) -> str | None:
     """The phrase by which a page says its posting is closed, or None. `description`
     is the posting's own text, when the page shows one: it is not searched."""
-    text = visible_text(body)
+    return _closed_phrase(body[:_PAGE_CHARS].decode("utf-8", "replace"), description)
+
+
+def _closed_phrase(page: str, description: str | None) -> str | None:
+    text = _visible(page)
     if not any(k in text for k in _CLOSED_HINTS):
         return None
     match = _CLOSED_PHRASES.search(_without(" ".join(text.split()), description))
@@ -136,21 +147,28 @@ _JSON_NOT_FOUND = re.compile(r"could not find|not found|does not exist|no such",
 
 
 def page_signal(
-    body: bytes, url: str = "", status: int | None = None, description: str | None = None
+    body: bytes,
+    url: str = "",
+    status: int | None = None,
+    description: str | None = None,
+    *,
+    unblocked: bool = False,
 ) -> PageSignal:
     """What an HTML page says about its posting: blocked, closed, not found, or normal.
 
     Greenhouse sends a closed posting's page to the board with `?error=true`; other
     sites say it in words (English and Vietnamese, outside the posting's own
-    `description`); a 404/410 is not found.
+    `description`); a 404/410 is not found. `unblocked`: the caller has just found
+    `looks_blocked(body)` false, so the scan is not run twice on one page.
     """
-    if looks_blocked(body):
+    if not unblocked and looks_blocked(body):
         return PageSignal.BLOCKED
     if re.search(r"[?&]error=true\b", url):
         return PageSignal.CLOSED
-    if closed_phrase(body, description):
+    page = body[:_PAGE_CHARS].decode("utf-8", "replace")  # decoded once for both checks
+    if _closed_phrase(page, description):
         return PageSignal.CLOSED
-    text = body[:400_000].decode("utf-8", "replace").lower()
+    text = page.lower()
     if status in (404, 410):
         return PageSignal.NOT_FOUND
     if any(k in text for k in _NOT_FOUND_HINTS) and _NOT_FOUND_PHRASES.search(text):
