@@ -164,9 +164,10 @@ def collapse_lines(text: str) -> str:
     controls), so a text that is printable apart from its line breaks and holds no
     double space only needs its lines' edges trimmed: C-level string methods, where
     splitting every line into words costs about as much as parsing the HTML."""
-    if "  " not in text and text.replace("\n", " ").isprintable():
-        return "\n".join(filter(None, map(str.strip, text.split("\n"))))
-    return "\n".join(filter(None, [" ".join(line.split()) for line in text.split("\n")]))
+    lines = text.split("\n")
+    if "  " not in text and all(map(str.isprintable, lines)):
+        return "\n".join(filter(None, map(str.strip, lines)))
+    return "\n".join(filter(None, [" ".join(line.split()) for line in lines]))
 
 
 def _fragment(markup: str) -> etree._Element | None:
