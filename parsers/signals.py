@@ -143,6 +143,18 @@ _NOT_FOUND_HINTS = (
     "anything here",
     "không tồn tại",
 )
+# A cheap "cannot be" before the lowercased page is built (lowering and scanning
+# 400 KB of non-ASCII text costs more than half a millisecond): a hint can only be in
+# str.lower() of the page if its longest ASCII run is in bytes.lower() of the body,
+# since ASCII letters lowercase alike in both and keep their order. The two other
+# characters whose lowercase holds an ASCII letter (İ -> i + U+0307, the Kelvin
+# sign -> k) send the page to the full check.
+_LOWERS_TO_ASCII = ("\u0130".encode(), "\u212a".encode())
+_NOT_FOUND_CORES = tuple(
+    dict.fromkeys(
+        max(re.findall(r"[\x00-\x7f]+", hint), key=len).encode() for hint in _NOT_FOUND_HINTS
+    )
+)
 _JSON_NOT_FOUND = re.compile(r"could not find|not found|does not exist|no such", re.I)
 
 
@@ -168,12 +180,22 @@ def page_signal(
     page = body[:_PAGE_CHARS].decode("utf-8", "replace")  # decoded once for both checks
     if _closed_phrase(page, description):
         return PageSignal.CLOSED
-    text = page.lower()
     if status in (404, 410):
         return PageSignal.NOT_FOUND
+    if not _may_say_not_found(body[:_PAGE_CHARS]):
+        return PageSignal.NORMAL
+    text = page.lower()
     if any(k in text for k in _NOT_FOUND_HINTS) and _NOT_FOUND_PHRASES.search(text):
         return PageSignal.NOT_FOUND
     return PageSignal.NORMAL
+
+
+def _may_say_not_found(raw: bytes) -> bool:
+    """False only when the lowercased page cannot hold any not-found hint."""
+    if any(special in raw for special in _LOWERS_TO_ASCII):
+        return True
+    lowered = raw.lower()
+    return any(core in lowered for core in _NOT_FOUND_CORES)
 
 
 def json_error_signal(data: object) -> tuple[PageSignal, str] | None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from parsers.html_site import HtmlSiteSpec, build_parser
 from parsers.registry import REGISTRY, Parser
 from parsers.signals import closed_phrase, page_signal, visible_text
 from parsers.types import DocumentKind, PageSignal
 from tests.parsers.conftest import doc
+from tests.parsers.test_bad_input import SITE  # a configured site: h1 is its title
 
 CHALLENGE = (
     b"<html><head><title>Just a moment...</title></head><body>"
@@ -18,15 +18,6 @@ CHALLENGE = (
     b"<h1 class='job-title'>Engineer</h1>"
     b'<script type=\'application/ld+json\'>{"@type": "JobPosting", "title": "Engineer"}'
     b"</script></body></html>"
-)
-SITE = build_parser(
-    HtmlSiteSpec(
-        name="checks_site",
-        item="div.job",
-        link="a::attr(href)",
-        id_pattern=r"/(\d+)$",
-        detail_fields={"title": "h1.job-title::text"},
-    )
 )
 DETAIL_PARSERS: dict[str, tuple[Parser, str]] = {
     "jsonld": (REGISTRY.get("jsonld"), "https://jobs.example.com/viec-lam/42"),
@@ -71,3 +62,27 @@ def test_closed_phrase_and_visible_text_read_the_page_as_page_signal_does() -> N
     body = b"<style>.x{}</style><p>THIS JOB HAS EXPIRED &amp; more</p>"
     assert visible_text(body).split() == ["this", "job", "has", "expired", "&", "more"]
     assert closed_phrase(body) == "this job has expired"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<title>Page Not Found</title>",
+        "<title>404</title>",
+        "<title>KHÔNG TÌM THẤY TRANG</title>",
+        "<p>Trang bạn tìm kiếm KHÔNG TỒN TẠI</p>",
+        "<p>The page you\u2019re looking for doesn\u2019t exist</p>",
+        # The Kelvin sign lowercases to an ASCII k: only str.lower() reads "looking".
+        "<p>The page you're loo\u212aing for doesn't exist</p>",
+        "<title>Acme has found a better job for you</title>",
+    ],
+)
+def test_a_not_found_page_is_found_whatever_its_case(body: str) -> None:
+    assert page_signal(body.encode(), "https://x.example/1", 200, unblocked=True) is (
+        PageSignal.NOT_FOUND
+    )
+
+
+def test_a_page_without_any_hint_is_normal() -> None:
+    body = "<title>Kỹ sư phần mềm</title><p>Hà Nội — apply now</p>".encode()
+    assert page_signal(body, "https://x.example/1", 200, unblocked=True) is PageSignal.NORMAL
