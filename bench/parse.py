@@ -325,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         total_raw += mb * runs * raw_elapsed / (mb * raw_runs)
     json_rate = total_bytes / total_parse
     json_raw_rate = total_bytes / total_raw
-    feed_rates = measure_feeds(rows, description, timed, args.seconds)
+    feed_rates, feed_rate = measure_feeds(rows, description, timed, args.seconds)
 
     company = "Bright Labs"
     pages = {
@@ -354,6 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     print("HTML detail pages (pages/s; one core)")
     total_pages = total_seconds = total_raw_seconds = 0.0
+    pages_per_s: dict[str, float] = {}
     for name, bodies in pages.items():
         docs = [
             RawDocument(
@@ -370,6 +371,7 @@ def main(argv: list[str] | None = None) -> int:
             lambda bs=bodies: [lxml.html.fromstring(b) for b in bs], args.seconds
         )
         rate, raw_rate = len(docs) * runs / elapsed, len(docs) * raw_runs / raw_elapsed
+        pages_per_s[name] = round(rate, 1)
         size = sum(map(len, bodies)) / len(bodies) / 1024
         print(
             f"  {parser.ref:<20} {size:6.0f} KB/page  {rate:8.0f} pages/s   lxml.html {raw_rate:8.0f} pages/s   ratio {rate / raw_rate:5.2f}"
@@ -398,7 +400,9 @@ def main(argv: list[str] | None = None) -> int:
                 "html_raw_pages_per_s": round(html_raw_rate, 1),
                 "json_mb_per_s_by_parser": per_parser,
                 "json_postings_per_s_by_parser": postings_per_s,
+                "feed_mb_per_s": round(feed_rate, 2),
                 "feed_mb_per_s_by_parser": feed_rates,
+                "html_pages_per_s_by_parser": pages_per_s,
                 "meets_targets": verdict == "meets",
             }
         )

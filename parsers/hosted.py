@@ -28,8 +28,9 @@ _SIGNAL_ISSUES = {
 
 def signal_rejection(doc: RawDocument, description: str | None = None) -> ParseOutcome | None:
     """A rejection carrying the page's signal, or None for a normal page. Pass the
-    posting's own description once it is read: its words are not the page's verdict."""
-    signal = page_signal(doc.body, doc.url, doc.status, description)
+    posting's own description once it is read: its words are not the page's verdict.
+    Only for a page `looks_blocked` has passed (every caller checks that first)."""
+    signal = page_signal(doc.body, doc.url, doc.status, description, unblocked=True)
     if signal is PageSignal.NORMAL:
         return None
     return ParseOutcome.rejected(_SIGNAL_ISSUES[signal], signal=signal)

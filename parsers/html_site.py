@@ -18,7 +18,7 @@ from datetime import datetime
 from parsel import Selector
 
 from parsers.common import dedupe_postings, job_type_for, merge_postings, outcome_from_postings
-from parsers.hosted import blocked_rejection, signal_rejection
+from parsers.hosted import signal_rejection
 from parsers.jsonld import find_job_postings, jsonld_to_posting
 from parsers.registry import Parser, ParserRegistry
 from parsers.signals import looks_blocked
@@ -202,8 +202,7 @@ def parse_listing(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseO
 
 
 def parse_detail(spec: HtmlSiteSpec, doc: RawDocument, sel: Selector) -> ParseOutcome:
-    if looks_blocked(doc.body):
-        return blocked_rejection()
+    """A detail page `looks_blocked` has passed (the parser checks every page first)."""
     url = _clean_url(spec, doc.url)
     external_id = _external_id(spec, url) or ""
     values = {name: _first(sel, css) for name, css in spec.detail_fields.items()}

@@ -49,12 +49,95 @@ def unstorable_field(value: Any, path: str = "") -> str | None:
     return None
 
 
+def storable_text(value: str) -> bool:
+    """No NUL and no lone surrogate, without a regular expression: `in` and
+    `isascii` run at memory speed, and only a non-ASCII string is encoded (UTF-8
+    refuses exactly the surrogates). The character class costs about 7 ns a
+    character, the whole parse of a long description several times over."""
+    if "\x00" in value:
+        return False
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+# Strings at least this long are checked once per posting even when several fields
+# hold the same object (a description kept both as a field and in the payload).
+_SEEN_LENGTH = 256
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_ATOMS = (type(None), int, float, bool)
+
+
+def storable(value: Any) -> bool:
+    """True when every text inside `value` (the same walk as `unstorable_field`:
+    strings, mapping keys and values, list and tuple items, dataclass fields) can be
+    stored; `unstorable_field` names the place when it is not.
+
+    One loop over an explicit stack, the common kinds tested by exact type and ASCII
+    text checked inline: it runs for every posting of every parse, and a recursive
+    walk costs more in calls than the checks themselves."""
+    pending: list[Any] = [value]
+    seen: set[int] = set()
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind is str:
+            if "\x00" in item:
+                return False
+            if item.isascii():
+                continue
+            if len(item) >= _SEEN_LENGTH:
+                if id(item) in seen:
+                    continue
+                seen.add(id(item))
+            if not storable_text(item):
+                return False
+        elif kind in _ATOMS:
+            continue
+        elif kind is dict:
+            for key in item:
+                plain = type(key) is str and "\x00" not in key and key.isascii()
+                if not plain and not storable_text(str(key)):
+                    return False
+            pending.extend(item.values())
+        elif kind is list or kind is tuple:
+            pending.extend(item)
+        elif (names := _FIELDS.get(kind)) is not None:
+            pending.extend(getattr(item, name) for name in names)
+        elif isinstance(item, str):  # a str subclass (an enum's value)
+            if not storable_text(item):
+                return False
+        elif isinstance(item, Mapping):
+            if not all(storable_text(str(key)) for key in item):
+                return False
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+        else:
+            pending.extend(getattr(item, name) for name in _field_names(kind, item))
+    return True
+
+
+def _field_names(kind: type, value: Any) -> tuple[str, ...]:
+    """A dataclass instance's field names (cached by class); none for anything else."""
+    names = _FIELDS.get(kind)
+    if names is None:
+        is_record = dataclasses.is_dataclass(value) and not isinstance(value, type)
+        names = tuple(f.name for f in dataclasses.fields(value)) if is_record else ()
+        _FIELDS[kind] = names
+    return names
+
+
 def screen(outcome: ParseOutcome) -> ParseOutcome:
     """The outcome without postings the database cannot store (each one an issue)."""
     kept: list[Posting] = []
     issues: list[Issue] = []
     for posting in outcome.postings:
-        where = unstorable_field(posting)
+        where = None if storable(posting) else unstorable_field(posting)
         if where is None:
             kept.append(posting)
             continue

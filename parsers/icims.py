@@ -18,7 +18,9 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
+from lxml import etree
 from parsel import Selector
+from parsel.csstranslator import HTMLTranslator
 
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
@@ -47,15 +49,30 @@ _LABELS = {
 }
 
 
+def _css(query: str) -> etree.XPath:
+    """A CSS query compiled once, to the XPath parsel's `.css()` would evaluate: a
+    search page has 50 rows of a dozen queries each, and parsel translates, builds
+    an evaluator and wraps every result in a Selector on every call."""
+    return etree.XPath(HTMLTranslator().css_to_xpath(query), smart_strings=False)
+
+
+_ANCHORS = _css("a.iCIMS_Anchor")
+_TITLE_TEXT = _css("h3 ::text, h2 ::text")
+_LABEL_TERMS = _css("dt")
+_TEXT = _css("::text")
+_TITLE_ATTR = _css("[title]::attr(title)")
+_NEXT_DD = etree.XPath("following-sibling::dd[1]")
+
+
 def _row(row: Selector, base: str) -> dict[str, Any] | None:
-    link = row.css("a.iCIMS_Anchor")
-    href = link.attrib.get("href") if link else None
+    anchors = _ANCHORS(row.root)
+    href = anchors[0].get("href") if anchors else None
     found = _JOB_ID.search(href or "")
     if not href or not found:
         return None
-    title = clean_space(" ".join(link.css("h3 ::text, h2 ::text").getall()))
+    title = clean_space(" ".join(text for a in anchors for text in _TITLE_TEXT(a)))
     if not title:
-        title = re.sub(r"^\d+\s*-\s*", "", link.attrib.get("title", "")).strip() or None
+        title = re.sub(r"^\d+\s*-\s*", "", anchors[0].get("title", "")).strip() or None
     page = join_claim(base, href)
     if page is None:  # a link no URL parser accepts (a broken IPv6 literal)
         return None
@@ -65,13 +82,12 @@ def _row(row: Selector, base: str) -> dict[str, Any] | None:
         "detail_url": page,
         "title": title,
     }
-    labels = row.css("dt")
-    for dt in labels:
-        key = _LABELS.get((clean_space(" ".join(dt.css("::text").getall())) or "").lower())
-        dd = dt.xpath("following-sibling::dd[1]")
+    for dt in _LABEL_TERMS(row.root):
+        key = _LABELS.get((clean_space(" ".join(_TEXT(dt))) or "").lower())
+        dd = _NEXT_DD(dt)
         if key and dd:
-            value = dd.css("[title]::attr(title)").get() if key == "posted" else None
-            out[key] = value or clean_space(" ".join(dd.css("::text").getall()))
+            value = next(iter(_TITLE_ATTR(dd[0])), None) if key == "posted" else None
+            out[key] = value or clean_space(" ".join(_TEXT(dd[0])))
     for key, value in _card_fields(row):
         out.setdefault(key, value)
     return out

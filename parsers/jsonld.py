@@ -345,7 +345,7 @@ def parse_jsonld(doc: RawDocument) -> ParseOutcome:
     if doc.kind is DocumentKind.DETAIL:
         description = nodes[0].get("description") if nodes else None
         text = html_to_text(html.unescape(description)) if isinstance(description, str) else None
-        signal = page_signal(doc.body, doc.url, doc.status, text)
+        signal = page_signal(doc.body, doc.url, doc.status, text, unblocked=True)
         if signal in (PageSignal.CLOSED, PageSignal.NOT_FOUND):
             return ParseOutcome.rejected(
                 Issue(

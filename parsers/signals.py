@@ -95,10 +95,17 @@ _CLOSED_HINTS = (
 _INVISIBLE = re.compile(r"<(script|style|template|noscript)\b.*?</\1\s*>", re.I | re.S)
 
 
-def visible_text(body: bytes, limit: int = 400_000) -> str:
+_PAGE_CHARS = 400_000  # what the page checks read of a body
+_TAG = re.compile(r"<[^>]+>")
+
+
+def visible_text(body: bytes, limit: int = _PAGE_CHARS) -> str:
     """Lowercased page text without scripts, styles and tags (cheap, regex-based)."""
-    text = _INVISIBLE.sub(" ", body[:limit].decode("utf-8", "replace"))
-    return html.unescape(re.sub(r"<[^>]+>", " ", text)).lower()
+    return _visible(body[:limit].decode("utf-8", "replace"))
+
+
+def _visible(page: str) -> str:
+    return html.unescape(_TAG.sub(" ", _INVISIBLE.sub(" ", page))).lower()
 
 
 def _without(text: str, description: str | None) -> str:
@@ -116,7 +123,11 @@ def _without(text: str, description: str | None) -> str:
 def closed_phrase(body: bytes, description: str | None = None) -> str | None:
     """The phrase by which a page says its posting is closed, or None. `description`
     is the posting's own text, when the page shows one: it is not searched."""
-    text = visible_text(body)
+    return _closed_phrase(body[:_PAGE_CHARS].decode("utf-8", "replace"), description)
+
+
+def _closed_phrase(page: str, description: str | None) -> str | None:
+    text = _visible(page)
     if not any(k in text for k in _CLOSED_HINTS):
         return None
     match = _CLOSED_PHRASES.search(_without(" ".join(text.split()), description))
@@ -132,30 +143,59 @@ _NOT_FOUND_HINTS = (
     "anything here",
     "không tồn tại",
 )
+# A cheap "cannot be" before the lowercased page is built (lowering and scanning
+# 400 KB of non-ASCII text costs more than half a millisecond): a hint can only be in
+# str.lower() of the page if its longest ASCII run is in bytes.lower() of the body,
+# since ASCII letters lowercase alike in both and keep their order. The two other
+# characters whose lowercase holds an ASCII letter (İ -> i + U+0307, the Kelvin
+# sign -> k) send the page to the full check.
+_LOWERS_TO_ASCII = ("\u0130".encode(), "\u212a".encode())
+_NOT_FOUND_CORES = tuple(
+    dict.fromkeys(
+        max(re.findall(r"[\x00-\x7f]+", hint), key=len).encode() for hint in _NOT_FOUND_HINTS
+    )
+)
 _JSON_NOT_FOUND = re.compile(r"could not find|not found|does not exist|no such", re.I)
 
 
 def page_signal(
-    body: bytes, url: str = "", status: int | None = None, description: str | None = None
+    body: bytes,
+    url: str = "",
+    status: int | None = None,
+    description: str | None = None,
+    *,
+    unblocked: bool = False,
 ) -> PageSignal:
     """What an HTML page says about its posting: blocked, closed, not found, or normal.
 
     Greenhouse sends a closed posting's page to the board with `?error=true`; other
     sites say it in words (English and Vietnamese, outside the posting's own
-    `description`); a 404/410 is not found.
+    `description`); a 404/410 is not found. `unblocked`: the caller has just found
+    `looks_blocked(body)` false, so the scan is not run twice on one page.
     """
-    if looks_blocked(body):
+    if not unblocked and looks_blocked(body):
         return PageSignal.BLOCKED
     if re.search(r"[?&]error=true\b", url):
         return PageSignal.CLOSED
-    if closed_phrase(body, description):
+    page = body[:_PAGE_CHARS].decode("utf-8", "replace")  # decoded once for both checks
+    if _closed_phrase(page, description):
         return PageSignal.CLOSED
-    text = body[:400_000].decode("utf-8", "replace").lower()
     if status in (404, 410):
         return PageSignal.NOT_FOUND
+    if not _may_say_not_found(body[:_PAGE_CHARS]):
+        return PageSignal.NORMAL
+    text = page.lower()
     if any(k in text for k in _NOT_FOUND_HINTS) and _NOT_FOUND_PHRASES.search(text):
         return PageSignal.NOT_FOUND
     return PageSignal.NORMAL
+
+
+def _may_say_not_found(raw: bytes) -> bool:
+    """False only when the lowercased page cannot hold any not-found hint."""
+    if any(special in raw for special in _LOWERS_TO_ASCII):
+        return True
+    lowered = raw.lower()
+    return any(core in lowered for core in _NOT_FOUND_CORES)
 
 
 def json_error_signal(data: object) -> tuple[PageSignal, str] | None:

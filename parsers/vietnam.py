@@ -108,11 +108,15 @@ _COUNT = re.compile(
 _OTHERS = re.compile(r"(?:^|[\s,;&|-])(?:others?|khác|nơi khác)\s*$", re.I)
 
 
+_ALNUM = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[^\W_]+(?:\.[^\W_]+)*")
+
+
 def fold(text: str) -> str:
     """Case-, accent- and punctuation-free key: "Hà Nội" and "HA NOI" -> "ha noi"."""
     text = unicodedata.normalize("NFD", text.replace("đ", "d").replace("Đ", "D"))
     text = "".join(c for c in text if unicodedata.category(c) != "Mn").lower()
-    return " ".join(re.findall(r"[a-z0-9]+", text))
+    return " ".join(_ALNUM.findall(text))
 
 
 @lru_cache(maxsize=1)
@@ -124,11 +128,16 @@ def _index() -> tuple[dict[tuple[str, ...], str], int]:
     return keys, max(len(k) for k in keys)
 
 
+# Memoized: location strings repeat the same few hundred words (place names), and
+# folding walks every character in Python.
+_fold_word = lru_cache(maxsize=8192)(fold)
+
+
 def _words(text: str) -> list[tuple[str, str, int, int]]:
     """(as written, folded, start, end) for every word."""
     out = []
-    for match in re.finditer(r"[^\W_]+(?:\.[^\W_]+)*", text):
-        key = fold(match.group(0))
+    for match in _WORD.finditer(text):
+        key = _fold_word(match.group(0))
         if key:
             out.append((match.group(0), key, match.start(), match.end()))
     return out

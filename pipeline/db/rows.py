@@ -34,7 +34,14 @@ class FromRow:
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Self:
-        return cls(**{f.name: row[f.name] for f in fields(cls) if f.init})
+        names = _INIT_FIELDS.get(cls)
+        if names is None:  # dataclasses.fields builds its tuple anew on every call
+            names = _INIT_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.init)
+        return cls(**{name: row[name] for name in names})
+
+
+# Each row class's init field names, looked up once: a claim builds hundreds of rows.
+_INIT_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 R = TypeVar("R", bound=FromRow)

@@ -1,0 +1,75 @@
+"""The text helpers' fast paths give what their regular expressions give, on every
+character they are about and on their neighbours."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from parsers.text import _NOT_XML, collapse_lines, xml_text
+
+# Each character the class names, its neighbours, and ordinary text of every width.
+EDGES = [
+    *map(chr, range(0x21)),
+    "\x7f",
+    "\x85",
+    "\xa0",
+    "é",
+    "—",
+    "\ud7ff",
+    "\ud800",
+    "\udbff",
+    "\udc00",
+    "\udfff",
+    "\ue000",
+    "\ufffd",
+    "\ufffe",
+    "\uffff",
+    "\U00010000",
+    "🙂",
+    "a",
+    " ",
+]
+
+
+@pytest.mark.parametrize("char", EDGES, ids=[f"U+{ord(c):04X}" for c in EDGES])
+def test_xml_text_replaces_exactly_what_the_class_matches(char: str) -> None:
+    for text in (char, f"ab{char}cd", f"Hà Nội {char} — x", f"{char}🙂{char}"):
+        assert xml_text(text) == _NOT_XML.sub(" ", text)
+
+
+def test_xml_text_matches_the_class_on_random_mixtures() -> None:
+    rng = random.Random(7)
+    for _ in range(2000):
+        text = "".join(rng.choice(EDGES) for _ in range(rng.randint(0, 12)))
+        assert xml_text(text) == _NOT_XML.sub(" ", text)
+
+
+def test_clean_text_is_returned_as_is() -> None:
+    text = "<p>Hà Nội — 🙂</p>"
+    assert xml_text(text) is text
+
+
+# Every character str.split() treats as whitespace, and a few it does not.
+SPACES = [" ", "\n", "\t", "\x0b", "\x0c", "\r", "\x1c", "\x1f", "\x85", "\xa0", "\u1680"]
+SPACES += ["\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+NOT_SPACES = ["\u200b", "\ufeff", "a", "é", "—", "🙂", "\x00", "\x7f"]
+
+
+def _collapsed_by_words(text: str) -> str:
+    return "\n".join(w for w in (" ".join(line.split()) for line in text.split("\n")) if w)
+
+
+def test_collapse_lines_equals_splitting_every_line_into_words() -> None:
+    rng = random.Random(11)
+    alphabet = SPACES + NOT_SPACES + ["word", " word ", "\n\n"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        assert collapse_lines(text) == _collapsed_by_words(text), repr(text)
+
+
+@pytest.mark.parametrize("space", SPACES, ids=[f"U+{ord(c):04X}" for c in SPACES])
+def test_collapse_lines_collapses_each_kind_of_whitespace(space: str) -> None:
+    text = f" Hà{space}Nội \n\n x{space}{space}y "
+    assert collapse_lines(text) == _collapsed_by_words(text)
