@@ -26,10 +26,10 @@ from pipeline.backfill.manifest import (
     refuse_changes,
     write_manifest,
 )
-from pipeline.backfill.progress import Progress
 from pipeline.backfill.readonly import read_only
 from pipeline.phases.check import check_postings
 from pipeline.phases.common import PhaseReport
+from pipeline.progress import Progress
 
 BATCH = 100
 STATUSES = ("missing", "active")
