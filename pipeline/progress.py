@@ -28,6 +28,7 @@ class Progress:
         every_s: float = 10.0,
         tty: bool | None = None,
         clock: Callable[[], float] = time.monotonic,
+        enabled: bool = True,
     ) -> None:
         self.label = label
         self.total = None if total is None else max(total, 0)
@@ -35,6 +36,8 @@ class Progress:
         self.tty = _isatty(self.stream) if tty is None else tty
         self.every_s = every_s
         self.clock = clock
+        # Off when a caller reports the same work itself (a backfill's batches).
+        self.enabled = enabled
         self.done = 0
         self.started = clock()
         self._last = float("-inf")
@@ -53,6 +56,8 @@ class Progress:
 
     def advance(self, n: int = 1) -> None:
         self.done += n
+        if not self.enabled:
+            return
         now = self.clock()
         if self.tty:
             self._bar(now)
@@ -62,7 +67,7 @@ class Progress:
 
     def finish(self) -> None:
         """The final state, unless it is already shown (and nothing if nothing was done)."""
-        if self.done == 0 or (self._shown == self.done and not self.tty):
+        if not self.enabled or self.done == 0 or (self._shown == self.done and not self.tty):
             return
         now = self.clock()
         if self.tty:

@@ -92,3 +92,11 @@ def test_an_unknown_total_on_a_terminal_counts_and_ends_its_line() -> None:
         clock.now += 1.0
         bar.advance()
     assert terminal.getvalue() == "\renrich 1 done (0.0/s)\renrich 2 done (2.0/s)\n"
+
+
+def test_disabled_progress_writes_nothing_but_still_counts() -> None:
+    log = NotATerminal()
+    with Progress("check lever", None, stream=log, enabled=False) as progress:
+        progress.advance(7)
+    assert log.getvalue() == ""
+    assert progress.done == 7

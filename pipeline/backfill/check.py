@@ -119,7 +119,12 @@ def apply_check(app: App, manifest_path: Path, *, stream: TextIO | None = None) 
     for start in range(0, len(todo), BATCH):
         batch = todo[start : start + BATCH]
         report = check_postings(
-            app, source, ids=batch, statuses=(str(manifest.params["status"]),), recheck_after_s=0
+            app,
+            source,
+            ids=batch,
+            statuses=(str(manifest.params["status"]),),
+            recheck_after_s=0,
+            progress_lines=False,  # this apply's own line counts the whole selection
         )
         if report.status != "succeeded":
             return _result(report, outcomes, len(done), manifest_path)
