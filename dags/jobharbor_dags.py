@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 
 from airflow.sdk import DAG, Param, task
 
+from pipeline.airflow.alerts import dag_deadline, on_task_failure
 from pipeline.config import configured_sources_file, load_sources
 
 POOL = "jobharbor"
@@ -33,6 +34,7 @@ DEFAULT_ARGS = {
     "pool": POOL,
     "retries": 1,
     "retry_delay": timedelta(minutes=2),
+    "on_failure_callback": on_task_failure,  # one alert per failed task (see alerts.py)
 }
 # Every DAG starts paused and runs on manual trigger, one run at a time.
 COMMON = {
@@ -43,6 +45,7 @@ COMMON = {
     "max_active_runs": 1,
     "default_args": DEFAULT_ARGS,
     "doc_md": __doc__,
+    "deadline": dag_deadline(),
 }
 
 
@@ -105,7 +108,8 @@ def source_dag(name: str, platform: str, display_name: str, schedule: str | None
 
             return run_check(name)
 
-        @task(task_id="watcher", trigger_rule="one_failed", retries=0)
+        # The failed phase has alerted already: the watcher only keeps the run red.
+        @task(task_id="watcher", trigger_rule="one_failed", retries=0, on_failure_callback=None)
         def watcher() -> None:
             from pipeline.airflow.tasks import fail_run
 

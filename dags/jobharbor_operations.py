@@ -12,6 +12,8 @@ from datetime import datetime
 
 from airflow.sdk import DAG, Param, task
 
+from pipeline.airflow.alerts import dag_deadline, on_task_failure
+
 POOL = "jobharbor"
 POOL_SLOTS = 3
 COMMON = {
@@ -20,8 +22,14 @@ COMMON = {
     "catchup": False,
     "is_paused_upon_creation": True,
     "max_active_runs": 1,
-    "default_args": {"owner": "jobharbor", "pool": POOL, "retries": 0},
+    "default_args": {
+        "owner": "jobharbor",
+        "pool": POOL,
+        "retries": 0,
+        "on_failure_callback": on_task_failure,
+    },
     "doc_md": __doc__,
+    "deadline": dag_deadline(),
 }
 
 

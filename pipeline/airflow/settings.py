@@ -19,3 +19,29 @@ class AirflowSettings(BaseSettings):
     metadata_url: SecretStr | None = Field(
         default=None, alias="AIRFLOW__DATABASE__SQL_ALCHEMY_CONN"
     )
+
+
+class AlertSettings(BaseSettings):
+    """Where a failed task or a missed deadline is reported (pipeline.airflow.alerts).
+    Nothing set: alerts only go to the task log. The Airflow connections
+    `jobharbor_alert_smtp` and `jobharbor_alert_webhook`, when defined, win over the
+    URLs here (as `jobharbor_db` does for the database). URLs can hold passwords or
+    tokens: secrets, never logged."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="JOBHARBOR_ALERT_", extra="ignore", frozen=True, populate_by_name=True
+    )
+
+    # Comma-separated recipients; e-mail is sent only when this and an SMTP server are set.
+    email_to: str = ""
+    email_from: str = "jobharbor@localhost"
+    # smtp://user:password@host:587 (STARTTLS when the server offers it), smtps:// for
+    # TLS from the first byte; no user: no login.
+    smtp_url: SecretStr | None = None
+    # Receives a JSON POST: {"text": first line, "subject": ..., "detail": ...}; "text"
+    # is what Slack- and Mattermost-style incoming webhooks show.
+    webhook_url: SecretStr | None = None
+    timeout_s: float = Field(default=10.0, gt=0)
+    # A run still not finished this many minutes after it was queued raises a deadline
+    # alert (source, sync, enrich and operations DAGs; 0: none).
+    deadline_minutes: int = Field(default=120, ge=0)
