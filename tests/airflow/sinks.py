@@ -106,21 +106,24 @@ class _HookServer(ThreadingHTTPServer):
 def smtp_sink(password: str = "s3cret-pass") -> Iterator[tuple[int, Received]]:
     """An SMTP server on loopback accepting AUTH PLAIN with `password`: (port, inbox)."""
     received = Received()
-    with _SmtpServer(received, password) as server:
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        try:
-            yield server.server_address[1], received
-        finally:
-            server.shutdown()
+    with _serving(_SmtpServer(received, password)) as port:
+        yield port, received
 
 
 @contextmanager
 def webhook_sink(status: int = 200) -> Iterator[tuple[int, Received]]:
     """An HTTP server on loopback answering every POST with `status`: (port, posts)."""
     received = Received()
-    with _HookServer(received, status) as server:
+    with _serving(_HookServer(received, status)) as port:
+        yield port, received
+
+
+@contextmanager
+def _serving(server: socketserver.TCPServer) -> Iterator[int]:
+    """`server` answering on a thread until the block ends; its port."""
+    with server:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
-            yield server.server_address[1], received
+            yield server.server_address[1]
         finally:
             server.shutdown()
