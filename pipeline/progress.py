@@ -1,6 +1,7 @@
 """Progress for every long run (the phases, backfills, raw cleanup, the demo, the
-benchmarks, the chaos run): a redrawn bar on a terminal, and plain lines at most every
-`every_s` seconds otherwise, so a task log gets a line now and then, never one per item.
+benchmarks, the chaos run): a bar on a terminal, redrawn at most every REDRAW_S, and plain
+lines at most every `every_s` seconds otherwise, so a task log gets a line now and then,
+never one per item.
 
 The total may be unknown (a phase drains its queue batch by batch): the bar then shows a
 count and a rate. `finish` (or leaving the `with` block) writes the last state once.
@@ -16,6 +17,9 @@ from types import TracebackType
 from typing import TextIO
 
 BAR_WIDTH = 30
+# The bar is redrawn at most this often: a run that advances per row (the sync stages
+# a million) must not spend its time writing to the terminal.
+REDRAW_S = 0.1
 
 
 class Progress:
@@ -42,6 +46,7 @@ class Progress:
         self.started = clock()
         self._last = float("-inf")
         self._shown = -1  # `done` when last written: finish writes only what is new
+        self._ended = False
 
     def __enter__(self) -> Progress:
         return self
@@ -59,23 +64,27 @@ class Progress:
         if not self.enabled:
             return
         now = self.clock()
+        every = REDRAW_S if self.tty else self.every_s
+        if now - self._last < every and not self._complete():
+            return
+        self._last = now
         if self.tty:
             self._bar(now)
-        elif now - self._last >= self.every_s or self._complete():
-            self._last = now
+        else:
             self._line(now)
 
     def finish(self) -> None:
         """The final state, unless it is already shown (and nothing if nothing was done)."""
-        if not self.enabled or self.done == 0 or (self._shown == self.done and not self.tty):
+        if not self.enabled or self.done == 0 or self._ended:
             return
-        now = self.clock()
+        self._ended = True
+        if self.tty and self._complete():
+            return  # the complete bar was drawn and ended its line
+        if self._shown != self.done:
+            (self._bar if self.tty else self._line)(self.clock())
         if self.tty:
-            if not self._complete():  # a complete bar already ended its line
-                self.stream.write("\n")
-                self.stream.flush()
-        else:
-            self._line(now)
+            self.stream.write("\n")
+            self.stream.flush()
 
     def _complete(self) -> bool:
         return self.total is not None and self.done >= self.total

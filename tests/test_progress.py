@@ -70,10 +70,11 @@ def test_nothing_done_writes_nothing() -> None:
 
 
 def test_a_bar_only_on_a_terminal() -> None:
-    terminal = Terminal()
-    with Progress("sync", 4, stream=terminal, clock=FakeClock()) as bar:
+    terminal, clock = Terminal(), FakeClock()
+    with Progress("sync", 4, stream=terminal, clock=clock) as bar:
         for _ in range(4):
             bar.advance()
+            clock.now += 1.0
     assert terminal.getvalue().count("\r") == 4
     assert terminal.getvalue().endswith("[##############################] 4/4 100%\n")
 
@@ -100,3 +101,16 @@ def test_disabled_progress_writes_nothing_but_still_counts() -> None:
         progress.advance(7)
     assert log.getvalue() == ""
     assert progress.done == 7
+
+
+def test_the_bar_is_redrawn_at_most_ten_times_a_second_and_ends_on_the_last_count() -> None:
+    terminal, clock = Terminal(), FakeClock()
+    with Progress("sync: rows staged", None, stream=terminal, clock=clock) as bar:
+        for _ in range(1_000_000):  # a million rows within one redraw interval
+            bar.advance()
+        clock.now += 0.05
+    assert terminal.getvalue() == (
+        "\rsync: rows staged 1 done (0.0/s)\rsync: rows staged 1000000 done (20000000.0/s)\n"
+    )
+    bar.finish()  # already ended: nothing more
+    assert terminal.getvalue().count("\n") == 1
