@@ -255,14 +255,27 @@ def smtp_from_connection(connection: Any) -> SmtpServer:
 
 
 def configured_channels() -> Channels:
-    smtp = airflow_connection(SMTP_CONN_ID)
-    webhook = airflow_connection(WEBHOOK_CONN_ID)
+    smtp = _connection(SMTP_CONN_ID)
+    webhook = _connection(WEBHOOK_CONN_ID)
     return channels_from(
         AlertSettings(),
         smtp=smtp_from_connection(smtp) if smtp is not None else None,
         # The webhook connection's host is the whole URL (https://...), token included.
         webhook_url=webhook.host if webhook is not None else None,
     )
+
+
+def _connection(conn_id: str) -> Any | None:
+    """The connection, or None. Unlike a task's database, an alert falls back to the
+    settings when connections cannot be read (a deadline callback may run where the task
+    API is not there): an alert on the configured channels beats no alert at all."""
+    try:
+        return airflow_connection(conn_id)
+    except Exception as exc:
+        log.warning(
+            "connection %s not read (%s): alerts use the settings", conn_id, type(exc).__name__
+        )
+        return None
 
 
 # ---------------------------------------------------------------- the callbacks

@@ -221,3 +221,33 @@ def test_a_long_fatal_error_fails_with_its_first_line_and_logs_the_rest_in_a_gro
     log = result.stderr
     group = log[log.index("::group::the whole error") : log.index("::endgroup::")]
     assert group.count("id 1 changed") == 300
+
+
+DEADLINE_PROBE = """
+import logging, sys
+logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(name)s %(message)s")
+from pipeline.airflow.alerts import on_deadline_missed
+
+on_deadline_missed(
+    context={
+        "dag_run": {"dag_id": "jobharbor_lever", "dag_run_id": "manual__1", "state": "running"},
+        "deadline": {"id": "d1", "deadline_time": "2026-12-06T05:00:00+00:00"},
+    },
+    minutes=120,
+)
+"""
+
+
+def test_a_missed_deadline_outside_any_task_still_reaches_the_webhook(tmp_path: Path) -> None:
+    # As the executor runs a deadline callback: no task around it, in its own process.
+    with webhook_sink() as (port, hooks):
+        env = airflow_env(
+            tmp_path, {"JOBHARBOR_ALERT_WEBHOOK_URL": f"http://127.0.0.1:{port}/hooks/tok3n"}
+        )
+        result = run([sys.executable, "-c", DEADLINE_PROBE], env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    ((_, posted),) = hooks.posts
+    assert posted["text"] == (
+        "jobharbor_lever: run manual__1 not finished 120 min after it was queued (running)"
+    )
+    assert "tok3n" not in result.stderr
