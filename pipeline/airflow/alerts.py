@@ -306,12 +306,12 @@ def _report(alert: Alert) -> None:
 def dag_deadline(minutes: int | None = None) -> list[Any]:
     """The DAG's deadline alert: a run not finished `minutes` after it was queued
     (default: AlertSettings.deadline_minutes; 0: none). For a DAG's `deadline=`."""
-    from airflow.sdk.definitions.callback import SyncCallback
-    from airflow.sdk.definitions.deadline import DeadlineAlert, DeadlineReference
-
     minutes = AlertSettings().deadline_minutes if minutes is None else minutes
     if minutes <= 0:
         return []
+    from airflow.sdk.definitions.callback import SyncCallback
+    from airflow.sdk.definitions.deadline import DeadlineAlert, DeadlineReference
+
     return [
         DeadlineAlert(
             reference=DeadlineReference.DAGRUN_QUEUED_AT,

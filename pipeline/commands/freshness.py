@@ -67,7 +67,9 @@ def freshness_headline(lags: Mapping[str, Mapping[str, Any]], max_lag_s: float) 
 def _duration(seconds: float) -> str:
     if seconds >= 3600:
         return f"{seconds / 3600:.0f} h"
-    return f"{seconds / 60:.0f} min" if seconds >= 60 else f"{seconds:.0f} s"
+    if seconds >= 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds:.0f} s" if seconds >= 1 else f"{seconds:g} s"
 
 
 def render_lags(lags: Mapping[str, Mapping[str, Any]]) -> str:

@@ -59,3 +59,6 @@ def test_the_freshness_headline_names_the_stalest_sources_first() -> None:
     assert freshness_headline({"lever": lags["lever"]}, max_lag_s=90) == (
         "freshness: 1 source stale over 2 min (lever 7 h)"
     )
+    assert freshness_headline({"lever": lags["lever"]}, max_lag_s=0.001) == (
+        "freshness: 1 source stale over 0.001 s (lever 7 h)"
+    )
