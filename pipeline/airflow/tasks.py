@@ -130,7 +130,6 @@ def run_raw_cleanup(apply: bool = False, source: str | None = None) -> dict[str,
 def run_freshness(max_lag_s: float | None = None) -> dict[str, Any]:
     """Fails (no retry) when a source's lag passes the threshold: red in the UI, with a
     one-line reason naming the stalest sources; the full report is in log groups."""
-
     app = task_app()
     status = gather_status(app.db)
     lags = lag_report(app.db, app.serving_db)
