@@ -30,7 +30,7 @@ from pipeline.airflow.connections import airflow_connection
 from pipeline.airflow.settings import AlertSettings
 
 log = logging.getLogger("jobharbor.alerts")
-HEADLINE_MAX = 200
+HEADLINE_MAX = 300  # one sentence, whole; a dump of every problem is not one
 SMTP_CONN_ID = "jobharbor_alert_smtp"
 WEBHOOK_CONN_ID = "jobharbor_alert_webhook"
 
