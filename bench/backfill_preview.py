@@ -32,6 +32,7 @@ from pipeline.db import migrate
 from pipeline.db.connect import Database
 from pipeline.db.embedded import ensure_cluster, stop_cluster
 from pipeline.phases.parse import parse_source
+from pipeline.progress import Progress
 from pipeline.settings import REPO_ROOT, Settings
 
 PER_LISTING = 100
@@ -43,7 +44,11 @@ def _seed(app: App, count: int) -> None:
             "SELECT id FROM crawl.boards WHERE source_id = 'lever' ORDER BY id LIMIT 1"
         ).fetchone()["id"]
     rows = jobs(count)
-    with app.archive() as archive, app.db.connect() as conn:
+    with (
+        app.archive() as archive,
+        app.db.connect() as conn,
+        Progress("backfill_preview: postings seeded", count) as progress,
+    ):
         for start in range(0, count, PER_LISTING):
             chunk = rows[start : start + PER_LISTING]
             body = lever_listing(chunk)
@@ -51,6 +56,7 @@ def _seed(app: App, count: int) -> None:
                 source_id="lever", body=body, url=f"https://api.lever.co/v0/postings/b{start}",
                 content_type="application/json", http_status=200,
             )  # fmt: skip
+            progress.advance(len(chunk))
             for item in json.loads(body):
                 conn.execute(
                     """INSERT INTO core.postings (source_id, external_id, board_id, url,

@@ -69,6 +69,7 @@ from _freshness_sim import (  # noqa: E402
 from _freshness_world import WorldConfig, build_world, calibration  # noqa: E402
 
 from pipeline.crawl import schedule  # noqa: E402
+from pipeline.progress import Progress  # noqa: E402
 
 PERCENTILES = (0.5, 0.9, 0.99)
 SOLVE_STEPS = 2  # fixed-interval runs: a first guess, then one correction (~0.5% off)
@@ -88,10 +89,12 @@ def solve_fixed(world, budget: int, first_guess_s: float) -> tuple[Figures, floa
     are checks + listing requests(interval) (a count-probed board's full read is several
     pages), listing requests ~ 1/interval: each run refines it."""
     interval, fig = first_guess_s, None
-    for step in range(SOLVE_STEPS):
-        if step:
-            interval *= (fig.requests - fig.checks) / max(budget - fig.checks, 1)
-        fig = Simulation(world, Fixed(interval)).run()
+    with Progress("freshness: fixed-interval simulations", SOLVE_STEPS) as progress:
+        for step in range(SOLVE_STEPS):
+            if step:
+                interval *= (fig.requests - fig.checks) / max(budget - fig.checks, 1)
+            fig = Simulation(world, Fixed(interval)).run()
+            progress.advance()
     assert fig is not None
     return fig, interval
 
@@ -112,11 +115,13 @@ def solve_confirm(world, budget: int) -> tuple[Figures, float]:
     """confirm-soon spends more than the plain schedule: its intervals are stretched
     (listing requests ~ 1/scale) until it spends the same budget."""
     scale, fig = 1.0, None
-    for step in range(SOLVE_STEPS):
-        if step:
-            scale *= (fig.requests - fig.checks) / max(budget - fig.checks, 1)
-        with rate_interval(scale):
-            fig = Simulation(world, ConfirmSoon()).run()
+    with Progress("freshness: confirm-soon simulations", SOLVE_STEPS) as progress:
+        for step in range(SOLVE_STEPS):
+            if step:
+                scale *= (fig.requests - fig.checks) / max(budget - fig.checks, 1)
+            with rate_interval(scale):
+                fig = Simulation(world, ConfirmSoon()).run()
+            progress.advance()
     assert fig is not None
     return fig, scale
 

@@ -83,6 +83,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _serving_peer as peer  # bench/, the script's own folder
 
 from pipeline.db.connect import Database
+from pipeline.progress import Progress
 from serving_sync import facet_bits, lexicon, roles, search, typeahead
 from serving_sync import schema as serving_schema
 from serving_sync.search import Filters, SearchRequest
@@ -296,9 +297,10 @@ def generate(db: Database, rows: int) -> float:
     chunks = [(s, min(rows, s + CHUNK - 1)) for s in range(1, rows + 1, CHUNK)]
     with ThreadPoolExecutor(LOAD_WORKERS) as pool:
         jobs = [pool.submit(_load_chunk, db, sql, a, b) for a, b in chunks]
-        for done, job in enumerate(as_completed(jobs), 1):
-            job.result()
-            print(f"  generated {done}/{len(jobs)} chunks ({time.monotonic() - started:.0f}s)")
+        with Progress("serving: chunks generated", len(jobs)) as progress:
+            for job in as_completed(jobs):
+                job.result()
+                progress.advance()
     # The text index (the longest build) first; the others on the other connection.
     indexes.sort(key=lambda i: "gin (search_tsv)" not in i["indexdef"])
     with ThreadPoolExecutor(LOAD_WORKERS) as pool:

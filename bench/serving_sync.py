@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from pipeline.db import migrate  # noqa: E402
 from pipeline.db.connect import Database  # noqa: E402
 from pipeline.db.embedded import ensure_cluster, stop_cluster  # noqa: E402
+from pipeline.progress import Progress  # noqa: E402
 from serving_sync import schema  # noqa: E402
 from serving_sync.reconcile import SyncReport, reconcile  # noqa: E402
 
@@ -145,11 +146,13 @@ def generate(db: Database, rows: int) -> float:
         conn.execute("ALTER TABLE core.postings DISABLE TRIGGER USER")
         conn.execute("ALTER TABLE core.parse_results DISABLE TRIGGER USER")
         step = 200_000
-        for first in range(1, total + 1, step):
-            last = min(total, first + step - 1)
-            params = {"first": first, "last": last, "sources": list(SOURCES)}
-            conn.execute(_POSTINGS, params)
-            conn.execute(_RESULTS, params)
+        with Progress("serving_sync: postings generated", total) as progress:
+            for first in range(1, total + 1, step):
+                last = min(total, first + step - 1)
+                params = {"first": first, "last": last, "sources": list(SOURCES)}
+                conn.execute(_POSTINGS, params)
+                conn.execute(_RESULTS, params)
+                progress.advance(last - first + 1)
         conn.execute("UPDATE core.postings SET publish_md5 = core.published_result_md5(id)")
         conn.execute("ALTER TABLE core.postings ENABLE TRIGGER USER")
         conn.execute("ALTER TABLE core.parse_results ENABLE TRIGGER USER")

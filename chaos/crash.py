@@ -35,6 +35,7 @@ import psycopg
 import yaml
 from psycopg.rows import dict_row
 
+from pipeline.progress import Progress
 from pipeline.settings import REPO_ROOT, load_settings
 from pipeline.testhooks import KILL_ENV
 from sandbox.faults import Fault
@@ -583,9 +584,13 @@ def _kill_postgres_mid_discover(run: _Run, root: Path) -> list[str]:
 
 def run_crash_drills(world: World | None = None, drills: tuple[Drill, ...] = DRILLS) -> CrashReport:
     report = CrashReport()
-    with _own_world() if world is None else _given(world) as active:
+    with (
+        _own_world() if world is None else _given(world) as active,
+        Progress("crash drills", len(drills)) as progress,
+    ):
         for drill in drills:
             report.drills.append(run_drill(active, drill))
+            progress.advance()
         if active.cluster_root is not None:
             report.drills.append(postgres_drill(active))
     return report

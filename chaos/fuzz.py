@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 from parsers import REGISTRY, DocumentKind, RawDocument
 from pipeline.lifecycle.check_rules import CheckedResponse, judge
 from pipeline.normalize.locations import locate
+from pipeline.progress import Progress
 from pipeline.settings import REPO_ROOT
 
 REAL = Path(os.environ.get("JOBHARBOR_REAL_FIXTURES", REPO_ROOT.parent / "shared/fixtures/real"))
@@ -143,8 +144,10 @@ def _run(
     report.targets.append(name)
     deadline = time.monotonic() + budget_s
     done = 0
+    progress = Progress(f"fuzz {name}: runs", rounds)
     while time.monotonic() < deadline and (rounds is None or done < rounds):
         done += 1
+        progress.advance()
         try:
             test()
         except Exception as exc:

@@ -38,6 +38,7 @@ from pipeline.phases.check import check_postings
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
+from pipeline.progress import Progress
 from sandbox.faults import Fault
 from sandbox.server import ROUTES, RunningSandbox
 from sandbox.world import Job, build_board, job_uuid
@@ -365,6 +366,7 @@ def run_chaos(app: App, sandbox: SandboxControl, config: ChaosConfig) -> ChaosRe
     world = WorldLog()
     events = _event_boards(boards, config)
     removed: dict[SandboxBoard, list[Job]] = {}
+    progress = Progress("chaos cycles", config.cycles + config.calm_cycles)
     for cycle in range(config.cycles + config.calm_cycles):
         if cycle:
             report.changes += _change_world(sandbox, boards, rng, config.change_rate)
@@ -381,6 +383,7 @@ def run_chaos(app: App, sandbox: SandboxControl, config: ChaosConfig) -> ChaosRe
         world.served_by(_complete_scans(app, last_scan))
         _judge_closes(app, sandbox, boards, check_runs, report)
         report.cycles += 1
+        progress.advance()
     report.reopened = _count_reopened(app)
     report.stuck = stuck_missing(app, sandbox, boards)
     report.lost, report.missed = world.judge(app, boards)

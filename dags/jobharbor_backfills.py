@@ -30,6 +30,7 @@ from airflow.providers.standard.operators.hitl import ApprovalOperator, HITLOper
 from airflow.sdk import DAG, Param, task
 from airflow.sdk.definitions.param import ParamsDict
 
+from pipeline.airflow.alerts import on_task_failure
 from pipeline.config import BACKFILL_MAX_LIMIT as MAX_LIMIT
 from pipeline.config import BACKFILL_MAX_REQUESTS as MAX_REQUESTS
 from pipeline.config import configured_sources_file, load_sources, param_bounds
@@ -45,7 +46,13 @@ COMMON = {
     "catchup": False,
     "is_paused_upon_creation": True,
     "max_active_runs": 1,
-    "default_args": {"owner": "jobharbor", "pool": POOL, "retries": 0},
+    # No deadline: a run may wait for a human's approval for up to two weeks by design.
+    "default_args": {
+        "owner": "jobharbor",
+        "pool": POOL,
+        "retries": 0,
+        "on_failure_callback": on_task_failure,
+    },
     "doc_md": __doc__,
     "tags": ["jobharbor", "backfill"],
 }

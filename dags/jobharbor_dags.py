@@ -37,6 +37,7 @@ from airflow.sdk import (
     task,
 )
 
+from pipeline.airflow.alerts import dag_deadline, on_task_failure
 from pipeline.config import configured_sources_file, load_sources, source_queue
 
 POOL = "jobharbor"
@@ -48,6 +49,7 @@ DEFAULT_ARGS = {
     "pool": POOL,
     "retries": 1,
     "retry_delay": timedelta(minutes=2),
+    "on_failure_callback": on_task_failure,  # one alert per failed task (see alerts.py)
 }
 # Every DAG starts paused and runs on manual trigger, one run at a time.
 COMMON = {
@@ -58,6 +60,7 @@ COMMON = {
     "max_active_runs": 1,
     "default_args": DEFAULT_ARGS,
     "doc_md": __doc__,
+    "deadline": dag_deadline(),
 }
 # The Assets chaining the DAGs (the UI's Assets page shows the lineage). `jobharbor` is a
 # URI scheme of our own: Airflow reserves `airflow` and keeps an unknown scheme as
@@ -142,7 +145,8 @@ def source_dag(
 
             return run_check(name)
 
-        @task(task_id="watcher", trigger_rule="one_failed", retries=0)
+        # The failed phase has alerted already: the watcher only keeps the run red.
+        @task(task_id="watcher", trigger_rule="one_failed", retries=0, on_failure_callback=None)
         def watcher() -> None:
             from pipeline.airflow.tasks import fail_run
 

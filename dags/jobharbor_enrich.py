@@ -13,6 +13,7 @@ from datetime import datetime
 
 from airflow.sdk import DAG, Param, task
 
+from pipeline.airflow.alerts import dag_deadline, on_task_failure
 from pipeline.config import param_bounds
 
 POOL = "jobharbor"
@@ -26,7 +27,13 @@ with DAG(
     catchup=False,
     is_paused_upon_creation=True,
     max_active_runs=1,
-    default_args={"owner": "jobharbor", "pool": POOL, "retries": 0},
+    default_args={
+        "owner": "jobharbor",
+        "pool": POOL,
+        "retries": 0,
+        "on_failure_callback": on_task_failure,
+    },
+    deadline=dag_deadline(),
     params={
         "limit": Param(
             200,

@@ -14,6 +14,8 @@ from datetime import datetime
 
 from airflow.sdk import DAG, Asset, AssetOrTimeSchedule, CronTriggerTimetable, Param, task
 
+from pipeline.airflow.alerts import dag_deadline, on_task_failure
+
 # What jobharbor_serving_sync's `sync` updates (named in jobharbor_dags.py too).
 SERVING_JOBS = Asset("jobharbor://serving/jobs")
 POOL = "jobharbor"
@@ -24,8 +26,14 @@ COMMON = {
     "catchup": False,
     "is_paused_upon_creation": True,
     "max_active_runs": 1,
-    "default_args": {"owner": "jobharbor", "pool": POOL, "retries": 0},
+    "default_args": {
+        "owner": "jobharbor",
+        "pool": POOL,
+        "retries": 0,
+        "on_failure_callback": on_task_failure,
+    },
     "doc_md": __doc__,
+    "deadline": dag_deadline(),
 }
 
 

@@ -30,6 +30,7 @@ from pipeline.normalize.company import resolve_company
 from pipeline.normalize.employment import coherent, employment_types
 from pipeline.normalize.salary import annualized
 from pipeline.normalize.work_mode import work_mode
+from pipeline.progress import Progress
 from pipeline.testhooks import kill_point
 from serving_sync import facet_totals, freshness, lexicon, schema, stage, typeahead
 from serving_sync.language import detected_language
@@ -307,7 +308,9 @@ def _freshness_read(
 
 def _stage_all(conn: DictConnection, read: SourceRead) -> int:
     stage.create_staging(conn)
-    staged = stage.copy_rows(conn, "staging", stage.STAGED, _content_rows(read.content()))
+    with Progress("sync: rows staged", None) as progress:
+        rows = _content_rows(read.content(), progress)
+        staged = stage.copy_rows(conn, "staging", stage.STAGED, rows)
     stage.copy_rows(conn, "staging_gone", ("id",), ((r["id"],) for r in read.gone()))
     stage.copy_rows(
         conn,
@@ -328,10 +331,11 @@ def _stage_all(conn: DictConnection, read: SourceRead) -> int:
     return staged
 
 
-def _content_rows(records: Iterator[dict[str, Any]]) -> Iterator[list[Any]]:
+def _content_rows(records: Iterator[dict[str, Any]], progress: Progress) -> Iterator[list[Any]]:
     for record in records:
         row = serving_row(record)
         yield [row[c] for c in stage.STAGED]
+        progress.advance()
 
 
 def _preview(conn: DictConnection, mode: Mode, options: Options) -> dict[str, Any]:

@@ -35,3 +35,32 @@ class AirflowSettings(BaseSettings):
     # The sources file the DAGs and tasks of `make up` use; sandbox/sources.yaml when unset
     # (`make up-check EXECUTOR=celery` sets one with a tighter budget).
     sources: Path | None = Field(default=None, alias="JOBHARBOR_AIRFLOW_SOURCES")
+
+
+class AlertSettings(BaseSettings):
+    """Where a failed task or a missed deadline is reported (pipeline.airflow.alerts).
+    Nothing set: alerts only go to the task log. The Airflow connections
+    `jobharbor_alert_smtp` and `jobharbor_alert_webhook`, when defined, win over the
+    URLs here (as `jobharbor_db` does for the database). URLs can hold passwords or
+    tokens: secrets, never logged."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="JOBHARBOR_ALERT_", extra="ignore", frozen=True, populate_by_name=True
+    )
+
+    # Comma-separated recipients; e-mail is sent only when this and an SMTP server are set.
+    email_to: str = ""
+    email_from: str = "jobharbor@localhost"
+    # smtp://user:password@host:587 (STARTTLS when the server offers it), smtps:// for
+    # TLS from the first byte; no user: no login.
+    smtp_url: SecretStr | None = None
+    # Receives a JSON POST: {"text": first line, "subject": ..., "detail": ...}; "text"
+    # is what Slack- and Mattermost-style incoming webhooks show.
+    webhook_url: SecretStr | None = None
+    timeout_s: float = Field(default=10.0, gt=0)
+    # A run still not finished this many minutes after it was queued raises a deadline
+    # alert (source, sync, enrich and operations DAGs). Off (0) unless set: Airflow
+    # 3.3.2's `airflow dags test` crashes at the end of a successful run of a DAG that
+    # has a deadline (DagRun.update_state reads the deadline as a stored id), and the
+    # tests, `make up-check` and operators run DAGs that way.
+    deadline_minutes: int = Field(default=0, ge=0)

@@ -15,6 +15,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from pipeline.airflow.alerts import log_group, task_failure
+from pipeline.airflow.connections import airflow_connection
 from pipeline.airflow.failures import fatal_without_retry
 from pipeline.airflow.sync_gate import is_gated, sync_gate, sync_times
 from pipeline.app import App
@@ -33,16 +35,9 @@ POOL_SLOTS = 3
 
 
 def _connection_uri(conn_id: str) -> str | None:
-    """The connection's URI, or None when it is not defined (the environment decides).
-    Any other failure (a secrets backend down) propagates: silently falling back could
-    point a task at another database."""
-    from airflow.exceptions import AirflowNotFoundException
-    from airflow.sdk import BaseHook
-
-    try:
-        return BaseHook.get_connection(conn_id).get_uri()
-    except AirflowNotFoundException:
-        return None
+    """The connection's URI, or None when it is not defined (the environment decides)."""
+    connection = airflow_connection(conn_id)
+    return connection.get_uri() if connection is not None else None
 
 
 def task_app() -> App:
@@ -152,19 +147,26 @@ def run_raw_cleanup(apply: bool = False, source: str | None = None) -> dict[str,
 
 
 def run_freshness(max_lag_s: float | None = None) -> dict[str, Any]:
-    """Fails (no retry) when a source's lag passes the threshold: red in the UI."""
-    from airflow.exceptions import AirflowFailException
-
+    """Fails (no retry) when a source's lag passes the threshold: red in the UI, with a
+    one-line reason naming the stalest sources; the full report is in log groups."""
     # Here, not at the top: the operator reports are no source task's business.
-    from pipeline.commands.freshness import check_freshness, lag_report, render_lags
+    from pipeline.commands.freshness import (
+        check_freshness,
+        freshness_headline,
+        lag_report,
+        render_lags,
+    )
     from pipeline.commands.status import gather_status, render_status  # (as above)
 
     app = task_app()
     status = gather_status(app.db)
     lags = lag_report(app.db, app.serving_db)
-    log.info("%s\n%s", render_status(status), render_lags(lags))
     threshold = max_lag_s or app.settings.freshness_max_lag_s
     problems = check_freshness(lags, threshold)
-    if problems:
-        raise AirflowFailException("stale: " + "; ".join(problems))
+    log_group(log, "status by source", render_status(status).splitlines())
+    log_group(log, "lag by source", render_lags(lags).splitlines())
+    headline = freshness_headline(lags, threshold)
+    if headline:
+        log_group(log, f"over the threshold ({len(problems)})", problems)
+        raise task_failure(headline, problems)
     return {"sources": lags, "threshold_s": threshold}

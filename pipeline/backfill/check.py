@@ -26,10 +26,10 @@ from pipeline.backfill.manifest import (
     refuse_changes,
     write_manifest,
 )
-from pipeline.backfill.progress import Progress
 from pipeline.backfill.readonly import read_only
 from pipeline.phases.check import check_postings
 from pipeline.phases.common import PhaseReport
+from pipeline.progress import Progress
 
 BATCH = 100
 STATUSES = ("missing", "active")
@@ -119,7 +119,12 @@ def apply_check(app: App, manifest_path: Path, *, stream: TextIO | None = None) 
     for start in range(0, len(todo), BATCH):
         batch = todo[start : start + BATCH]
         report = check_postings(
-            app, source, ids=batch, statuses=(str(manifest.params["status"]),), recheck_after_s=0
+            app,
+            source,
+            ids=batch,
+            statuses=(str(manifest.params["status"]),),
+            recheck_after_s=0,
+            progress_lines=False,  # this apply's own line counts the whole selection
         )
         if report.status != "succeeded":
             return _result(report, outcomes, len(done), manifest_path)

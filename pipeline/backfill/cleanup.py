@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from pipeline.app import App
-from pipeline.backfill.progress import Progress
 from pipeline.backfill.readonly import read_only
 from pipeline.db.connect import DictConnection, lock_key
 from pipeline.phases.common import PhaseReport, run_phase
+from pipeline.progress import Progress
 from pipeline.rawstore.base import RawStore
 from pipeline.testhooks import kill_point
 

@@ -32,13 +32,13 @@ from pipeline.backfill.manifest import (
     refuse_changes,
     write_manifest,
 )
-from pipeline.backfill.progress import Progress
 from pipeline.backfill.readonly import PreviewArchive, read_only
 from pipeline.db.connect import DictConnection
 from pipeline.db.rows import Unparsed
 from pipeline.lifecycle.identity_store import refresh_identity
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.parse import Documents, posting_for, result_values, store_result
+from pipeline.progress import Progress
 from pipeline.testhooks import kill_point
 
 BATCH = 200

@@ -26,7 +26,8 @@ from serving_sync.freshness import (
     read_published,
 )
 
-__all__ = ["check_freshness", "lag_report", "percentile", "render_lags"]
+__all__ = ["check_freshness", "freshness_headline", "lag_report", "percentile", "render_lags"]
+SHOWN_STALE = 3
 
 
 def lag_report(
@@ -42,6 +43,33 @@ def lag_report(
         if "does not exist" not in str(exc):
             raise
         return lag_summary(content, (), now)
+
+
+def freshness_headline(lags: Mapping[str, Mapping[str, Any]], max_lag_s: float) -> str | None:
+    """One short line naming the stalest sources, worst first (None: nothing is stale):
+    `freshness: 2 sources stale over 6 h (greenhouse 26 h, lever 7 h)`."""
+    worst = {}
+    for name, info in lags.items():
+        values = [info.get(k) for k in ("lag_p95_s", "oldest_unpublished_s")]
+        over = [v for v in values if v is not None and v > max_lag_s]
+        if over:
+            worst[name] = max(over)
+    if not worst:
+        return None
+    ranked = sorted(worst.items(), key=lambda item: (-item[1], item[0]))
+    shown = [f"{name} {_duration(lag)}" for name, lag in ranked[:SHOWN_STALE]]
+    if len(ranked) > SHOWN_STALE:
+        shown.append(f"+{len(ranked) - SHOWN_STALE} more")
+    noun = "source" if len(ranked) == 1 else "sources"
+    return f"freshness: {len(ranked)} {noun} stale over {_duration(max_lag_s)} ({', '.join(shown)})"
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 3600:
+        return f"{seconds / 3600:.0f} h"
+    if seconds >= 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds:.0f} s" if seconds >= 1 else f"{seconds:g} s"
 
 
 def render_lags(lags: Mapping[str, Mapping[str, Any]]) -> str:

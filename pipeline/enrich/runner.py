@@ -33,6 +33,7 @@ from pipeline.enrich.schema import (
 )
 from pipeline.enrich.settings import EnrichSettings
 from pipeline.enrich.text import flat, posting_text, text_hash
+from pipeline.progress import Progress
 from pipeline.testhooks import kill_point
 
 log = logging.getLogger("jobharbor.enrich")
@@ -104,7 +105,7 @@ class Runner:
     ) -> PassStats:
         stats = PassStats()
         selection = selection or store.Selection()
-        with self.db.connect() as conn:
+        with self.db.connect() as conn, Progress("enrich", limit) as progress:
             if refresh:
                 counts = store.refresh_queue(conn, selection, self.config)
                 stats.eligible = counts["eligible"]
@@ -124,6 +125,7 @@ class Runner:
                 batch = store.claim(conn, self.worker, room, selection, s.lease_s)
                 if not batch or not self._one_request(conn, batch, stats):
                     break
+                progress.advance(len(batch))  # postings sent to the model
         return stats
 
     def _one_request(self, conn: store.DictConnection, batch: list[dict], stats: PassStats) -> bool:

@@ -15,9 +15,10 @@ from typing import Any
 import parsers
 from parsers.types import DocumentKind, ParseOutcome, RawDocument
 from pipeline.app import App
-from pipeline.crawl.http.fetcher import FetchResult, ResultStream
+from pipeline.config import SourceConfig
+from pipeline.crawl.http.fetcher import FetchRequest, FetchResult, ResultStream
 from pipeline.crawl.http.transports import INSERT_ATTEMPT, Transports, attempt_rows
-from pipeline.crawl.platforms import platform_of
+from pipeline.crawl.platforms import Platform, platform_of
 from pipeline.db.connect import DictConnection
 from pipeline.db.rows import DueCheck, Json, fetch_all
 from pipeline.lifecycle.check_rules import CheckedResponse, CheckVerdict, judge
@@ -25,6 +26,7 @@ from pipeline.lifecycle.check_store import DUE_CHECKS
 from pipeline.lifecycle.store import record_check
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.page_requests import paced, sort_by_robots
+from pipeline.progress import Progress
 from pipeline.rawstore import RawArchive
 from pipeline.testhooks import kill_point
 
@@ -46,9 +48,10 @@ def check_postings(
     ids: Sequence[int] = (),
     statuses: Sequence[str] = ("missing",),
     emptied_per_run: int = EMPTIED_PER_RUN,
+    progress_lines: bool = True,
 ) -> PhaseReport:
     """`ids` and `statuses` narrow the work to a backfill's selection (by default: every
-    missing posting due for a check)."""
+    missing posting due for a check). `progress_lines` False: the caller reports progress."""
     source = app.sources.get(source_name)
     platform = platform_of(source)
     parser = app.parser_for(source_name)
@@ -62,6 +65,7 @@ def check_postings(
             app.archive() as archive,
             Transports(app, run_id) as transports,
             app.db.connect() as conn,
+            Progress(f"check {source_name}", limit, enabled=progress_lines) as progress,
         ):
             while limit is None or len(done) < limit:
                 batch, more = _batch(limit, len(done), 0 if ids else emptied_per_run - emptied)
@@ -72,14 +76,10 @@ def check_postings(
                 done.extend(row.id for row in todo)
                 emptied += sum(1 for row in todo if row.status not in statuses)
                 requests = [paced(source, platform, platform.check_request(row)) for row in todo]
-                sorted_ = sort_by_robots(requests, source, platform, transports)
-                # robots.txt forbidding (or not yet answering) proves nothing about a posting.
-                if sorted_.deferred:
-                    outcomes["deferred"] += sorted_.deferred
-                if sorted_.disallowed:
-                    outcomes["disallowed"] += len(sorted_.disallowed)
                 stream = ResultStream()
-                transports.submit(stream, sorted_.allowed)
+                transports.submit(
+                    stream, _allowed(requests, source, platform, transports, outcomes)
+                )
                 while stream.pending:
                     result = stream.next()
                     assert result is not None
@@ -91,9 +91,27 @@ def check_postings(
                     kill_point("check:mid_batch")
                     outcomes["closed" if closed else verdict.outcome] += 1
                     reasons[verdict.reason] += 1
+                    progress.advance()
         return {"checked": len(done), "outcomes": dict(outcomes), "reasons": dict(reasons)}
 
     return run_phase(app.db, "check", source_name, work, wait_s=wait_s)
+
+
+def _allowed(
+    requests: list[FetchRequest],
+    source: SourceConfig,
+    platform: Platform,
+    transports: Transports,
+    outcomes: Counter[str],
+) -> list[FetchRequest]:
+    """The requests robots.txt allows; the others are counted, never judged: robots.txt
+    forbidding (or not yet answering) proves nothing about a posting."""
+    sorted_ = sort_by_robots(requests, source, platform, transports)
+    if sorted_.deferred:
+        outcomes["deferred"] += sorted_.deferred
+    if sorted_.disallowed:
+        outcomes["disallowed"] += len(sorted_.disallowed)
+    return sorted_.allowed
 
 
 def _batch(limit: int | None, done: int, emptied_room: int) -> tuple[int, bool]:

@@ -59,6 +59,7 @@ from pipeline.phases.listing import (
     source_context,
 )
 from pipeline.phases.recorder import FLUSH_S, DiscoverStats, Recorder
+from pipeline.progress import Progress
 from pipeline.rawstore.recovery import recover_and_requeue
 
 CLAIM_BATCH = 200
@@ -193,8 +194,10 @@ class _Worker:
         # Boards put back unpolled and not polled since: what a forced run reports.
         self.deferrals: dict[int, Deferral] = {}
         self.next_claim_at = 0.0  # no claim before then: only spent hosts have due boards
+        self.progress = Progress(f"discover {where.describe()}", None)
 
     def close(self) -> None:
+        self.progress.finish()
         self.keeper.close()
         self.transports.close()
         self.archive.close()
@@ -364,6 +367,7 @@ class _Worker:
     def _finish(self, poll: Poll, read: ListingRead) -> None:
         self.deferrals.pop(poll.board.id, None)  # deferred earlier in the run, polled now
         self.recorder.finish(poll, read)
+        self.progress.advance()  # one board polled
 
     def forced_message(self) -> str:
         """The forced run's message, once its work is done."""

@@ -25,6 +25,7 @@ from pipeline.db.connect import DictConnection
 from pipeline.db.rows import DueDetail, Json, fetch_all
 from pipeline.phases.common import PhaseReport, run_phase
 from pipeline.phases.page_requests import paced, sort_by_robots
+from pipeline.progress import Progress
 from pipeline.rawstore import RawArchive
 
 BATCH = 100
@@ -44,6 +45,7 @@ def fetch_details(
             app.archive() as archive,
             Transports(app, run_id) as transports,
             app.db.connect() as conn,
+            Progress(f"fetch {source_name}", limit) as progress,
         ):
             while limit is None or len(done) < limit:
                 batch_limit = BATCH if limit is None else min(BATCH, limit - len(done))
@@ -76,6 +78,7 @@ def fetch_details(
                     state, raw = _store(archive, source_name, source, result)
                     outcomes[state] += 1
                     _record(conn, run_id, result, state, raw)
+                    progress.advance()
         return {"postings": len(done), "outcomes": dict(outcomes)}
 
     return run_phase(app.db, "fetch", source_name, work, wait_s=wait_s)

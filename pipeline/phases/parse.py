@@ -29,6 +29,7 @@ from pipeline.normalize import result_store
 from pipeline.normalize.hook import normalize_location
 from pipeline.normalize.result_store import ResultValue
 from pipeline.phases.common import PhaseReport, run_phase
+from pipeline.progress import Progress
 from pipeline.rawstore import RawArchive
 from pipeline.testhooks import kill_point
 
@@ -136,7 +137,11 @@ def parse_source(
     def work(run_id: int) -> Mapping[str, Json]:
         tally = _Tally()
         done: list[int] = []
-        with app.archive() as archive, app.db.connect() as conn:
+        with (
+            app.archive() as archive,
+            app.db.connect() as conn,
+            Progress(f"parse {source_name}", limit) as progress,
+        ):
             restored = _restore_current(conn, source_name, parser)
             documents = Documents(archive, parser)
             while limit is None or len(done) < limit:
@@ -157,6 +162,7 @@ def parse_source(
                     done.extend(r.id for r in rows)
                     _parse_group(conn, parser, documents, rows, tally)
                     kill_point("parse:mid_batch")
+                    progress.advance(len(rows))
                 tally.boards_named += record_board_companies(conn, source_name, documents)
                 documents.clear()
         return {

@@ -6,6 +6,7 @@ into other tests."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -163,8 +164,14 @@ def test_source_dag_and_sync_dag_run_for_real(
     # The source DAG through the `airflow` command itself, once: the rest of the real
     # Airflow tests run the same commands in one long-lived process (harness.AirflowCli).
     ingest = run(["airflow", "dags", "test", "jobharbor_greenhouse"], cli.env)
-    assert ingest.returncode == 0, (ingest.stdout + ingest.stderr)[-4000:]
+    output = ingest.stdout + ingest.stderr
+    assert ingest.returncode == 0, output[-4000:]
     assert run_states(cli, "jobharbor_greenhouse") == ["success"]
+    # Each phase's progress reaches the task's output; nothing Airflow or we call is
+    # deprecated.
+    for phase in ("discover source greenhouse", "parse greenhouse"):
+        assert re.search(rf"{phase}: \d+ done \(", output), (phase, output[-4000:])
+    assert not re.search(r"DeprecationWarning|RemovedIn\w*Warning", output), output[-4000:]
 
     expected = sum(
         len(sandbox.state.board("greenhouse", t).jobs)

@@ -29,9 +29,15 @@ from tests.architecture.contracts import (
 LAYERS: tuple[tuple[str, ...], ...] = (
     # pure parsers: bytes in, frozen dataclasses out
     ("parsers",),
-    # error types, the test hooks, the platform names and Workday's board tokens every
-    # layer may use
-    ("pipeline.errors", "pipeline.testhooks", "pipeline.platform_names", "pipeline.workday_sites"),
+    # error types, the test hooks, the platform names, Workday's board tokens and the
+    # progress helper every layer may use
+    (
+        "pipeline.errors",
+        "pipeline.testhooks",
+        "pipeline.platform_names",
+        "pipeline.workday_sites",
+        "pipeline.progress",
+    ),
     # the environment and sources.yaml, validated
     ("pipeline.settings", "pipeline.config"),
     # connections, the embedded cluster, the schema, migrations

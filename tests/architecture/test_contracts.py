@@ -22,7 +22,7 @@ def test_nothing_under_pipeline_imports_dags_web_or_sandbox_but_the_dev_composit
     assert contracts.pipeline_imports_no_outer_layer(REPO) == []
 
 
-def test_dags_import_only_pipeline_config_at_module_level() -> None:
+def test_dags_import_only_pipeline_config_and_the_alert_callbacks_at_module_level() -> None:
     assert contracts.dags_import_only_config(REPO) == []
 
 
@@ -124,12 +124,15 @@ def test_a_dag_importing_more_than_config_at_module_level_breaks_the_contract(
         "from airflow.sdk import DAG\n"
         "from pipeline.config import load_sources\n"
         "from pipeline.app import App\n"
+        "from pipeline.airflow.alerts import on_task_failure\n"
+        "from pipeline.airflow.tasks import run_fetch\n"
         "def task():\n"
         "    from pipeline.airflow.tasks import run_discover\n"
     )
     root = _tree(tmp_path, {"dags/jobs.py": source})
     assert contracts.dags_import_only_config(root) == [
-        "dags.jobs:4 imports pipeline.app.App at module level"
+        "dags.jobs:4 imports pipeline.app.App at module level",
+        "dags.jobs:6 imports pipeline.airflow.tasks.run_fetch at module level",
     ]
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.app import App
-from pipeline.backfill.progress import Progress
 from pipeline.cli import main
+from pipeline.progress import Progress
 
 
 @pytest.fixture
