@@ -9,6 +9,9 @@ DATA   := .data
 # bench/serving.py size under `make bench` (a few minutes); the serving targets are
 # stated at 1,000,000 rows: `make bench SERVING_ROWS=1000000` (about 15 minutes).
 SERVING_ROWS ?= 200000
+# `make demo SERVING=separate`: the serving database in a second private cluster
+# (.data/pg-serving) instead of beside the pipeline's (JOBHARBOR_SERVING_CLUSTER).
+SERVING ?= shared
 # pytest-xdist workers for `make test`, each with its own PostgreSQL cluster and sandbox.
 # More workers than the machine's 2 cores, measured: many tests wait on sockets (the suite
 # uses 109-119% of the two cores). Six were no better on this machine: 690, 877 and 946 s
@@ -29,8 +32,8 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) ## create .venv and install jobharbor with Airflow and dev tools
 
-demo: install ## run discover -> fetch -> parse -> sync on the embedded default against the sandbox
-	$(BIN)/jobharbor demo
+demo: install ## run discover -> fetch -> parse -> sync on the embedded default against the sandbox (SERVING=separate: serving in its own cluster)
+	JOBHARBOR_SERVING_CLUSTER=$(SERVING) $(BIN)/jobharbor demo
 
 test: install ## the whole suite (real PostgreSQL, sandbox, S3 server, Airflow, Chromium) on parallel workers; prints the slowest 20
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=20
