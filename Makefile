@@ -19,7 +19,7 @@ SERVING ?= shared
 TEST_WORKERS ?= 4
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test test-fast lint format messages bench freshness chaos screenshots up up-check down clean
+.PHONY: help install demo test test-serving-separate test-fast lint format messages bench freshness chaos screenshots up up-check down clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -37,6 +37,9 @@ demo: install ## run discover -> fetch -> parse -> sync on the embedded default 
 
 test: install ## the whole suite (real PostgreSQL, sandbox, S3 server, Airflow, Chromium) on parallel workers; prints the slowest 20
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=20
+
+test-serving-separate: install ## tests/serving with the authoritative database on a second cluster (serving on its own server)
+	$(BIN)/python -m pytest tests/serving --serving-cluster=separate -n $(TEST_WORKERS) --dist loadgroup --durations=10
 
 test-fast: install ## the tests that need no PostgreSQL, sandbox, Airflow or browser (under a minute)
 	$(BIN)/python -m pytest --fast -n 2
