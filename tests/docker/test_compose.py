@@ -15,6 +15,7 @@ import shlex
 import subprocess
 import sys
 import tomllib
+from importlib import resources
 from pathlib import Path
 
 import jsonschema
@@ -138,16 +139,18 @@ def test_the_web_app_logs_in_as_the_web_role_with_no_pipeline_secret() -> None:
 
 # --- the Compose specification and the image's commands ------------------------------
 
-SPEC_DIR = REPO_ROOT / "tests" / "docker" / "compose_spec"
 IMAGE = "jobharbor-airflow:local"
 DOCKERFILE = REPO_ROOT / "docker" / "Dockerfile"
 
 
 def compose_errors(document: dict) -> list[str]:
-    """What the Compose specification's schema (vendored, compose_spec/README.md) says
-    is wrong with a compose document, as `path: message` lines."""
-    schema = json.loads((SPEC_DIR / "compose-spec.json").read_text())
-    validator = jsonschema.Draft7Validator(schema)
+    """What the Compose specification's schema says is wrong with a compose document, as
+    `path: message` lines. The schema is the copy check-jsonschema ships for its
+    `check-compose-spec` hook (compose-spec/compose-spec, Apache-2.0, licence beside it in
+    the package): a dev dependency, so no copy is kept here."""
+    vendor = resources.files("check_jsonschema.builtin_schemas.vendor")
+    schema = json.loads((vendor / "compose-spec.json").read_text(encoding="utf-8"))
+    validator = jsonschema.validators.validator_for(schema)(schema)
     return sorted(
         f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
         for e in validator.iter_errors(document)
