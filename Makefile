@@ -9,6 +9,9 @@ DATA   := .data
 # bench/serving.py size under `make bench` (a few minutes); the serving targets are
 # stated at 1,000,000 rows: `make bench SERVING_ROWS=1000000` (about 15 minutes).
 SERVING_ROWS ?= 200000
+# `make demo SERVING=separate`: the serving database in a second private cluster
+# (.data/pg-serving) instead of beside the pipeline's (JOBHARBOR_SERVING_CLUSTER).
+SERVING ?= shared
 # pytest-xdist workers for `make test`, each with its own PostgreSQL cluster and sandbox.
 # More workers than the machine's 2 cores, measured: many tests wait on sockets (the suite
 # uses 109-119% of the two cores). Six were no better on this machine: 690, 877 and 946 s
@@ -19,7 +22,7 @@ TEST_WORKERS ?= 4
 EXECUTOR ?= local
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test test-fast lint format messages bench freshness chaos screenshots up up-check down clean
+.PHONY: help install demo test test-serving-separate test-fast lint format messages bench freshness chaos screenshots up up-check down clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -32,11 +35,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) ## create .venv and install jobharbor with Airflow and dev tools
 
-demo: install ## run discover -> fetch -> parse -> sync on the embedded default against the sandbox
-	$(BIN)/jobharbor demo
+demo: install ## run discover -> fetch -> parse -> sync on the embedded default against the sandbox (SERVING=separate: serving in its own cluster)
+	JOBHARBOR_SERVING_CLUSTER=$(SERVING) $(BIN)/jobharbor demo
 
 test: install ## the whole suite (real PostgreSQL, sandbox, S3 server, Airflow, Chromium) on parallel workers; prints the slowest 20
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=20
+
+test-serving-separate: install ## tests/serving with the authoritative database on a second cluster (serving on its own server)
+	$(BIN)/python -m pytest tests/serving --serving-cluster=separate -n $(TEST_WORKERS) --dist loadgroup --durations=10
 
 test-fast: install ## the tests that need no PostgreSQL, sandbox, Airflow or browser (under a minute)
 	$(BIN)/python -m pytest --fast -n 2

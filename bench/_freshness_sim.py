@@ -30,7 +30,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
@@ -59,6 +59,41 @@ EPOCH = datetime(2026, 3, 2, tzinfo=UTC)
 CHECK_TICK_S = 300.0  # the DAG wakes every 5 minutes: discover, then check
 FIRST_INTERVAL_S = 3600  # crawl.boards.interval_s server default
 MAX_WAIT_S = 30.0  # JOBHARBOR_PACING_MAX_WAIT_S: slots further out are refused
+
+
+# discover's jitter_up spreads requeued boards over the minute after their wait.
+JITTER_WINDOW_S = 60.0
+
+
+class HostQueues:
+    """Boards a cooled-down host refused, in the order they were refused, one queue per
+    host (the simulation's scale mode). Per board, as discover requeues them, every
+    board due while the host cools down comes back within a minute of the end, and all
+    but the first few are refused again by the next 429: at 100,000 boards that is
+    tens of millions of refusals, each replayed. Here a queue is released one board at
+    a time after the cooldown; the next 429 leaves the rest waiting, each counted as
+    refused once more."""
+
+    def __init__(self, hosts: int) -> None:
+        self._queues: list[deque[int]] = [deque() for _ in range(hosts)]
+        self._scheduled = [False] * hosts
+
+    def park(self, host: int, board: int) -> bool:
+        """Queue the board; True when the host's queue needs a release event."""
+        self._queues[host].append(board)
+        if self._scheduled[host]:
+            return False
+        self._scheduled[host] = True
+        return True
+
+    def waiting(self, host: int) -> int:
+        return len(self._queues[host])
+
+    def first(self, host: int) -> int:
+        return self._queues[host].popleft()
+
+    def done(self, host: int) -> None:
+        self._scheduled[host] = False
 
 
 class Policy(Protocol):
@@ -105,6 +140,8 @@ class Figures:
     new_censored: int = 0  # opened in the window, still unseen at the end
     close_censored: int = 0  # closed in the window, still open here at the end
     sim_s: float = 0.0
+    host_requests: Counter = field(default_factory=Counter)  # host index -> requests sent
+    host_cooldown_s: Counter = field(default_factory=Counter)  # host index -> Retry-After total
 
 
 class BoardSim:
@@ -141,8 +178,13 @@ class Simulation:
         *,
         cap: HostCap | None = None,
         full_pass_every_s: float = FULL_PASS_EVERY_S,
+        host_queues: bool = False,
     ) -> None:
         self.world = world
+        # A cooled-down host's refused boards: each requeued on its own (as discover
+        # does), or, at scale, one queue per host released in order once the cooldown
+        # ends (HostQueues): the same refusals without replaying each of them.
+        self.queues = HostQueues(len(world.hosts)) if host_queues else None
         self.policy = policy
         self.cap = cap
         self.full_pass_every_s = full_pass_every_s
@@ -165,37 +207,70 @@ class Simulation:
         random.seed(self.world.rng_seed)  # discover's jitter_up draws from `random`
         queue = [(self.rng.random() * b.state.interval_s, i) for i, b in enumerate(self.boards)]
         heapq.heapify(queue)
+        self.queue = queue
         tick = 0.0
         while queue and queue[0][0] < self.horizon:
             t, index = heapq.heappop(queue)
             while tick <= t:
                 self._check_tick(tick)
                 tick += CHECK_TICK_S
-            heapq.heappush(queue, (self._poll(self.boards[index], t), index))
+            if index < 0:  # a host's queue: its next refused board, or wait again
+                self._release(-1 - index, t)
+                continue
+            due = self._poll(self.boards[index], t)
+            if due is not None:
+                heapq.heappush(queue, (due, index))
         while tick < self.horizon:
             self._check_tick(tick)
             tick += CHECK_TICK_S
         self._censor()
         return self.fig
 
-    def _poll(self, b: BoardSim, t: float) -> float:
-        self._advance(b, t)
+    def _poll(self, b: BoardSim, t: float) -> float | None:
+        """Poll the board at t; its next due time (None: it waits in its host's queue)."""
         host = b.board.host
         wait = self.cooldown_until[host] - t
+        if wait > 0 and self.queues is not None:
+            self.fig.deferred += 1
+            if self.queues.park(host, b.board.index):
+                heapq.heappush(self.queue, (t + max(RETRY_SOON_S, wait), -1 - host))
+            return None
         if wait <= 0 and self.cap is not None:
             wait = self.cap.wait(host, t)
         if wait > 0:
             # Not sent: back in the queue with nothing recorded (discover's requeue).
             self.fig.deferred += 1
             return t + jitter_up(max(RETRY_SOON_S, wait))
+        self._advance(b, t)  # the world's events so far: only a request sees them
         self.fig.requests += 1
         self.fig.polls += 1
+        self.fig.host_requests[host] += 1
         outcome, status, retry_in = self._read(b, t)
         self.fig.outcomes[outcome] += 1
         # As discover passes it: the time since the board's last recorded poll.
         elapsed = None if b.last_poll_t is None else t - b.last_poll_t
         b.last_poll_t = t
         return self.policy.due(b, outcome, status, t, self.rng.random(), retry_in, elapsed)
+
+    def _release(self, host: int, t: float) -> None:
+        """A host's queue at t: still cooling down, every board in it is refused once
+        more (counted, not replayed) and the queue waits for the end; else its first
+        board is polled and the next follows within discover's jitter minute."""
+        assert self.queues is not None
+        wait = self.cooldown_until[host] - t
+        if wait > 0:
+            self.fig.deferred += self.queues.waiting(host)
+            heapq.heappush(self.queue, (t + max(RETRY_SOON_S, wait), -1 - host))
+            return
+        index = self.queues.first(host)
+        due = self._poll(self.boards[index], t)
+        if due is not None:
+            heapq.heappush(self.queue, (due, index))
+        if self.queues.waiting(host):
+            gap = JITTER_WINDOW_S / max(self.queues.waiting(host), 1)
+            heapq.heappush(self.queue, (t + min(gap, 1.0), -1 - host))
+        else:
+            self.queues.done(host)
 
     def _advance(self, b: BoardSim, t: float) -> None:
         """Apply the world's events up to t to the board's truth."""
@@ -245,6 +320,7 @@ class Simulation:
         if u < noise.rate_limited:
             retry = parse_retry_after(str(self.rng.randint(*noise.retry_after_s)))
             self.cooldown_until[b.board.host] = t + (retry or 0.0)
+            self.fig.host_cooldown_s[b.board.host] += retry or 0.0
             return "rate_limited", 429, retry
         u -= noise.rate_limited
         if u < noise.server_error:
@@ -274,6 +350,7 @@ class Simulation:
             self.fig.probe_stops += 1
             return "unchanged", 200, None  # no presence confirmed, no absence counted
         self.fig.requests += pages - 1
+        self.fig.host_requests[b.board.host] += pages - 1
         b.full_t, b.full_count = t, len(b.visible)
         return self._complete_read(b, t)
 
@@ -355,6 +432,7 @@ class Simulation:
                 continue
             self._advance(b, tick)
             self.fig.requests += 1
+            self.fig.host_requests[b.board.host] += 1
             self.fig.checks += 1
             live = pid in b.open
             kind = self._page(pid, live)

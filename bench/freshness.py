@@ -37,6 +37,13 @@ ends with one JSON line:
    "fresh_close_max_h_count_probe", "count_probe_extra_requests_pct", "fresh_sim_s", ...}  (ratios: adaptive / fixed; fresh_sim_s: CPU seconds to build
   the world and simulate its week under the adaptive schedule, one core)
 
+Scale mode (--boards 50,000 or more; docs/scale.md): the adaptive week alone, with a
+cooled-down host's refused boards kept in one queue per host (`HostQueues`: per board,
+as discover requeues them, they are tens of millions of events at 100,000 boards),
+and the requests per second per lane it spends. Its JSON line has
+`fresh_sim_<N/1000>k_s` (`fresh_sim_100k_s` at 100,000 boards): the wall time of
+building the world and simulating the week; `fresh_sim_cpu_s` the CPU time of it.
+
 Usage: python bench/freshness.py [--boards 1000] [--days 7] [--seed 16] [--plot PATH]
 (the plot goes to .data/freshness.png unless told). `make bench` runs the short
 default; the full run is `make freshness` (10,000 boards x 7 days, the plot kept in
@@ -49,8 +56,10 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,7 +75,7 @@ from _freshness_sim import (  # noqa: E402
     HostCap,
     Simulation,
 )
-from _freshness_world import WorldConfig, build_world, calibration  # noqa: E402
+from _freshness_world import Noise, WorldConfig, build_world, calibration  # noqa: E402
 
 from pipeline.crawl import schedule  # noqa: E402
 from pipeline.progress import Progress  # noqa: E402
@@ -75,6 +84,10 @@ PERCENTILES = (0.5, 0.9, 0.99)
 SOLVE_STEPS = 2  # fixed-interval runs: a first guess, then one correction (~0.5% off)
 CAP_FACTOR = 1.0  # each host may spend its share of the budget (by boards), no more
 DAILY_FULL_PASS_S = 24 * 3600.0  # the count-probe bound before it was a setting: the baseline
+# From this many boards on, the bench runs the adaptive week only (scale mode): the
+# comparisons cost nine weeks, and per-board requeues of cooled hosts explode.
+SCALE_BOARDS = 50_000
+WARM_UP_S = 86400.0  # the first day (every board starts due within its first hour) is left out
 
 
 def quantile(values: list[float], q: float) -> float | None:
@@ -153,6 +166,82 @@ def run_all(boards: int, days: float, seed: int) -> tuple[list[Figures], dict]:
         "runs": 3 + 2 * SOLVE_STEPS,
     }
     return [adaptive, fixed, capped, confirm], info
+
+
+def lane_of(host: str) -> str:
+    """The sim's hosts are discover's lanes: one per platform, one per Workday data
+    center (`workday-N`), one per HTML site (`html-N`, grouped here)."""
+    return "html" if host.startswith("html-") else host
+
+
+def lane_rates(world, fig: Figures) -> dict[str, dict]:
+    """Requests per second per lane over the week (the first day, when every board is
+    due at once, included), its busiest host, and the share of the week that lane's
+    hosts spent cooled down by 429s (Retry-After summed: an upper bound, overlaps
+    count twice)."""
+    seconds = world.duration_s
+    hosts: dict[str, list[int]] = {}
+    for index, name in enumerate(world.hosts):
+        hosts.setdefault(lane_of(name), []).append(index)
+    boards = Counter(lane_of(world.hosts[b.host]) for b in world.boards)
+    out = {}
+    for lane, members in hosts.items():
+        requests = sum(fig.host_requests[h] for h in members)
+        out[lane] = {
+            "boards": boards[lane],
+            "hosts": len(members),
+            "rps": round(requests / seconds, 3),
+            "busiest_host_rps": round(max(fig.host_requests[h] for h in members) / seconds, 3),
+            "cooled_share": round(max(fig.host_cooldown_s[h] for h in members) / seconds, 3),
+        }
+    return out
+
+
+def run_scale(boards: int, days: float, seed: int, rate_limited: float) -> dict:
+    """The adaptive week alone, host queues on: what the schedule spends per lane."""
+    started, cpu = time.perf_counter(), time.process_time()
+    noise = replace(Noise(), rate_limited=rate_limited)
+    world = build_world(WorldConfig(boards=boards, days=days, seed=seed, noise=noise))
+    fig = Simulation(world, Adaptive(), host_queues=True).run()
+    wall, cpu_s = time.perf_counter() - started, time.process_time() - cpu
+    lanes = lane_rates(world, fig)
+    out = {
+        f"fresh_sim_{boards // 1000}k_s": round(wall, 1),
+        "fresh_sim_cpu_s": round(cpu_s, 1),
+        "boards": boards,
+        "days": days,
+        "rate_limited": rate_limited,
+        "requests": fig.requests,
+        "requests_per_s": round(fig.requests / world.duration_s, 2),
+        "polls": fig.polls,
+        "checks": fig.checks,
+        "deferred": fig.deferred,
+        "not_modified_share": round(fig.outcomes["not_modified"] / max(fig.polls, 1), 3),
+        "unchanged_share": round(fig.outcomes["unchanged"] / max(fig.polls, 1), 3),
+        "wrongful_closes": fig.wrongful_closes,
+        "lanes": lanes,
+    }
+    for name, values in (("new", fig.new_delays), ("close", fig.close_delays)):
+        for q in PERCENTILES:
+            value = quantile(values, q)
+            out[f"adaptive_{name}_p{round(q * 100)}_s"] = round(value) if value else value
+    return out
+
+
+def print_scale(result: dict) -> None:
+    wall = result[f"fresh_sim_{result['boards'] // 1000}k_s"]
+    print(
+        f"adaptive week at {result['boards']} boards: {result['requests']} requests "
+        f"({result['requests_per_s']}/s), {result['deferred']} polls refused by a host's "
+        f"cooldown; simulated in {wall}s "
+        f"({result['fresh_sim_cpu_s']}s of CPU)"
+    )
+    print(f"{'lane':<16} {'boards':>7} {'hosts':>5} {'req/s':>7} {'busiest':>8} {'cooled':>7}")
+    for lane, x in sorted(result["lanes"].items(), key=lambda kv: -kv[1]["rps"]):
+        print(
+            f"{lane:<16} {x['boards']:>7} {x['hosts']:>5} {x['rps']:>7.2f} "
+            f"{x['busiest_host_rps']:>8.2f} {x['cooled_share']:>7.0%}"
+        )
 
 
 def _hours(seconds: float | None) -> str:
@@ -276,6 +365,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--days", type=float, default=7.0)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument(
+        "--rate-limited",
+        type=float,
+        default=Noise().rate_limited,
+        help="share of requests answered 429 (each cools its host down); 0: what the "
+        "schedule asks for when no host pushes back",
+    )
+    parser.add_argument(
         "--plot", type=Path, default=ROOT / ".data" / "freshness.png", help="the delay CDFs (PNG)"
     )
     args = parser.parse_args(argv)
@@ -285,6 +381,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{cal['unchanged_share_daily']:.0%} of polls unchanged, "
         f"Lever 304 {cal['lever_304_share_daily']:.0%} (seed: 44%, 91%)"
     )
+    if args.boards >= SCALE_BOARDS:
+        scale = run_scale(args.boards, args.days, args.seed, args.rate_limited)
+        print_scale(scale)
+        print(json.dumps(scale))
+        return 0 if scale["wrongful_closes"] == 0 else 1
+    if args.rate_limited != Noise().rate_limited:
+        parser.error("--rate-limited is for scale mode (--boards 50000 or more)")
     figures, info = run_all(args.boards, args.days, args.seed)
     print(
         f"budget {info['budget']} requests for every policy; fixed interval "

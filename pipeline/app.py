@@ -18,7 +18,7 @@ from pipeline.crawl.http.fetcher import Fetcher
 from pipeline.crawl.pacing import Pacer
 from pipeline.crawl.platforms import PLATFORMS
 from pipeline.db.connect import Database
-from pipeline.db.embedded import EmbeddedCluster, ensure_cluster
+from pipeline.db.embedded import DATABASES, EmbeddedCluster, ensure_cluster
 from pipeline.errors import ConfigError
 from pipeline.rawstore import RawArchive, RawStore, open_raw_store
 from pipeline.settings import Settings, interpolation_environment, load_settings
@@ -32,23 +32,56 @@ class DatabaseUrls:
     cluster: EmbeddedCluster | None
 
 
+SERVING_CLUSTER_DIR = "pg-serving"  # under the data dir: the separate serving cluster
+SERVING_DATABASE = "jobharbor_serving"
+
+
+def _separate_serving(settings: Settings) -> str | None:
+    """The serving database of a second embedded cluster (`serving_cluster=separate`,
+    no serving URL): started (or reused) under data_dir/pg-serving."""
+    if settings.serving_database_url is not None or settings.serving_cluster != "separate":
+        return None
+    cluster = ensure_cluster(settings.data_dir / SERVING_CLUSTER_DIR, databases=(SERVING_DATABASE,))
+    return cluster.url(SERVING_DATABASE)
+
+
+@dataclass(frozen=True)
+class ServingDatabase:
+    url: str
+    # The private cluster this checkout runs it on (None: a server it was given).
+    cluster_dir: Path | None
+
+
+def resolve_serving(settings: Settings) -> ServingDatabase:
+    """The serving database alone, for the web app: it never starts the pipeline's
+    cluster when serving lives elsewhere (the web role needs nothing there)."""
+    if settings.serving_database_url is not None:
+        return ServingDatabase(settings.serving_database_url.get_secret_value(), None)
+    if url := _separate_serving(settings):
+        return ServingDatabase(url, settings.data_dir / SERVING_CLUSTER_DIR)
+    urls = resolve_databases(settings)
+    return ServingDatabase(urls.serving, urls.cluster.root if urls.cluster else None)
+
+
 def resolve_databases(settings: Settings) -> DatabaseUrls:
-    """Explicit URLs win; otherwise start (or reuse) the embedded cluster."""
+    """Explicit URLs win; otherwise start (or reuse) the embedded cluster, and a second
+    one for serving when the settings ask for it."""
+    explicit = settings.serving_database_url
+    serving = explicit.get_secret_value() if explicit else _separate_serving(settings)
     if settings.database_url is not None:
         url = settings.database_url.get_secret_value()
-        serving = (
-            settings.serving_database_url.get_secret_value()
-            if settings.serving_database_url
-            else url
-        )
-        return DatabaseUrls(url, serving, None, None)
-    cluster = ensure_cluster(settings.data_dir / "pg", port=settings.embedded_pg_port)
-    serving = (
-        settings.serving_database_url.get_secret_value()
-        if settings.serving_database_url
-        else cluster.url("jobharbor_serving")
+        return DatabaseUrls(url, serving or url, None, None)
+    # The serving database is created where serving lives, not beside the pipeline's.
+    databases = tuple(name for name in DATABASES if serving is None or name != SERVING_DATABASE)
+    cluster = ensure_cluster(
+        settings.data_dir / "pg", port=settings.embedded_pg_port, databases=databases
     )
-    return DatabaseUrls(cluster.url("jobharbor"), serving, cluster.url("airflow"), cluster)
+    return DatabaseUrls(
+        cluster.url("jobharbor"),
+        serving or cluster.url(SERVING_DATABASE),
+        cluster.url("airflow"),
+        cluster,
+    )
 
 
 def site_spec(name: str, source: HtmlSiteSource) -> HtmlSiteSpec:

@@ -12,7 +12,7 @@ from pathlib import Path
 import psycopg
 
 from pipeline.airflow.setup import POOL, POOL_SLOTS, ensure_pool
-from pipeline.app import App, build_registry, resolve_databases
+from pipeline.app import SERVING_CLUSTER_DIR, App, build_registry, resolve_databases
 from pipeline.backfill.cleanup import CleanupReport, plan_cleanup, run_cleanup
 from pipeline.commands.backfill import add_commands as add_backfill_commands
 from pipeline.commands.backfill import print_manifest
@@ -110,8 +110,12 @@ def cmd_db_url(args: argparse.Namespace) -> int:
 
 
 def cmd_db_stop(args: argparse.Namespace) -> int:
-    stopped = stop_cluster(load_settings().data_dir / "pg")
+    data_dir = load_settings().data_dir
+    stopped = stop_cluster(data_dir / "pg")
     print("embedded PostgreSQL stopped" if stopped else "embedded PostgreSQL was not running")
+    # The separate serving cluster (`make demo SERVING=separate`), whatever the settings now.
+    if stop_cluster(data_dir / SERVING_CLUSTER_DIR):
+        print("embedded serving PostgreSQL stopped")
     return 0
 
 

@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_core import PydanticUseDefault
@@ -45,6 +46,11 @@ class Settings(BaseSettings):
     database_url: SecretStr | None = None
     serving_database_url: SecretStr | None = None
     embedded_pg_port: int | None = None
+    # Without a serving URL: `shared` keeps the serving database in the authoritative
+    # database's embedded cluster; `separate` starts a second private cluster for it
+    # under data_dir/pg-serving (`make demo SERVING=separate`), so the web role and
+    # every search run on another server than the pipeline's.
+    serving_cluster: Literal["shared", "separate"] = "shared"
 
     raw_store_url: str | None = None  # file:///abs/path or s3://bucket/prefix
     s3_endpoint: str | None = None  # host:port of MinIO / S3

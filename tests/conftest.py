@@ -46,6 +46,8 @@ pytest_plugins = ["tests.apps"]
 
 # The markers of the tests that need a service, and the fixtures that set the first two.
 SERVICE_MARKERS = ("db", "sandbox", "airflow", "browser")
+# Where the two databases of a test live: one cluster, or two (`--serving-cluster`).
+SERVING_LAYOUTS = ("shared", "separate")
 # moto's S3 server counts as a sandbox: an offline stand-in for a service, over a socket.
 MARKER_FIXTURES = {
     "db": {"pg_server"},
@@ -60,6 +62,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="only the tests marked none of db, sandbox, airflow, browser; "
         "a PostgreSQL connection, a TCP connection, a sandbox or a browser started by "
         "one of them fails the test",
+    )
+    parser.addoption(
+        "--serving-cluster",
+        choices=SERVING_LAYOUTS,
+        default="shared",
+        help="where the `databases` fixture puts the authoritative database: in the "
+        "serving database's cluster (shared) or in a second private cluster (separate), "
+        "as JOBHARBOR_SERVING_DATABASE_URL naming another server deploys it",
     )
 
 
@@ -252,18 +262,33 @@ def _start_test_cluster(factory: pytest.TempPathFactory) -> tuple[Path, Embedded
     raise AssertionError("unreachable")
 
 
+@contextlib.contextmanager
+def _private_cluster(factory: pytest.TempPathFactory) -> Iterator[PgServer]:
+    root, cluster = _start_test_cluster(factory)
+    try:
+        yield PgServer(cluster.url("postgres"))
+    finally:
+        stop_cluster(root)
+        shutil.rmtree(root, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
     external = os.environ.get("JOBHARBOR_TEST_ADMIN_URL")
     if external:
         yield PgServer(external)
         return
-    root, cluster = _start_test_cluster(tmp_path_factory)
-    try:
-        yield PgServer(cluster.url("postgres"))
-    finally:
-        stop_cluster(root)
-        shutil.rmtree(root, ignore_errors=True)
+    with _private_cluster(tmp_path_factory) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def second_pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
+    """Another private cluster (per xdist worker, started when first asked for): the
+    separate layout's authoritative side. It never holds a serving schema, so the web
+    role (a cluster-wide object) does not exist there."""
+    with _private_cluster(tmp_path_factory) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")
@@ -289,24 +314,55 @@ def database_privileges(db: Database, serving: Database) -> None:
 
 @dataclass(frozen=True)
 class TestDatabases:
+    __test__ = False  # a fixture's value, not a test class (modules import it)
+
     db: Database
     serving: Database
+    # The authoritative database in a cluster of its own (SERVING_LAYOUTS).
+    separate: bool = False
+
+
+@pytest.fixture(scope="session")
+def separate_template(second_pg_server: PgServer, request: pytest.FixtureRequest) -> str:
+    """The migrated authoritative template on the second cluster."""
+    worker = getattr(request.config, "workerinput", {}).get("workerid", "main")
+    name = f"{TEMPLATE}_{worker}"
+    second_pg_server.drop(name)
+    migrate.upgrade(Database(second_pg_server.create(name)))
+    return name
+
+
+def serving_layout(request: pytest.FixtureRequest) -> str:
+    """This test's layout: its own parameter (`both_layouts`), else `--serving-cluster`."""
+    return getattr(request, "param", None) or request.config.getoption("--serving-cluster")
+
+
+# Runs a test once per layout: `@both_layouts` on a test that reaches `databases`.
+both_layouts = pytest.mark.parametrize("databases", SERVING_LAYOUTS, indirect=True)
 
 
 @pytest.fixture
-def databases(pg_server: PgServer, templates: tuple[str, str]) -> Iterator[TestDatabases]:
+def databases(
+    request: pytest.FixtureRequest, pg_server: PgServer, templates: tuple[str, str]
+) -> Iterator[TestDatabases]:
+    """A fresh authoritative and serving database. The serving one is always on
+    `pg_server` (the module-scoped serving copies are too); in the separate layout the
+    authoritative one is on `second_pg_server`."""
+    separate = serving_layout(request) == "separate"
     tag = uuid.uuid4().hex[:10]
     names = (f"jh_{tag}", f"jh_serving_{tag}")
-    urls = [
-        pg_server.create(name, template) for name, template in zip(names, templates, strict=True)
-    ]
-    dbs = TestDatabases(Database(urls[0]), Database(urls[1]))
+    home, template = pg_server, templates[0]
+    if separate:
+        home = request.getfixturevalue("second_pg_server")
+        template = request.getfixturevalue("separate_template")
+    urls = (home.create(names[0], template), pg_server.create(names[1], templates[1]))
+    dbs = TestDatabases(Database(urls[0]), Database(urls[1]), separate)
     try:
         database_privileges(dbs.db, dbs.serving)
         yield dbs
     finally:
-        for name in names:
-            pg_server.drop(name)
+        home.drop(names[0])
+        pg_server.drop(names[1])
 
 
 @pytest.fixture(scope="module")

@@ -12,26 +12,26 @@ def resolve_reader_url(settings: WebSettings) -> str:
     password is generated once (0600 file) and provisioned, so nobody sets it by hand."""
     if settings.serving_reader_url is not None:
         return settings.serving_reader_url.get_secret_value()
-    from pipeline.app import resolve_databases
+    from pipeline.app import resolve_serving
     from pipeline.db.connect import Database
     from pipeline.settings import load_settings
     from serving_sync import roles
     from serving_sync import schema as serving_schema
 
-    pipeline_settings = load_settings()
-    urls = resolve_databases(pipeline_settings)
+    serving = resolve_serving(load_settings())
     if settings.web_db_password is not None:
         # `jobharbor db up` set this password on the role; only the address is needed here.
-        return roles.reader_url(urls.serving, settings.web_db_password.get_secret_value())
-    if urls.cluster is None:
+        return roles.reader_url(serving.url, settings.web_db_password.get_secret_value())
+    if serving.cluster_dir is None:
         raise ConfigError(
             f"set {roles.READER_URL_ENV}, or {roles.PASSWORD_ENV} and run `jobharbor db up`"
         )
-    password = roles.generated_password(pipeline_settings.data_dir / "pg")
-    owner = Database(urls.serving)
+    # Kept beside the cluster the role lives in (the separate serving one, if used).
+    password = roles.generated_password(serving.cluster_dir)
+    owner = Database(serving.url)
     serving_schema.upgrade(owner)
     roles.provision_web_role(owner, password)
-    return roles.reader_url(urls.serving, password)
+    return roles.reader_url(serving.url, password)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:

@@ -221,6 +221,8 @@ def show_demo(app: App, *, advance: bool = False) -> None:
         f"jobharbor demo: sandbox {app.settings.sandbox_url}, database {app.db.redacted()} "
         f"(schema {setup.revision}), raw objects in {app.settings.effective_raw_store_url}"
     )
+    if app.settings.serving_cluster == "separate" and app.urls.cluster is not None:
+        print(f"serving database: {app.serving_db.redacted()}, a cluster of its own")
     if advance:
         _advance(app)
     print(
@@ -262,4 +264,7 @@ def show_demo(app: App, *, advance: bool = False) -> None:
     with app.serving_db.connect() as conn:
         print("\n" + one_line(read_quality(conn)) + "  (details: jobharbor quality --json)")
     print(f"\ndone in {time.monotonic() - started:.1f}s")
-    print("open the web app: jobharbor web, then http://127.0.0.1:8000 (API docs at /docs)")
+    web = "jobharbor web"
+    if app.settings.serving_cluster == "separate":
+        web = "JOBHARBOR_SERVING_CLUSTER=separate " + web
+    print(f"open the web app: {web}, then http://127.0.0.1:8000 (API docs at /docs)")

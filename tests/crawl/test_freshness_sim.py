@@ -129,3 +129,66 @@ def test_the_bench_reports_the_count_probe_bound_and_its_cost(tmp_path, capsys) 
     assert result["count_probe_extra_requests_pct"] > 0
     # From the removal itself the wait also holds the board's outages and failures.
     assert result["count_probe_removal_to_read_max_h"] >= result["fresh_close_max_h_count_probe"]
+
+
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
+def test_host_queues_refuse_and_release_as_per_board_requeues_do() -> None:
+    """Scale mode's one queue per cooled-down host stands in for discover's per-board
+    requeue: on a world small enough to replay every refusal, the two agree."""
+    world = _world(boards=1500, days=3.0, rate_limited=0.03)
+    per_board = Simulation(world, Adaptive()).run()
+    queued = Simulation(world, Adaptive(), host_queues=True).run()
+    assert per_board.deferred > 1000  # the world's 429s do cool hosts down
+    assert queued.requests == pytest.approx(per_board.requests, rel=0.03)
+    assert queued.deferred == pytest.approx(per_board.deferred, rel=0.25)
+    assert _median(queued.new_delays) == pytest.approx(_median(per_board.new_delays), rel=0.1)
+    assert _median(queued.close_delays) == pytest.approx(_median(per_board.close_delays), rel=0.1)
+    assert queued.wrongful_closes == per_board.wrongful_closes == 0
+    assert sum(queued.host_requests.values()) == queued.requests
+
+
+def test_a_host_cooled_down_by_every_429_caps_its_lane() -> None:
+    """One 429 cools the whole host down for its Retry-After: the busier the host, the
+    more of the day it is cooled down, and its requests stop growing with its boards
+    (10% of requests answered 429 here, so that a small world shows it)."""
+    runs = {}
+    for boards in (500, 4000):
+        world = _world(boards=boards, days=1.0, rate_limited=0.1)
+        runs[boards] = (world, Simulation(world, Adaptive(), host_queues=True).run())
+    world, large = runs[4000]
+    small = runs[500][1]
+    greenhouse = world.hosts.index("greenhouse")
+    html = [i for i, name in enumerate(world.hosts) if name.startswith("html-")]
+    assert large.host_cooldown_s[greenhouse] > 0.75 * world.duration_s
+    assert small.host_cooldown_s[greenhouse] < 0.4 * world.duration_s
+    assert large.host_requests[greenhouse] < 3 * small.host_requests[greenhouse]  # 8x boards
+    # Fifty small hosts (the HTML sites) barely cool down at all.
+    assert max(large.host_cooldown_s[h] for h in html) < 0.05 * world.duration_s
+
+
+def test_scale_mode_prints_the_lanes_and_the_simulation_time(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(freshness, "SCALE_BOARDS", 500)
+    assert freshness.main(["--boards", "2000", "--days", "1", "--rate-limited", "0"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    result = json.loads(lines[-1])
+    assert result["fresh_sim_2k_s"] > 0
+    assert result["rate_limited"] == 0
+    assert result["wrongful_closes"] == 0
+    lanes = result["lanes"]
+    assert set(lanes) == {
+        "lever", "greenhouse", "ashby", "smartrecruiters", "html",
+        *(f"workday-{i}" for i in range(4)),
+    }  # fmt: skip
+    assert sum(lane["boards"] for lane in lanes.values()) == 2000
+    total = sum(lane["rps"] for lane in lanes.values())
+    assert total == pytest.approx(result["requests_per_s"], rel=0.01)
+    assert all(lane["cooled_share"] == 0 for lane in lanes.values())  # no 429s asked for
+    assert any(line.startswith("greenhouse ") for line in lines)
+
+
+def test_rate_limited_is_refused_outside_scale_mode() -> None:
+    with pytest.raises(SystemExit):
+        freshness.main(["--boards", "200", "--rate-limited", "0"])

@@ -1,12 +1,25 @@
 """docker-compose.yml cannot run here (no Docker engine); keep it coherent with the code:
 the full stack, pinned images, known settings, secrets from the environment, and the
 profile `celery` (Redis and two workers only under the profile, every Airflow service on
-the same executor, broker, metadata and data volume; the LocalExecutor stays the default)."""
+the same executor, broker, metadata and data volume; the LocalExecutor stays the default);
+valid against the Compose specification's JSON schema, and every command a service runs
+in the image is one the image has (jobharbor's console script, Airflow's CLI)."""
 
 from __future__ import annotations
 
+import copy
+import json
+import os
 import re
+import shlex
+import subprocess
+import sys
+import tomllib
+from importlib import resources
+from pathlib import Path
 
+import jsonschema
+import pytest
 import yaml
 
 from pipeline.settings import REPO_ROOT, Settings
@@ -122,3 +135,157 @@ def test_the_web_app_logs_in_as_the_web_role_with_no_pipeline_secret() -> None:
     )
     dockerfile = (REPO_ROOT / "docker" / "Dockerfile").read_text()
     assert re.search(r"^COPY .* web /opt/jobharbor/web$", dockerfile, re.M)
+
+
+# --- the Compose specification and the image's commands ------------------------------
+
+IMAGE = "jobharbor-airflow:local"
+DOCKERFILE = REPO_ROOT / "docker" / "Dockerfile"
+
+
+def compose_errors(document: dict) -> list[str]:
+    """What the Compose specification's schema says is wrong with a compose document, as
+    `path: message` lines. The schema is the copy check-jsonschema ships for its
+    `check-compose-spec` hook (compose-spec/compose-spec, Apache-2.0, licence beside it in
+    the package): a dev dependency, so no copy is kept here."""
+    vendor = resources.files("check_jsonschema.builtin_schemas.vendor")
+    schema = json.loads((vendor / "compose-spec.json").read_text(encoding="utf-8"))
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    return sorted(
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in validator.iter_errors(document)
+    )
+
+
+def test_the_compose_file_follows_the_compose_specification() -> None:
+    assert compose_errors(COMPOSE) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        (lambda c: c["services"]["web"].update(restart_policy="always"), "restart_policy"),
+        (lambda c: c["services"]["web"].update(ports="8000:8000"), "ports"),
+        (
+            lambda c: c["services"]["web"]["depends_on"]["airflow-init"].update(condition="up"),
+            "condition",
+        ),
+        (lambda c: c.update(service={}), "service"),
+    ],
+    ids=[
+        "unknown key",
+        "ports not a list",
+        "unknown depends_on condition",
+        "unknown top-level key",
+    ],
+)
+def test_the_schema_check_refuses_what_compose_would(change, complaint: str) -> None:
+    broken = copy.deepcopy(COMPOSE)
+    change(broken)
+    errors = compose_errors(broken)
+    assert errors
+    assert any(complaint in e for e in errors), errors
+
+
+def _image_services() -> dict[str, dict]:
+    """The services that run the image docker/Dockerfile builds."""
+    return {name: s for name, s in SERVICES.items() if s.get("image") == IMAGE}
+
+
+def test_every_service_of_the_image_is_built_from_the_dockerfile() -> None:
+    services = _image_services()
+    assert set(services) >= {"web", "airflow-init", *AIRFLOW}
+    for name, service in services.items():
+        assert service["build"] == {"context": ".", "dockerfile": "docker/Dockerfile"}, name
+
+
+def _command(service: dict) -> list[str]:
+    command = service.get("command", [])
+    return shlex.split(command) if isinstance(command, str) else list(command)
+
+
+def _script_lines(service: dict) -> list[list[str]]:
+    """The commands of a `bash -c` script (airflow-init's), comments and `set` left out."""
+    command = _command(service)
+    assert command[0] == "-c", command
+    lines = [line.split("#", 1)[0].strip() for line in command[1].splitlines()]
+    return [shlex.split(line) for line in lines if line and not line.startswith("set ")]
+
+
+def image_commands() -> tuple[list[list[str]], list[list[str]]]:
+    """Every command the compose file runs in the image, as (airflow, jobharbor) argument
+    lists: the Airflow image's entrypoint runs a bare command as `airflow <command>`."""
+    airflow: list[list[str]] = []
+    jobharbor: list[list[str]] = []
+    for name, service in _image_services().items():
+        entrypoint = service.get("entrypoint")
+        if entrypoint is None:
+            airflow.append(_command(service))
+        elif entrypoint == "jobharbor":
+            jobharbor.append(_command(service))
+        elif entrypoint == "/bin/bash":
+            for line in _script_lines(service):
+                {"airflow": airflow, "jobharbor": jobharbor}[line[0]].append(line[1:])
+        else:
+            raise AssertionError(f"{name}: entrypoint {entrypoint!r} is not one the image has")
+    return airflow, jobharbor
+
+
+def test_the_image_installs_jobharbor_and_its_console_script() -> None:
+    dockerfile = DOCKERFILE.read_text()
+    scripts = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["jobharbor"] == "pipeline.cli:main"
+    assert re.search(
+        r'^RUN pip install .*"apache-airflow==3\.\d+\.\d+" -e /opt/jobharbor$', dockerfile, re.M
+    )
+    # Every package the project installs is in the image (the install is editable).
+    for package in ("pipeline", "parsers", "serving_sync", "sandbox", "migrations", "web"):
+        assert re.search(rf"^COPY .* {package} /opt/jobharbor/{package}$", dockerfile, re.M), (
+            package
+        )
+
+
+def test_every_jobharbor_command_of_the_compose_file_exists() -> None:
+    from pipeline.cli import build_parser
+
+    _, commands = image_commands()
+    assert ["web", "--host", "0.0.0.0", "--port", "8000"] in commands
+    assert ["airflow", "setup"] in commands
+    parser = build_parser()
+    for command in commands:
+        assert callable(parser.parse_args(command).func), command
+
+
+AIRFLOW_PARSE = """
+import json, sys
+from airflow.cli import cli_parser
+
+parser = cli_parser.get_parser()
+for command in json.loads(sys.argv[1]):
+    parser.parse_args(command)
+"""
+
+
+def _airflow_parses(commands: list[list[str]], home: Path) -> subprocess.CompletedProcess:
+    """Airflow's own CLI parser on the commands, in a process of its own (importing
+    Airflow configures logging and settings for the whole process)."""
+    return subprocess.run(
+        [sys.executable, "-c", AIRFLOW_PARSE, json.dumps(commands)],
+        env={**os.environ, "AIRFLOW_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_every_airflow_command_of_the_compose_file_exists(tmp_path: Path) -> None:
+    commands, _ = image_commands()
+    assert {"api-server", "scheduler", "dag-processor", "triggerer"} <= {c[0] for c in commands}
+    assert ["celery", "worker"] in commands
+    assert ["db", "migrate"] in commands
+    done = _airflow_parses(commands, tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    # ...and the parser refuses a command Airflow does not have.
+    wrong = _airflow_parses([["schedulr"]], tmp_path)
+    assert wrong.returncode != 0
+    assert "invalid choice: 'schedulr'" in wrong.stderr

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import psycopg
 
+from serving_sync.source import IDENTITY
+from tests.conftest import TestDatabases, both_layouts
 from tests.serving.conftest import Seeder
 
 
@@ -33,6 +35,7 @@ def test_a_sync_with_nothing_changed_stages_nothing(seed: Seeder) -> None:
     assert (report.unchanged, report.liveness) == (5, 0)
 
 
+@both_layouts
 def test_an_edited_posting_is_the_only_one_staged(seed: Seeder) -> None:
     ids = seed.postings(5)
     seed.sync()
@@ -166,6 +169,7 @@ def test_a_new_repost_updates_the_openings_of_its_group(seed: Seeder) -> None:
     assert seed.jobs()[first]["openings_12m"] == 2
 
 
+@both_layouts
 def test_a_change_committed_after_the_snapshot_is_picked_up_next_time(seed: Seeder) -> None:
     posting = seed.posting()
     seed.sync()
@@ -199,6 +203,29 @@ def test_a_full_reconcile_runs_when_the_last_one_is_older_than_the_setting(seed:
     report = seed.sync(full_every_hours=24)
     assert report.mode == "full"
     assert report.mode_reason.startswith("periodic: the last full reconcile was 25")
+
+
+def _identity(db: object) -> str:
+    with db.connect() as conn:  # type: ignore[attr-defined]
+        return conn.execute(IDENTITY).fetchone()["identity"]
+
+
+@both_layouts
+def test_the_snapshot_is_taken_on_the_authoritative_cluster_and_applied_on_serving(
+    seed: Seeder, databases: TestDatabases
+) -> None:
+    ids = seed.postings(3)
+    assert seed.sync().mode == "full"
+    seed.parse(ids[0], title="Edited at the source")
+    report = seed.sync()
+    assert (report.mode, report.staged, report.updated) == ("incremental", 1, 1)
+    run = seed.last_run()
+    # The base the next sync builds on names the authoritative database, wherever it is.
+    assert run["source_identity"] == _identity(databases.db)
+    authoritative_cluster = run["source_identity"].split("/")[0]
+    serving_cluster = _identity(databases.serving).split("/")[0]
+    assert (authoritative_cluster != serving_cluster) is databases.separate
+    assert seed.jobs()[ids[0]]["title"] == "Edited at the source"
 
 
 def test_a_base_from_another_source_database_is_not_built_on(seed: Seeder) -> None:

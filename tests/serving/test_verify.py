@@ -7,6 +7,7 @@ import pytest
 
 from serving_sync import stage
 from serving_sync.verify import VerificationFailed
+from tests.conftest import both_layouts
 from tests.serving.conftest import Seeder
 
 # Corruption that happens while the sync writes (another writer, a broken apply): a
@@ -57,6 +58,7 @@ def content(seed: Seeder) -> dict[int, tuple]:
     ids=["hand-edited row", "dropped row", "extra row"],
 )
 @pytest.mark.parametrize("full", [False, True], ids=["incremental", "full"])
+@both_layouts
 def test_a_corrupted_result_fails_rolls_back_and_is_recorded(
     seed: Seeder, action: str, reason: str, full: bool
 ) -> None:
@@ -121,6 +123,7 @@ def test_a_row_whose_fingerprint_changed_under_it_is_rewritten_by_a_full_reconci
     assert set(seed.jobs()) == set(ids)
 
 
+@both_layouts
 def test_a_dropped_row_fails_the_next_sync_and_the_one_after_repairs_it(seed: Seeder) -> None:
     ids = seed.postings(3)
     seed.sync()

@@ -17,6 +17,7 @@ from psycopg.rows import dict_row
 from pipeline.db.connect import Database
 from serving_sync import roles, search
 from serving_sync.search import SearchRequest
+from tests.conftest import TestDatabases, both_layouts
 from tests.serving.conftest import WEB_PASSWORD
 
 
@@ -268,18 +269,34 @@ def test_the_serving_database_gives_the_web_role_connect_by_name_and_temporary_t
     assert [a for a in acl if a.startswith(f"{roles.WEB_ROLE}=")] == [f"{roles.WEB_ROLE}=c/{owner}"]
 
 
-def test_the_web_role_cannot_connect_to_the_authoritative_database(databases) -> None:
+def _role_exists(db: Database, role: str) -> bool:
+    with db.connect() as conn:
+        return conn.execute("SELECT to_regrole(%s) IS NOT NULL AS e", (role,)).fetchone()["e"]
+
+
+@both_layouts
+def test_the_web_role_cannot_connect_to_the_authoritative_database(
+    databases: TestDatabases,
+) -> None:
     roles.provision_web_role(databases.serving, WEB_PASSWORD)
     assert _privileges(databases.db, "public")["connect"] is False
-    with pytest.raises(psycopg.OperationalError, match="permission denied for database") as refused:
+    # Separate clusters: the role is the serving cluster's alone; one cluster: it exists
+    # there, and the authoritative database refuses it CONNECT.
+    refusal = "does not exist" if databases.separate else "permission denied for database"
+    with pytest.raises(psycopg.OperationalError, match=refusal):
         psycopg.connect(roles.reader_url(databases.db.url, WEB_PASSWORD)).close()
-    assert "User does not have CONNECT privilege" in str(refused.value)
+    assert _role_exists(databases.db, roles.WEB_ROLE) is not databases.separate
+    assert _role_exists(databases.serving, roles.WEB_ROLE)
     # The platform's own role still connects.
     with databases.db.connect() as conn:
         assert conn.execute("SELECT count(*) AS n FROM core.postings").fetchone() == {"n": 0}
 
 
-def test_closing_the_authoritative_database_takes_the_web_roles_own_grant_too(databases) -> None:
+# One cluster only: on another the web role does not exist, so it has no grant to take.
+@pytest.mark.parametrize("databases", ["shared"], indirect=True)
+def test_closing_the_authoritative_database_takes_the_web_roles_own_grant_too(
+    databases: TestDatabases,
+) -> None:
     with databases.db.connect() as conn:
         name = sql.Identifier(conn.info.dbname)
         conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO jobharbor_web").format(name))
@@ -288,6 +305,7 @@ def test_closing_the_authoritative_database_takes_the_web_roles_own_grant_too(da
     assert _privileges(databases.db, roles.WEB_ROLE)["connect"] is False
 
 
+@both_layouts
 def test_the_sync_stages_in_temporary_tables_and_the_web_role_reads_after_the_revokes(
     seed, databases
 ) -> None:

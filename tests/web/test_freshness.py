@@ -20,6 +20,7 @@ from pipeline.phases.discover import discover
 from pipeline.phases.parse import parse_source
 from pipeline.phases.sync import sync_serving
 from serving_sync import roles
+from tests.conftest import both_layouts
 from tests.serving.conftest import WEB_PASSWORD, RunningWeb, start_web
 
 LAG_KEYS = ("published_recently", "lag_p50_s", "lag_p95_s", "lag_max_s")
@@ -52,6 +53,7 @@ def healthz(web: RunningWeb) -> dict:
     return response.json()
 
 
+@both_layouts
 def test_healthz_shows_each_sources_lag_and_p95_as_status_reports_them(
     lever_synced: App, web_for: RunningWeb
 ) -> None:
