@@ -233,6 +233,16 @@ class Decisions:
         self._shot(f"{shot}-answered")
         return text
 
+    def _finished(self, run_id: str, shot: str) -> tuple[str, dict[str, str], str]:
+        """The re-parse run once it ended: its state, its tasks' states and its note,
+        with its page in the UI."""
+        state = self.api.wait_for_run(REPARSE, run_id)
+        tasks = {t["task_id"]: t["state"] for t in self.api.tasks(REPARSE, run_id)}
+        note = self.api.run(REPARSE, run_id).get("note") or ""
+        self._goto(f"/dags/{REPARSE}/runs/{run_id}")
+        self._shot(shot)
+        return state, tasks, note
+
     def approve(self) -> Shown:
         ids = self._postings(STALE)
         require(len(ids) == STALE, f"only {len(ids)} {SOURCE} postings with results")
@@ -241,10 +251,7 @@ class Decisions:
         counts = "| kind of change | count |" in text or "kind of change" in text
         diffs = "Sample (" in text and "old " in text
         keys = ["approval_shows_diffs"] if counts and diffs else []
-        state = self.api.wait_for_run(REPARSE, run_id)
-        note = self.api.run(REPARSE, run_id).get("note") or ""
-        self._goto(f"/dags/{REPARSE}/runs/{run_id}")
-        self._shot("5-approved-run")
+        state, _, note = self._finished(run_id, "5-approved-run")
         require(keys, f"the screen lacks counts ({counts}) or sample diffs ({diffs})")
         require(state == "success", f"the approved run {run_id} is {state}")
         require(
@@ -261,11 +268,7 @@ class Decisions:
         ids = self._postings(STALE)
         run_id = self._waiting_approval(ids)
         self._answer(run_id, "Reject", REASON_REJECT, "6-rejection")
-        state = self.api.wait_for_run(REPARSE, run_id)
-        tasks = {t["task_id"]: t["state"] for t in self.api.tasks(REPARSE, run_id)}
-        note = self.api.run(REPARSE, run_id).get("note") or ""
-        self._goto(f"/dags/{REPARSE}/runs/{run_id}")
-        self._shot("6-rejected-run")
+        state, tasks, note = self._finished(run_id, "6-rejected-run")
         require(
             state != "success" or tasks.get("decision") == "failed",
             f"the rejected run {run_id} is {state}, tasks {tasks}",
@@ -282,12 +285,9 @@ class Decisions:
         ids = self._postings(STALE * 3)[-STALE:]
         conf = {"source": SOURCE, "limit": 100, "posting_ids": ids, "dry_run": False}
         run_id = self.api.trigger(REPARSE, {**conf, "approve": True})
-        state = self.api.wait_for_run(REPARSE, run_id)
+        state, tasks, _ = self._finished(run_id, "7-empty-preview")
         asked = self.api.hitl_details(REPARSE, run_id, pending=False)
-        tasks = {t["task_id"]: t["state"] for t in self.api.tasks(REPARSE, run_id)}
         planned = self.api.xcom(REPARSE, run_id, "plan") or {}
-        self._goto(f"/dags/{REPARSE}/runs/{run_id}")
-        self._shot("7-empty-preview")
         require(not asked, f"an empty preview asked for approval: {asked}")
         require(state == "success", f"the empty preview's run {run_id} is {state}")
         require(planned.get("nothing_to_apply"), f"plan does not say nothing to apply: {planned}")
@@ -317,6 +317,7 @@ class Decisions:
         page.get_by_test_id("trigger-dag-submit").click()
         toast = page.get_by_text("Failed to Trigger Dag").first
         toast.wait_for(timeout=30_000)
+        page.wait_for_timeout(800)  # the toast fades in
         message = " ".join(page.locator("[data-scope=toast]").first.inner_text().split())
         self._shot("8-over-cap-refused")
         kept = limit.input_value()
