@@ -281,7 +281,7 @@ class Decisions:
         )
 
     def empty_preview(self) -> Shown:
-        # The postings the approved run re-parsed are up to date: nothing to re-parse.
+        # Postings never made older (not the first STALE) are at the current parser.
         ids = self._postings(STALE * 3)[-STALE:]
         conf = {"source": SOURCE, "limit": 100, "posting_ids": ids, "dry_run": False}
         run_id = self.api.trigger(REPARSE, {**conf, "approve": True})
