@@ -10,13 +10,18 @@ Chromium through Playwright and Airflow's REST API:
    runs did not overlap, the refused CLI run said who holds the lock, no two runs of a
    phase overlapped, nothing duplicated or closed; then triggers the sync; 5. sees both
    runs in the UI's grid; 6. previews a re-parse backfill and sees its manifest in the
-   task log.
+   task log; 7. to 13. (scripts/up_check_decisions.py): a forced poll, a re-parse
+   approved and one rejected on the approval screen, an empty preview that asks nobody,
+   `limit` over its cap refused in the trigger form, a failure alert that reaches an
+   SMTP sink this check starts (given to `make up` as JOBHARBOR_ALERT_*), the Assets page.
 Between 4. and the sync it triggers the source DAG once more, with nothing due (the
 drill's runs just polled every board), and times it from the trigger (the run's
 queued_at) to its end: a run's fixed cost, whatever it has to do.
 Screenshots go to DATA_DIR/up-check/. Slow (minutes): not part of every test run. The
 last line is JSON: `{"ok": true, "checks": N, "nothing_due_trigger_to_success_s": S,
-"nothing_due_tasks_s": {task: seconds}}`.
+"nothing_due_tasks_s": {task: seconds}, ...}` with one key per decision step
+(up_check_decisions.KEYS), true only when that step was shown. A copy of those steps'
+screenshots, compressed, goes to docs/screenshots/airflow/ (--docs).
 With JOBHARBOR_AIRFLOW_EXECUTOR=celery (`make up-check EXECUTOR=celery`) the check is
 scripts/up_check_celery.py instead: the crawl across Celery workers, one killed.
 """
@@ -38,6 +43,9 @@ import httpx
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from up_check_decisions import ALERT_TO, publish  # noqa: E402
+
+from tests.airflow.sinks import Received, smtp_sink  # noqa: E402  (the tests' SMTP sink)
 
 SOURCE = "lever"
 TIMEOUT_S = 900
@@ -117,6 +125,38 @@ class Api:
         response = self.client.get(f"/dags/{dag_id}/dagRuns/{run_id}/taskInstances")
         response.raise_for_status()
         return response.json()["task_instances"]
+
+    def hitl_details(self, dag_id: str, run_id: str, *, pending: bool) -> list[dict[str, Any]]:
+        """The run's human-in-the-loop requests (only those not answered yet: pending)."""
+        params = {"response_received": "false"} if pending else {}
+        response = self.client.get(f"/dags/{dag_id}/dagRuns/{run_id}/hitlDetails", params=params)
+        response.raise_for_status()
+        return response.json()["hitl_details"]
+
+    def xcom(self, dag_id: str, run_id: str, task_id: str) -> Any:
+        response = self.client.get(
+            f"/dags/{dag_id}/dagRuns/{run_id}/taskInstances/{task_id}/xcomEntries/return_value",
+            params={"deserialize": "true"},
+        )
+        return response.json().get("value") if response.status_code == 200 else None
+
+    def refused_trigger(self, dag_id: str, conf: dict[str, Any]) -> str:
+        """Why the API refuses this trigger (a run it creates fails the check)."""
+        response = self.client.post(
+            f"/dags/{dag_id}/dagRuns", json={"logical_date": None, "conf": conf}
+        )
+        require(response.status_code == 400, f"{dag_id} {conf}: {response.status_code}")
+        return str(response.json().get("detail"))[:200]
+
+    def assets(self) -> list[dict[str, Any]]:
+        response = self.client.get("/assets", params={"limit": 100})
+        response.raise_for_status()
+        return response.json()["assets"]
+
+    def run_count(self, dag_id: str) -> int:
+        response = self.client.get(f"/dags/{dag_id}/dagRuns", params={"limit": 1})
+        response.raise_for_status()
+        return int(response.json()["total_entries"])
 
     def task_log(self, dag_id: str, run_id: str, task_id: str) -> str:
         response = self.client.get(
@@ -344,16 +384,20 @@ def nothing_due_run(api: Api, dag_id: str = f"jobharbor_{SOURCE}") -> dict[str, 
     }
 
 
-def check(base: str, shots: Path, data_dir: Path) -> tuple[list[str], dict[str, Any]]:
+def check(
+    base: str, shots: Path, data_dir: Path, inbox: Received
+) -> tuple[list[str], dict[str, Any]]:
     api = Api(base)
     try:
         figures: dict[str, Any] = {}
-        return _drive(api, base, shots, data_dir, figures), figures
+        return _drive(api, base, shots, data_dir, figures, inbox), figures
     finally:
         api.pause_again()
 
 
-def _drive(api: Api, base: str, shots: Path, data_dir: Path, figures: dict[str, Any]) -> list[str]:
+def _drive(
+    api: Api, base: str, shots: Path, data_dir: Path, figures: dict[str, Any], inbox: Received
+) -> list[str]:
     from playwright.sync_api import sync_playwright
 
     from pipeline.settings import load_settings
@@ -409,6 +453,12 @@ def _drive(api: Api, base: str, shots: Path, data_dir: Path, figures: dict[str, 
         page.get_by_text("fingerprint").first.wait_for(timeout=60_000)
         page.screenshot(path=shots / "3-preview-log.png", full_page=True)
         done.append("the re-parse preview's manifest is in the plan task's log")
+
+        from up_check_decisions import Decisions  # 7. to 13.: the decisions in the UI
+
+        decided, shown = Decisions(api, page, base, shots, inbox).run()
+        done.extend(decided)
+        figures.update(shown)
         browser.close()
     return done
 
@@ -417,6 +467,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument("--keep", action="store_true", help="leave Airflow running")
+    parser.add_argument(
+        "--docs",
+        type=Path,
+        default=REPO / "docs" / "screenshots" / "airflow",
+        help="where the compressed set of the decisions' screenshots goes",
+    )
     args = parser.parse_args(argv)
     from pipeline.airflow.settings import AirflowSettings
     from pipeline.settings import load_settings
@@ -430,17 +486,22 @@ def main(argv: list[str] | None = None) -> int:
     shots = data_dir / "up-check"
     shots.mkdir(parents=True, exist_ok=True)
     port = args.port or free_port()
-    start_airflow(port)
-    try:
-        print(f"ok: {check_listeners(data_dir, port)}")  # 0.
-        done, figures = check(f"http://127.0.0.1:{port}", shots, data_dir)
-        for line in done:
-            print(f"ok: {line}")
-        print(f"screenshots: {shots}")
-        print(json.dumps({"ok": True, "checks": len(done) + 1, **figures}))
-    finally:
-        if not args.keep:
-            subprocess.run(["bash", str(REPO / "scripts" / "airflow-down.sh")], cwd=REPO)
+    # Failure alerts go to an SMTP sink on loopback for the run (the freshness step):
+    # Airflow's components, and so the tasks, take JOBHARBOR_ALERT_* from this process.
+    with smtp_sink() as (smtp_port, inbox):
+        os.environ["JOBHARBOR_ALERT_SMTP_URL"] = f"smtp://127.0.0.1:{smtp_port}"
+        os.environ["JOBHARBOR_ALERT_EMAIL_TO"] = ALERT_TO
+        start_airflow(port)
+        try:
+            print(f"ok: {check_listeners(data_dir, port)}")  # 0.
+            done, figures = check(f"http://127.0.0.1:{port}", shots, data_dir, inbox)
+            for line in done:
+                print(f"ok: {line}")
+            print(f"screenshots: {shots}; for docs/: {publish(shots, args.docs)}")
+            print(json.dumps({"ok": True, "checks": len(done) + 1, **figures}))
+        finally:
+            if not args.keep:
+                subprocess.run(["bash", str(REPO / "scripts" / "airflow-down.sh")], cwd=REPO)
     return 0
 
 
