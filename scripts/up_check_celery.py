@@ -176,18 +176,21 @@ class Drill:
 
     def _advance(self, boards: list[Board]) -> dict[int, int]:
         """No faults left from before, and every board one revision past its last (one
-        posting closes, one changes, one opens): each check has new work to fetch."""
+        posting closes, one changes, one opens): each check has new work to fetch. Boards
+        of two sources can be one sandbox board (Workable's widget and its v3 API): each
+        sandbox board is advanced once, and all its boards list that revision."""
         before = self.sandbox.get("/_sandbox/state").json()["revisions"]
         self.sandbox.post("/_sandbox/reset").raise_for_status()
-        revisions = {}
-        for board in boards:
-            steps = int(before.get(f"{board.platform}/{board.token}", 0)) + 1
+        reached: dict[tuple[str, str], int] = {}
+        for key in dict.fromkeys((b.platform, b.token) for b in boards):
+            platform, token = key
+            steps = int(before.get(f"{platform}/{token}", 0)) + 1
             answer = self.sandbox.post(
                 "/_sandbox/advance",
-                params={"platform": board.platform, "token": board.token, "steps": steps},
+                params={"platform": platform, "token": token, "steps": steps},
             )
-            revisions[board.id] = int(answer.raise_for_status().json()["revision"])
-        return revisions
+            reached[key] = int(answer.raise_for_status().json()["revision"])
+        return {b.id: reached[(b.platform, b.token)] for b in boards}
 
     # ------------------------------------------------------------ the run
 
