@@ -225,6 +225,17 @@ def insert_jobs(conn: psycopg.Connection, rows: list[dict[str, Any]]) -> None:
 SEED_ROWS = [job_row(i) for i in range(60)]
 
 
+def seed_for_reading(serving: Database, rows: list[dict[str, Any]]) -> str:
+    """A module's rows, inserted and analyzed once (statistics for the planner, the
+    visibility map for index-only walks), and the web role's URL to read them with."""
+    with psycopg.connect(serving.url) as conn:
+        insert_jobs(conn, rows)
+    with psycopg.connect(serving.url, autocommit=True) as conn:
+        conn.execute("VACUUM (ANALYZE) serving.jobs")
+    roles.provision_web_role(serving, WEB_PASSWORD)
+    return roles.reader_url(serving.url, WEB_PASSWORD)
+
+
 @pytest.fixture
 def serving(databases) -> Database:
     return databases.serving

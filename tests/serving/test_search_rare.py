@@ -15,9 +15,9 @@ import pytest
 from psycopg.rows import dict_row
 
 from pipeline.db.connect import Database
-from serving_sync import lexicon, roles, search
+from serving_sync import lexicon, search
 from serving_sync.search import Filters
-from tests.serving.conftest import NOW, WEB_PASSWORD, Seeder, insert_jobs, job_row
+from tests.serving.conftest import NOW, Seeder, insert_jobs, job_row, seed_for_reading
 from tests.serving.test_search_sql import _newest, all_pages
 
 ROWS = 2400
@@ -53,14 +53,10 @@ class Rare:
 @pytest.fixture(scope="module")
 def rare(module_serving: Database) -> Rare:
     rows = [_row(i) for i in range(ROWS)]
-    with psycopg.connect(module_serving.url) as conn:
-        insert_jobs(conn, rows)
-    with psycopg.connect(module_serving.url, autocommit=True) as conn:
-        conn.execute("VACUUM (ANALYZE) serving.jobs")
+    web_url = seed_for_reading(module_serving, rows)
     with module_serving.connect() as conn:
         assert lexicon.keep_shares(conn) > 0
-    roles.provision_web_role(module_serving, WEB_PASSWORD)
-    return Rare(rows, module_serving, roles.reader_url(module_serving.url, WEB_PASSWORD))
+    return Rare(rows, module_serving, web_url)
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ import pytest
 from psycopg.rows import dict_row
 
 from pipeline.db.connect import Database
-from serving_sync import roles, search
+from serving_sync import search
 from serving_sync.search import UNKNOWN, Filters
-from tests.serving.conftest import NOW, WEB_PASSWORD, insert_jobs, job_row
+from tests.serving.conftest import NOW, job_row, seed_for_reading
 from tests.serving.test_search_sql import _matches, _newest, all_pages
 
 ROWS = 2400
@@ -53,12 +53,7 @@ class Walked:
 @pytest.fixture(scope="module")
 def walked(module_serving: Database) -> Walked:
     rows = [_row(i) for i in range(ROWS)]
-    with psycopg.connect(module_serving.url) as conn:
-        insert_jobs(conn, rows)
-    with psycopg.connect(module_serving.url, autocommit=True) as conn:
-        conn.execute("VACUUM (ANALYZE) serving.jobs")  # visibility map: index-only walks
-    roles.provision_web_role(module_serving, WEB_PASSWORD)
-    return Walked(rows, module_serving, roles.reader_url(module_serving.url, WEB_PASSWORD))
+    return Walked(rows, module_serving, seed_for_reading(module_serving, rows))
 
 
 @pytest.fixture
