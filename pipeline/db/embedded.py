@@ -31,6 +31,11 @@ from pipeline.errors import FatalError
 
 SUPERUSER = "postgres"
 DATABASES = ("jobharbor", "jobharbor_serving", "airflow")
+# Databases only the cluster's superuser uses (maintenance, the template new databases are
+# made from, Airflow's metadata). PostgreSQL grants every role CONNECT and TEMPORARY on
+# every database through PUBLIC, so without a revoke the web role could log in to these
+# and create temporary tables: taken from PUBLIC (the superuser needs no grant).
+SUPERUSER_ONLY = ("postgres", "template1", "airflow")
 _RUN_AS = "jobharbor-pg"
 
 
@@ -287,6 +292,13 @@ def _ensure_databases(cluster: EmbeddedCluster, databases: tuple[str, ...]) -> N
         for name in databases:
             if name not in existing:
                 conn.execute(f'CREATE DATABASE "{name}"')
+        for name in SUPERUSER_ONLY:
+            if name in existing or name in databases:
+                conn.execute(
+                    sql.SQL("REVOKE CONNECT, TEMPORARY ON DATABASE {} FROM PUBLIC").format(
+                        sql.Identifier(name)
+                    )
+                )
 
 
 def stop_cluster(root: Path) -> bool:

@@ -49,3 +49,26 @@ def test_a_cluster_that_trusted_loopback_is_tightened_on_next_use(root: Path) ->
     assert new.password
     assert _connects(new.url("jobharbor"))
     assert not _connects(old.url("jobharbor"))
+
+
+def test_a_role_other_than_the_superuser_cannot_reach_the_maintenance_template_or_airflow_databases(
+    root: Path,
+) -> None:
+    """PostgreSQL grants CONNECT and TEMPORARY on every database to PUBLIC: a login role
+    made for the web app could otherwise open the `airflow` metadata or `postgres`
+    database and write temporary tables there. The platform's databases keep PUBLIC's
+    CONNECT (their own grants decide), and the superuser reaches everything."""
+    cluster = ensure_cluster(
+        root, databases=("jobharbor", "airflow"), durable=False, password_auth=False
+    )
+    with psycopg.connect(cluster.url("postgres"), autocommit=True) as conn:
+        conn.execute("CREATE ROLE visitor LOGIN")
+    visitor = f"postgresql://visitor@127.0.0.1:{cluster.port}"
+    for name in ("postgres", "template1", "airflow"):
+        with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+            psycopg.connect(f"{visitor}/{name}", connect_timeout=5).close()
+        assert _connects(cluster.url(name))
+    assert _connects(f"{visitor}/jobharbor")
+    # Idempotent: the next command's ensure_cluster keeps the revokes and says nothing new.
+    ensure_cluster(root, databases=("jobharbor", "airflow"), durable=False, password_auth=False)
+    assert not _connects(f"{visitor}/airflow")
