@@ -24,7 +24,7 @@ from decimal import Decimal
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
-from babel.dates import format_date, format_datetime, format_timedelta
+from babel.dates import format_date, format_datetime, format_skeleton, format_timedelta
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
@@ -226,6 +226,16 @@ def percent(share: float) -> str:
 
 def day(value: date | datetime) -> str:
     return format_date(value, _DAY_FORMATS[locale()], locale=locale())
+
+
+def month(value: str) -> str:
+    """A "YYYY-MM" month as a reader names it: "December 2026", "tháng 12 năm 2026".
+    Anything else is shown as it is (a label never fails a page)."""
+    try:
+        first = date.fromisoformat(f"{value}-01")
+    except ValueError:
+        return value
+    return format_skeleton("yMMMM", first, locale=locale())
 
 
 def moment_utc(value: datetime) -> str:

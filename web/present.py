@@ -109,7 +109,8 @@ def legal_entity_text(job: dict[str, Any]) -> str | None:
     return entity
 
 
-# The enumerated values as a page names them (English: the value itself, capitalised).
+# The enumerated values as a page names them (English: the value itself, capitalised,
+# as "Unknown" beside them is).
 VALUE_LABELS = {
     "seniority": {
         "intern": N_("Intern"), "junior": N_("Junior"), "mid": N_("Mid"),
@@ -124,8 +125,8 @@ VALUE_LABELS = {
         "internship": N_("Internship"), "volunteer": N_("Volunteer"), **EMPLOYMENT_LABELS,
     },
     "job_type": {
-        "co-op": N_("co-op"), "intern": N_("intern"), "new_grad": N_("new grad"),
-        "student": N_("student"), "research": N_("research"),
+        "co-op": N_("Co-op"), "intern": N_("Intern"), "new_grad": N_("New grad"),
+        "student": N_("Student"), "research": N_("Research"),
     },
 }  # fmt: skip
 
@@ -145,7 +146,9 @@ def value_label(group: str, value: str) -> str:
     if group == "country":
         return country_name(value)
     if group == "job_type":
-        return value.replace("_", " ")
+        return value.replace("_", " ").capitalize()
+    if group == "month":
+        return i18n.month(value)
     return value
 
 

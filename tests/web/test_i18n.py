@@ -366,6 +366,26 @@ def test_english_numbers_and_dates_read_as_before() -> None:
     assert i18n.moment_utc(datetime(2026, 11, 30, 16, 30, tzinfo=hanoi)) == "30 Nov 2026 09:30 UTC"
 
 
+def test_facet_values_read_capitalised_like_unknown_beside_them() -> None:
+    """A filter list shows "Intern" above "Unknown", not "intern": every enumerated
+    value a page lists starts with a capital, a known one or one the labels lack."""
+    assert present.value_label("job_type", "intern") == "Intern"
+    assert present.value_label("job_type", "new_grad") == "New grad"
+    assert present.value_label("job_type", "apprentice") == "Apprentice"  # no label yet
+    assert present.value_label("job_type", "unknown") == "Unknown"
+    for group, values in present.VALUE_LABELS.items():
+        for value in values:
+            label = present.value_label(group, value)
+            assert label[:1].isupper(), (group, value, label)
+
+
+def test_a_month_of_the_stats_reads_as_a_month_in_each_language(vietnamese) -> None:
+    assert present.value_label("month", "2026-12") == "tháng 12 năm 2026"
+    assert present.value_label("month", "not-a-month") == "not-a-month"  # shown, not a 500
+    i18n.activate(i18n.Choice("en"))
+    assert present.value_label("month", "2026-12") == "December 2026"
+
+
 def test_the_page_shows_dates_and_amounts_in_its_language(web, seeded) -> None:
     salaried = next(r for r in seeded if r.get("salary_min") and r["salary_min"] >= 1000)
     page = get(f"{web.url}/jobs/{salaried['id']}", headers=VI).text
