@@ -7,9 +7,10 @@ an autovacuum's ANALYZE, gin_clean_pending_list, an insert past the list's limit
 can read some of a posting's words there and not yet others; for a query with an
 exclusion a word missed is a match: "-engineer" counted the postings whose only form of
 the word is its stem ('~en:engin', in "Engineering Manager"). serving.web_where checks
-such a query on each row the index gives; a query without an exclusion needs no check.
-The move is slowed down here (a VACUUM with a cost delay after each word it moves), so
-the reads overlap it every time."""
+such a query on each row the index gives (a query without an exclusion needs no check),
+and `jobharbor search` (serving.search_jobs) every match. The move is slowed down here
+(a VACUUM with a cost delay after each word it moves), so the reads overlap it every
+time: the index's own answer is wrong meanwhile, and the test says so if it never is."""
 
 from __future__ import annotations
 
