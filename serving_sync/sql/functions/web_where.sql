@@ -8,12 +8,22 @@
 -- values (a field of the filters parameter is a constant there too), so the
 -- "... IS NULL OR ..." branches of unused filters fold away and each call gets the plan
 -- of exactly the filters it uses.
+-- The text query with an exclusion ('-engineer': '!' in the tsquery) is checked again
+-- on each row (ts_match_vq: the operator's function, which the planner does not take as
+-- an index condition): PostgreSQL's text index answers it without a recheck, and while a
+-- VACUUM, an autovacuum's ANALYZE, gin_clean_pending_list or an insert past the list's
+-- limit moves its pending entries into its main structure, a scan can read some of a
+-- posting's words there and not yet others, so a posting with the excluded word is
+-- taken to lack it ('-engineer' counted the postings whose only form of it was the stem
+-- '~en:engin'). A query without an exclusion needs no check: a word missed can only
+-- lose a match there, and the scan read the pending list before the main structure.
 -- $1 the text query (tsquery), $2 the filters (serving.web_filter). A constant: callers
 -- append it to constant text only.
 CREATE OR REPLACE FUNCTION serving.web_where() RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN $w$
  WHERE ($1 IS NULL OR j.search_tsv @@ $1)
+   AND ($1 IS NULL OR NOT serving.text_negates($1) OR ts_match_vq(j.search_tsv, $1))
    AND (($2).country IS NULL OR j.countries && ($2).country
         OR ('unknown' = ANY (($2).country) AND j.countries = '{}'))
    AND (($2).region IS NULL OR j.regions && ($2).region
