@@ -21,17 +21,15 @@ from collections.abc import Iterable
 
 from parsers.types import Issue
 from pipeline.crawl.platforms import Platform
-from pipeline.crawl.platforms.base import ONLY_FORMAT, ListingFormat
+from pipeline.crawl.platforms.base import (
+    GONE_STATUSES,
+    NOT_THIS_FORMAT,
+    ONLY_FORMAT,
+    ListingFormat,
+)
 from pipeline.db.rows import BoardRow
 from pipeline.phases.listing import FormatTry, ListingRead
 
-# The listing endpoint says the board is not there.
-GONE_STATUSES = frozenset({404, 410})
-# A parser's rejections that mean "this body is not that format" (docs/parsers.md,
-# "Rejections"): an XML reader given an HTML page or another root, a JSON reader given
-# HTML, a listing reader given a page with no listing. A blocked page, an empty body or
-# a parser error is not among them: those say nothing about the format.
-NOT_THIS_FORMAT = frozenset({"unexpected_shape", "invalid_xml", "html_not_json", "no_posting"})
 SWITCH_ISSUE = "format_fallback"
 KEPT_ISSUE = "format_unavailable"
 

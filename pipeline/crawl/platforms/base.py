@@ -57,6 +57,13 @@ class ListingFormat:
     why: str = ""
 
 
+# Answers that say "this board has no listing in this format": the listing endpoint's
+# 404 or 410, or a parser's rejection of a body as another format (an XML reader given
+# an HTML page or another root, a JSON reader given HTML, a listing reader given a page
+# with no listing). A block, an empty body or a parser error say nothing about the format.
+GONE_STATUSES = frozenset({404, 410})
+NOT_THIS_FORMAT = frozenset({"unexpected_shape", "invalid_xml", "html_not_json", "no_posting"})
+
 # The name of a platform's only listing format, when it has one (crawl.boards.format
 # stays NULL for such boards: there is nothing to choose).
 ONLY_FORMAT = "listing"
