@@ -14,6 +14,9 @@ from pipeline.crawl.catalog import sync_catalog
 from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
+from sandbox.formats.jobvite import job_code
+from sandbox.formats.successfactors import req_id
+from sandbox.formats.workable import shortcode
 from sandbox.server import RunningSandbox
 from sandbox.world import build_board
 from tests.apps import MakeApp, advance, board, make_due, query, scans, set_fault
@@ -40,9 +43,6 @@ def sf_app(make_app: MakeApp, sandbox: RunningSandbox) -> App:
 
 
 def world_ids(sandbox: RunningSandbox, platform: str, token: str) -> set[str]:
-    from sandbox.formats.jobvite import job_code
-    from sandbox.formats.successfactors import req_id
-
     jobs = build_board(sandbox.state.seed, platform, token, 0, False).jobs
     ident = req_id if platform == "successfactors" else job_code
     return {ident(job) for job in jobs}
@@ -212,3 +212,22 @@ def test_a_jobvite_board_whose_feed_is_gone_is_read_from_its_career_site_pages(
            WHERE r.is_current AND r.description_text IS NOT NULL""",
     )
     assert described[0]["n"] == len(wanted), "each row's job page gave its description"
+
+
+def test_a_workable_account_whose_widget_is_gone_is_read_from_the_v3_api(
+    make_app: MakeApp, sandbox: RunningSandbox
+) -> None:
+    source = xml_source("wk", "workable", sandbox.url, "acme-widgetless", "application/json")
+    app = make_app(source)
+    assert board(app, "acme-widgetless")["format"] == "widget_v1"
+    set_fault(sandbox, "workable", "acme-widgetless", status=404, path="/api/v1/")
+
+    stats = run(app, "wk")
+
+    row = board(app, "acme-widgetless")
+    assert (row["format"], stats["format_switches"]) == ("careers_v3", 1)
+    assert row["url"].endswith("/workable/api/v3/accounts/acme-widgetless/jobs")
+    (scan,) = scans(app, "acme-widgetless")
+    assert scan["complete"]
+    jobs = build_board(sandbox.state.seed, "workable", "acme-widgetless", 0, False).jobs
+    assert set(postings(app)) == {shortcode(job) for job in jobs}
