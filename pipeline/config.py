@@ -46,7 +46,7 @@ COMPOSITE_TOKENS: dict[str, tuple[re.Pattern[str], str]] = {
     "successfactors": (
         re.compile(
             r"^(?:[A-Za-z0-9.-]+\.[A-Za-z]{2,}/[A-Za-z0-9_.-]+(?:@[A-Za-z0-9.-]+\.[A-Za-z]{2,})?"
-            r"|[A-Za-z0-9.-]+\.[A-Za-z]{2,})$"
+            r"|(?!career\d*\.(?:successfactors|sapsf)\.)[A-Za-z0-9.-]+\.[A-Za-z]{2,})$"
         ),
         "career2.successfactors.eu/CompanyId, jobs.example.com or "
         "career2.successfactors.eu/CompanyId@jobs.example.com",

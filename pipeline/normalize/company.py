@@ -92,7 +92,8 @@ def _name_part(platform: str, token: str) -> str:
         legacy, _, csb_site = token.partition("@")
         if "/" in legacy:
             return legacy.split("/", 1)[1]
-        return _host_name(csb_site or legacy)
+        host = csb_site or legacy
+        return "" if re.match(r"career\d*\.(?:successfactors|sapsf)\.", host) else _host_name(host)
     if platform == "jobvite":
         # `companyEId`, `companyEId@slug` or `@slug`: the career-site slug names someone.
         return token.partition("@")[2] or token

@@ -204,6 +204,9 @@ def test_icims_stops_when_the_page_says_it_is_the_last() -> None:
     [
         ("oracle", "CX_1", "eeho.fa.us2.oraclecloud.com/CX_1"),
         ("successfactors", "SwissRe", "career2.successfactors.eu/CompanyId"),
+        # SAP's career host alone names no company's site.
+        ("successfactors", "career2.successfactors.eu", "jobs.example.com"),
+        ("jobvite", "qZA9VfwF@", "qZA9VfwF, @careersiteslug or qZA9VfwF@careersiteslug"),
     ],
 )
 def test_a_composite_token_without_its_parts_is_a_config_error(
@@ -213,6 +216,6 @@ def test_a_composite_token_without_its_parts_is_a_config_error(
     from pipeline.errors import ConfigError
 
     path = tmp_path / "sources.yaml"
-    path.write_text(f"sources:\n  s:\n    platform: {platform}\n    boards: [{token}]\n")
+    path.write_text(f"sources:\n  s:\n    platform: {platform}\n    boards: ['{token}']\n")
     with pytest.raises(ConfigError, match=re.escape(example)):
         load_sources(path, env={})

@@ -135,6 +135,7 @@ def test_a_successfactors_token_without_a_company_names_a_career_site_builder_si
         (jobvite_board, "@"),
         (jobvite_board, "a b"),
         (sf_board, "@jobs.example.com"),
+        (sf_board, "career2.successfactors.eu"),  # SAP's host names no company's site
         (sf_board, "career2.successfactors.eu/X jobs.example.com"),
     ],
 )

@@ -28,6 +28,8 @@ _HOST = r"[A-Za-z0-9.-]+\.[A-Za-z]{2,}"
 _TOKEN = re.compile(
     rf"^(?:(?P<host>{_HOST})/(?P<company>[A-Za-z0-9_.-]+))?(?:@?(?P<site>{_HOST}))?$"
 )
+# SAP's own career hosts serve the legacy site per company id, never a company's CSB site.
+_DATA_CENTER = re.compile(r"^career\d*\.(?:successfactors|sapsf)\.", re.I)
 XML_FEED = ListingFormat(
     "xml_feed",
     "career-site XML feed (job_listing_summary, resultType=XML)",
@@ -58,6 +60,11 @@ def parse_board(token: str) -> SfBoard:
         )
     if match["host"] and match["site"] and "@" not in token:
         raise ValueError(f"SuccessFactors board token {token!r}: separate the site with @")
+    if match["site"] and _DATA_CENTER.match(match["site"]):
+        raise ValueError(
+            f"SuccessFactors board token {token!r} names SAP's career host, not a company's "
+            "site: add the company id (career2.successfactors.eu/SwissRe)"
+        )
     host = match["host"].lower() if match["host"] else None
     site = match["site"].lower() if match["site"] else None
     return SfBoard(host, match["company"], site)
