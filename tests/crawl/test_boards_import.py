@@ -351,14 +351,18 @@ def test_career_site_urls_name_boards_read_from_their_career_site(
     assert recognize(url) == board
 
 
+def url_file(tmp_path: Path, *urls: str) -> Path:
+    path = tmp_path / "urls.txt"
+    path.write_text("".join(f"https://{url}\n" for url in urls), encoding="utf-8")
+    return path
+
+
 def test_a_board_whose_best_format_is_gone_is_registered_in_the_next_and_says_why(
     app: App, sandbox: RunningSandbox, tmp_path: Path
 ) -> None:
     set_fault(sandbox, "workable", "probe-co", status=404, path="/api/v1/")
-    urls = tmp_path / "urls.txt"
-    urls.write_text("https://apply.workable.com/probe-co\n", encoding="utf-8")
 
-    (board,) = import_boards(app, urls).accepted
+    (board,) = import_boards(app, url_file(tmp_path, "apply.workable.com/probe-co")).accepted
 
     assert board.format == "careers-page API v3 (POST jobs, paged)"
     assert board.listing_url.endswith("/workable/api/v3/accounts/probe-co/jobs")
@@ -379,10 +383,8 @@ def test_a_best_format_failing_for_now_is_reported_not_passed_over(
     app: App, sandbox: RunningSandbox, tmp_path: Path
 ) -> None:
     set_fault(sandbox, "workable", "flaky-co", status=503, path="/api/v1/")
-    urls = tmp_path / "urls.txt"
-    urls.write_text("https://apply.workable.com/flaky-co\n", encoding="utf-8")
 
-    report = import_boards(app, urls)
+    report = import_boards(app, url_file(tmp_path, "apply.workable.com/flaky-co"))
 
     assert report.accepted == []
     ((_url, reason),) = report.invalid

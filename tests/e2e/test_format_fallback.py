@@ -11,7 +11,6 @@ from typing import Any
 
 from pipeline.app import App
 from pipeline.crawl.catalog import sync_catalog
-from pipeline.phases.discover import discover
 from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
 from sandbox.formats.jobvite import job_code
@@ -19,7 +18,16 @@ from sandbox.formats.successfactors import req_id
 from sandbox.formats.workable import shortcode
 from sandbox.server import RunningSandbox
 from sandbox.world import build_board
-from tests.apps import MakeApp, advance, board, make_due, query, scans, set_fault
+from tests.apps import (
+    MakeApp,
+    advance,
+    board,
+    discovered,
+    make_due,
+    query,
+    scans,
+    set_fault,
+)
 
 SF_LEGACY = "career4.successfactors.com"
 SF_SITE = "jobs.northwind.example"
@@ -59,12 +67,6 @@ def attempts(app: App) -> list[dict[str, Any]]:
     )
 
 
-def run(app: App, source: str) -> dict[str, Any]:
-    report = discover(app, source, force=True)
-    assert report.status == "succeeded", report
-    return dict(report.stats)
-
-
 def test_a_board_whose_xml_feed_is_gone_is_read_from_its_rss_feed_in_the_same_run(
     make_app: MakeApp, sandbox: RunningSandbox
 ) -> None:
@@ -72,7 +74,7 @@ def test_a_board_whose_xml_feed_is_gone_is_read_from_its_rss_feed_in_the_same_ru
     assert board(app, SF_TOKEN)["format"] == "xml_feed"
     set_fault(sandbox, "successfactors", SF_LEGACY, status=404, on="listing")
 
-    stats = run(app, "sf")
+    stats = discovered(app, "sf")
 
     row = board(app, SF_TOKEN)
     assert row["format"] == "rss_feed"
@@ -97,13 +99,13 @@ def test_the_next_run_asks_the_format_that_worked_and_a_catalog_sync_keeps_it(
 ) -> None:
     app = sf_app(make_app, sandbox)
     set_fault(sandbox, "successfactors", SF_LEGACY, status=404, on="listing")
-    run(app, "sf")
+    discovered(app, "sf")
     sync_catalog(app)  # sources.yaml still names the XML feed first
     assert board(app, SF_TOKEN)["format"] == "rss_feed"
     before = len(attempts(app))
 
     make_due(app)
-    stats = run(app, "sf")
+    stats = discovered(app, "sf")
 
     asked = [a["url"] for a in attempts(app)[before:] if "robots.txt" not in a["url"]]
     assert len(asked) == 1
@@ -119,7 +121,7 @@ def test_a_disabled_feed_answering_another_document_falls_back_too(
     xml = "text/xml; charset=utf-8"
     set_fault(sandbox, "successfactors", SF_LEGACY, status=200, body=disabled, content_type=xml)
 
-    run(app, "sf")
+    discovered(app, "sf")
 
     assert board(app, SF_TOKEN)["format"] == "rss_feed"
     (scan,) = scans(app, SF_TOKEN)
@@ -133,7 +135,7 @@ def test_transient_failures_never_switch_the_format(
     for status in (500, 503, 429):
         set_fault(sandbox, "successfactors", SF_LEGACY, status=status, on="listing")
         make_due(app)
-        stats = run(app, "sf")
+        stats = discovered(app, "sf")
         assert stats["format_switches"] == 0
         assert board(app, SF_TOKEN)["format"] == "xml_feed"
     assert not [a for a in attempts(app) if "googlefeed" in a["url"]], "no RSS request was sent"
@@ -146,7 +148,7 @@ def test_a_board_stays_on_its_format_when_the_fallback_has_no_listing_either(
     set_fault(sandbox, "successfactors", SF_LEGACY, status=404, on="listing")
     set_fault(sandbox, "successfactors", SF_SITE, status=404, on="listing")
 
-    stats = run(app, "sf")
+    stats = discovered(app, "sf")
 
     row = board(app, SF_TOKEN)
     assert (row["format"], stats["format_switches"]) == ("xml_feed", 0)
@@ -162,25 +164,25 @@ def test_no_absence_counts_from_the_switchs_first_read_only_from_later_complete_
     """The sandbox's CSB site is another board of the world than the legacy one, so every
     posting the XML feed listed is absent from the RSS feed: the strictest case."""
     app = sf_app(make_app, sandbox)
-    run(app, "sf")
+    discovered(app, "sf")
     from_xml = set(postings(app))
     assert from_xml
     set_fault(sandbox, "successfactors", SF_LEGACY, status=404, on="listing")
 
     make_due(app)
-    run(app, "sf")  # the switch: a new baseline
+    discovered(app, "sf")  # the switch: a new baseline
 
     after_switch = postings(app)
     assert all(after_switch[i]["missing_count"] == 0 for i in from_xml)
     assert all(after_switch[i]["status"] == "active" for i in from_xml)
 
     make_due(app)
-    run(app, "sf")  # the same RSS body again: it confirms the baseline, moves nothing
+    discovered(app, "sf")  # the same RSS body again: it confirms the baseline, moves nothing
     assert all(postings(app)[i]["missing_count"] == 0 for i in from_xml)
 
     advance(sandbox, "successfactors", SF_SITE)
     make_due(app)
-    run(app, "sf")  # the next complete read that differs counts each absence once
+    discovered(app, "sf")  # the next complete read that differs counts each absence once
 
     later = postings(app)
     assert {later[i]["missing_count"] for i in from_xml} == {1}
@@ -193,7 +195,7 @@ def test_a_jobvite_board_whose_feed_is_gone_is_read_from_its_career_site_pages(
     app = make_app(xml_source("jv", "jobvite", sandbox.url, JOBVITE_TOKEN, "xml, html"))
     set_fault(sandbox, "jobvite", "qZA9VfwF", status=404, on="listing")
 
-    stats = run(app, "jv")
+    stats = discovered(app, "jv")
     fetched = fetch_details(app, "jv")
     parsed = parse_source(app, "jv")
     assert fetched.status == parsed.status == "succeeded"
@@ -222,7 +224,7 @@ def test_a_workable_account_whose_widget_is_gone_is_read_from_the_v3_api(
     assert board(app, "acme-widgetless")["format"] == "widget_v1"
     set_fault(sandbox, "workable", "acme-widgetless", status=404, path="/api/v1/")
 
-    stats = run(app, "wk")
+    stats = discovered(app, "wk")
 
     row = board(app, "acme-widgetless")
     assert (row["format"], stats["format_switches"]) == ("careers_v3", 1)
