@@ -7,11 +7,15 @@ such listing here" move a board to another format: the listing endpoint's 404 or
 (another document, a disabled feed's page). A failure that may pass (no response,
 5xx, 429, a bot wall, a robots.txt refusal) is asked again next time in the same
 format: switching on it would trade a good format for a worse one on a bad minute.
+An HTML page answered with 200 where JSON or XML was expected is taken for another
+format (a parser's `html_not_json`, `no_posting`) unless the source's validation
+refuses its content type first, which then makes it a failure that may pass.
 
 The switch's own read is judged like any other, and its URL is another scope, so a
 complete read in the new format is a new baseline (docs/lifecycle.md): it may add
-postings and reopen them, but no absence from it counts until the next complete read
-in the same format. A board moves to the new format only when that format answered
+postings and reopen them, but no absence from it counts; the next complete read in
+the same format that differs from it counts absences again (one that repeats it, a
+304 or an identical body, confirms the baseline and moves nothing). A board moves to the new format only when that format answered
 with a listing; otherwise it stays where it was and the run records both failures.
 """
 
