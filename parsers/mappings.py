@@ -433,6 +433,22 @@ SUCCESSFACTORS = JsonMapping(
 
 MAPPINGS.update({m.platform: m for m in (SUCCESSFACTORS,)})
 
+# SuccessFactors Career Site Builder's RSS feed (`{site}/googlefeed.xml`), read into
+# rows by parsers/successfactors.py (`g:` elements as `g_`, the id worked out there).
+# Not in MAPPINGS: the XML feed's mapping is the platform's.
+SUCCESSFACTORS_RSS = JsonMapping(
+    platform="successfactors",
+    listing="jobs",
+    fields={
+        "external_id": "id",
+        "title": "title",
+        "url": "link",
+        "description_html": "description",
+        "department": "g_job_function",
+        "employment_type": "g_job_type",
+    },
+)
+
 # JazzHR: the public XML job feed (`app.jazz.co/feeds/export/jobs/{company}`),
 # `<jobs>` of `<job>` with CDATA text (see parsers/jazzhr.py).
 JAZZHR = JsonMapping(
@@ -472,6 +488,22 @@ JOBVITE = JsonMapping(
 )
 
 MAPPINGS.update({m.platform: m for m in (JOBVITE,)})
+
+# Jobvite's career-site search page (`jobs.jobvite.com/{slug}/search`, HTML), read into
+# rows by parsers/jobvite.py; each job's own page carries the advert (JSON-LD). Not in
+# MAPPINGS: the feed's mapping is the platform's.
+JOBVITE_SITE = JsonMapping(
+    platform="jobvite",
+    listing="jobs",
+    fields={
+        "external_id": "id",
+        "url": "url",
+        "title": "title",
+        "location_text": "location",
+    },
+    offices=(OfficeMap("location"),),
+    listing_has_description=False,
+)
 
 # iCIMS: the portal's job search pages (HTML, `.iCIMS_JobsTable` rows), read into rows
 # by parsers/icims.py; each posting's own page carries the advert (JSON-LD).

@@ -33,7 +33,7 @@ from pipeline.settings import interpolation_environment, load_settings
 from pipeline.workday_sites import OWN_HOST_TOKEN, TOKEN_FORMS, workday_site
 
 _SOURCE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
-_BOARD_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
+_BOARD_TOKEN = re.compile(r"^[A-Za-z0-9@][A-Za-z0-9._/@-]{0,199}$")
 # A Workday board on its tenant's own host, e.g. nvidia.wd5/NVIDIAExternalCareerSite (on
 # nvidia.wd5.myworkdayjobs.com); boards on a data center's shared host are spelt by
 # pipeline.workday_sites.SHARED_HOST_TOKEN.
@@ -42,9 +42,21 @@ WORKDAY_TOKEN = OWN_HOST_TOKEN
 # its shape, and an example for the error message.
 COMPOSITE_TOKENS: dict[str, tuple[re.Pattern[str], str]] = {
     "oracle": (re.compile(r"^[A-Za-z0-9.-]+/[A-Za-z0-9_-]+$"), "eeho.fa.us2.oraclecloud.com/CX_1"),
+    # The legacy career site, a Career Site Builder site, or both (the XML feed first).
     "successfactors": (
-        re.compile(r"^[A-Za-z0-9.-]+\.[A-Za-z]{2,}/[A-Za-z0-9_.-]+$"),
-        "career2.successfactors.eu/CompanyId",
+        re.compile(
+            r"^(?:[A-Za-z0-9.-]+\.[A-Za-z]{2,}/[A-Za-z0-9_.-]+(?:@[A-Za-z0-9.-]+\.[A-Za-z]{2,})?"
+            r"|(?!career\d*\.(?:successfactors|sapsf)\.)[A-Za-z0-9.-]+\.[A-Za-z]{2,})$"
+        ),
+        "career2.successfactors.eu/CompanyId, jobs.example.com or "
+        "career2.successfactors.eu/CompanyId@jobs.example.com",
+    ),
+    # The feed's companyEId, the career site's slug, or both (the feed first).
+    "jobvite": (
+        re.compile(
+            r"^(?:[A-Za-z0-9][A-Za-z0-9_-]*(?:@[A-Za-z0-9][A-Za-z0-9_-]*)?|@[A-Za-z0-9][A-Za-z0-9_-]*)$"
+        ),
+        "qZA9VfwF, @careersiteslug or qZA9VfwF@careersiteslug",
     ),
 }
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -144,7 +156,7 @@ class Board(StrictModel):
     def _token_shape(cls, value: str) -> str:
         if not _BOARD_TOKEN.match(value):
             raise ValueError(
-                "board token must be letters, digits, '.', '_', '-' or '/' (no spaces or URLs)"
+                "board token must be letters, digits, '.', '_', '-', '/' or '@' (no spaces or URLs)"
             )
         return value
 

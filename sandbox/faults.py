@@ -26,6 +26,8 @@ around the board's format handler. Tokens starting with "gone-" always answer
     {"on": "postings", ...}                      apply only to the board's per-posting URLs
                                                  (pages, detail APIs); "listing": only to the
                                                  rest; "all" (the default): to both
+    {"path": "/api/v1/", ...}                    apply only to requests whose path holds
+                                                 this text (one of a board's formats)
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class Fault:
     omit: tuple[int, ...] = ()  # job ids left out of listings (a partial listing, total matching)
     on: str = "all"  # which of the board's routes the fault applies to (see SCOPES)
     wire: str | None = None  # break the connection mid-answer (see WIRE_MODES)
+    path: str = ""  # only requests whose path holds this (one format of the board's)
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Fault:
@@ -84,7 +87,9 @@ class Fault:
         omit = tuple(int(job_id) for job_id in fault.omit)
         return replace(fault, delay_s=float(fault.delay_s), body=str(fault.body), omit=omit)
 
-    def applies_to(self, *, posting_route: bool) -> bool:
+    def applies_to(self, *, posting_route: bool, path: str = "") -> bool:
+        if self.path and self.path not in path:
+            return False
         return self.on == "all" or (self.on == "postings") == posting_route
 
     def as_dict(self) -> dict[str, Any]:

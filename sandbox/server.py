@@ -113,14 +113,14 @@ class SandboxState:
             return self.faults.get((platform, token))
 
     def use_fault(
-        self, platform: str, token: str, *, posting_route: bool = False
+        self, platform: str, token: str, *, posting_route: bool = False, path: str = ""
     ) -> faults.Fault | None:
         """The board's fault for this request; a fault with `times` wears off (only by
         the requests it applies to)."""
         key = (platform, token)
         with self.lock:
             fault = self.faults.get(key)
-            if fault is not None and not fault.applies_to(posting_route=posting_route):
+            if fault is not None and not fault.applies_to(posting_route=posting_route, path=path):
                 return None
             if fault is not None and fault.times is not None:
                 used = self.fault_uses.get(key, 0) + 1
@@ -331,7 +331,10 @@ class SandboxHandler(BaseHTTPRequestHandler):
             if route.platform is not None:
                 posting_route = is_posting_route(route)
                 fault = self.server.state.use_fault(
-                    route.platform, request.token or "", posting_route=posting_route
+                    route.platform,
+                    request.token or "",
+                    posting_route=posting_route,
+                    path=request.path,
                 )
                 if fault is not None and fault.omit and not posting_route:
                     request = replace(request, omit=frozenset(fault.omit))

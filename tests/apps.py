@@ -132,6 +132,13 @@ def advance(sandbox: RunningSandbox, platform: str, token: str, steps: int = 1) 
     ).raise_for_status()
 
 
+def discovered(app: App, source: str) -> dict[str, Any]:
+    """A forced discover run of `source` that must succeed: its stats."""
+    report = discover(app, source, force=True)
+    assert report.status == "succeeded", report
+    return dict(report.stats)
+
+
 def set_robots(sandbox: RunningSandbox, text: str, status: int = 200) -> None:
     httpx.post(
         f"{sandbox.url}/_sandbox/robots", params={"status": status}, content=text.encode()

@@ -35,11 +35,17 @@ def recognize_board(host: str, segments: list[str], query: str) -> tuple[str, st
     if host == "app.jazz.co" and segments[:3] == ["feeds", "export", "jobs"]:
         return ("jazzhr", segments[3].lower()) if len(segments) >= 4 else None
     if host in ("app.jobvite.com", "jobs.jobvite.com", "www.jobvite.com", "hire.jobvite.com"):
-        # The feed needs the companyEId; a career-site slug alone does not name it.
         if [s.lower() for s in segments[:2]] == ["companyjobs", "xml.aspx"]:
             eid = (parse_qs(query).get("c") or [""])[0]
             return ("jobvite", eid) if eid else None
+        # A career-site URL names the slug, not the companyEId the feed needs: the board
+        # it names is read from the career site (`@slug`, pipeline/crawl/platforms/jobvite.py).
+        if host == "jobs.jobvite.com" and segments and segments[0].lower() not in _NOT_BOARDS:
+            return "jobvite", "@" + segments[0]
         return None
+    if segments == ["googlefeed.xml"] and not _SF_HOST.match(host):
+        # A Career Site Builder site's RSS feed: the site is the board (SuccessFactors).
+        return "successfactors", host
     if host == "ats.rippling.com":
         return _rippling(segments)
     if host == "api.rippling.com":  # the older v1 board API names the same slug

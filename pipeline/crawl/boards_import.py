@@ -1,12 +1,16 @@
 """`jobharbor boards import FILE`: find ATS boards in a list of URLs (for example a
-Common Crawl URL index), check each with one request, and register the valid ones
-as boards (`origin = 'import'`, which the catalog sync never disables).
+Common Crawl URL index), probe each, and register the valid ones as boards
+(`origin = 'import'`, which the catalog sync never disables).
 
-Recognition is pure (`recognize`); validation uses the project's fetcher, so the
-SSRF guard applies unless settings allow private networks; registering is one
-idempotent insert per board. The report names, for every board it accepts, the format
-its listing URL asks for (the chosen source decides it; docs/parsers.md lists each
-platform's formats) and whether the board was registered.
+Recognition is pure (`recognize`). Probing asks the formats the board's token leads to
+(`Platform.board_formats`, best first; docs/parsers.md, "Formats per platform"), one
+request each, and stops at the first that answers with a listing its parser reads: a
+board is asked one format at a time, and only after the better one failed. Requests go
+through the project's fetcher, so each host's shared budget and the SSRF guard apply
+(unless settings allow private networks); registering is one idempotent insert per
+board, with the format it answered in (crawl.boards.format). The report names, for
+every board it accepts, that format, why it was chosen, and whether the board was
+registered.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from pipeline.crawl.board_urls import recognize_board
 from pipeline.crawl.catalog import CatalogContext, sync_catalog
 from pipeline.crawl.http.fetcher import Fetcher, FetchRequest, FetchResult
 from pipeline.crawl.platforms import host_of, platform_of
+from pipeline.crawl.platforms.base import GONE_STATUSES, NOT_THIS_FORMAT, ONLY_FORMAT
 from pipeline.crawl.validation import validate_body
 from pipeline.db.rows import BoardRow
 from pipeline.normalize.company import company_from_token
@@ -76,9 +81,9 @@ def recognize(url: str) -> BoardRef | None:
     path = parts.path
     segments = _segments(path)
     found = _recognize(host, segments, parts.query)
-    if found is None or not _TOKEN.match(found.token.split("/")[0]):
+    if found is None or not _TOKEN.match(found.token.removeprefix("@").split("/")[0]):
         return None
-    if found.token.lower() in _NOT_BOARDS:
+    if found.token.removeprefix("@").lower() in _NOT_BOARDS:
         return None
     return found
 
@@ -181,6 +186,16 @@ def urls_in(lines: Iterable[str]) -> Iterator[str]:
 
 
 @dataclass(frozen=True)
+class FormatOption:
+    """One listing format a board's token leads to: what it is and where it is asked."""
+
+    name: str  # crawl.boards.format (ONLY_FORMAT: the platform has one)
+    label: str
+    why: str
+    url: str
+
+
+@dataclass(frozen=True)
 class Candidate:
     board: BoardRef
     url: str  # the first URL that named it
@@ -193,6 +208,42 @@ class Candidate:
     format: str = ""
     # The board's name as its listing states it (ParseOutcome.board_company), once validated.
     listed_company: str | None = None
+    # The formats the board leads to, best first, and the one being asked (`at`).
+    options: tuple[FormatOption, ...] = ()
+    at: int = 0
+    # Why each better format was passed over: (format label, the reason).
+    passed: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def format_name(self) -> str | None:
+        """What crawl.boards.format records: None for a platform with one format."""
+        if not self.options or self.options[self.at].name == ONLY_FORMAT:
+            return None
+        return self.options[self.at].name
+
+    def why(self) -> str:
+        """Why the board is read in this format."""
+        if self.passed:
+            return "; ".join(
+                f"{label} did not answer with a listing ({why})" for label, why in self.passed
+            )
+        if len(self.options) > 1:
+            return self.options[self.at].why or "the best format this board leads to"
+        return "the platform's listing"
+
+    def next_option(self, reason: str) -> Candidate | None:
+        """The same board at its next format, after this one failed for `reason`."""
+        if self.at + 1 >= len(self.options):
+            return None
+        option = self.options[self.at + 1]
+        return replace(
+            self,
+            listing_url=option.url,
+            host=host_of(option.url),
+            format=option.label,
+            at=self.at + 1,
+            passed=(*self.passed, (self.format, reason)),
+        )
 
     def company(self) -> dict[str, str | None]:
         """What the board is registered with: the listing's name, else the token's."""
@@ -211,10 +262,12 @@ class AcceptedBoard:
     format: str
     listing_url: str
     registered: bool  # False in a dry run, or when the row already existed
+    why: str = ""  # why this format: the best one, or the better ones that failed
 
     def line(self) -> str:
         state = "registered" if self.registered else "valid, not registered"
-        return f"{state}: {self.source} {self.token}: {self.format} ({self.listing_url})"
+        said = f"{state}: {self.source} {self.token}: {self.format} ({self.listing_url})"
+        return f"{said}: {self.why}" if self.why else said
 
 
 @dataclass
@@ -274,50 +327,68 @@ def _existing(app: ImportContext) -> set[tuple[str, str]]:
         }
 
 
-def _candidate(app: ImportContext, board: BoardRef, url: str, source_name: str) -> Candidate:
+def _candidate(app: ImportContext, board: BoardRef, url: str, source_name: str) -> Candidate | None:
+    """The board at the best format its token leads to, or None when it leads to none."""
     source = app.sources.get(source_name)
     platform = platform_of(source)
     assert isinstance(source, AtsSource)
-    base = source.api_base or platform.default_api_base
-    listing = platform.listing_url(base, board.token)  # type: ignore[arg-type]
+    base = platform.api_base_for(source)
+    options = tuple(
+        FormatOption(fmt.name, platform.format_label(fmt.name, listing), fmt.why, listing)
+        for fmt, listing in platform.board_formats(base, board.token)
+    )
+    if not options:
+        return None
+    first = options[0]
     return Candidate(
         board,
         url,
         source_name,
-        listing,
-        platform.lane(source, listing),
-        host_of(listing),
-        platform.listing_format(listing),
+        first.url,
+        platform.lane(source, first.url),
+        host_of(first.url),
+        first.label,
+        options=options,
     )
 
 
-def _verdict(
-    app: ImportContext, candidate: Candidate, result: FetchResult
-) -> tuple[str | None, str | None]:
-    """(None, the board's listed name) when the board answered with a readable listing;
-    (the reason, None) otherwise."""
+@dataclass(frozen=True)
+class ProbeVerdict:
+    """What one probe found: a readable listing (`reason` None), or why not, and whether
+    the answer says the board has no listing in this format at all (`unavailable`: then
+    its next format is asked; a failure that may pass is reported instead)."""
+
+    reason: str | None
+    listed_company: str | None = None
+    unavailable: bool = False
+
+
+def _verdict(app: ImportContext, candidate: Candidate, result: FetchResult) -> ProbeVerdict:
     if result.status is None:
-        return result.error or "no response", None
+        return ProbeVerdict(result.error or "no response")
     source = app.sources.get(candidate.source)
     verdict = validate_body(result, source.validation, frozenset({candidate.host}))
     if not verdict.ok:
-        return verdict.reason or "invalid response", None
+        gone = result.status in GONE_STATUSES and verdict.outcome != "blocked"
+        return ProbeVerdict(verdict.reason or "invalid response", unavailable=gone)
     parser = app.registry.get(parser_ref(candidate.source, source))
     doc = RawDocument(
         result.body, result.final_url, DocumentKind.LISTING, result.content_type, result.status
     )
     outcome = parser.parse(doc)
     if outcome.quality is Quality.REJECTED:
-        first = outcome.issues[0].message if outcome.issues else "rejected"
-        return f"{parser.ref} rejected the listing: {first}", None
-    return None, outcome.board_company
+        first = outcome.issues[0] if outcome.issues else None
+        other = any(issue.code in NOT_THIS_FORMAT for issue in outcome.issues)
+        said = first.message if first else "rejected"
+        return ProbeVerdict(f"{parser.ref} rejected the listing: {said}", unavailable=other)
+    return ProbeVerdict(None, outcome.board_company)
 
 
 _INSERT = """
 INSERT INTO crawl.boards (source_id, board_key, url, lane, host, enabled, origin, company,
-                          company_source)
+                          company_source, format)
 VALUES (%(source)s, %(key)s, %(url)s, %(lane)s, %(host)s, true, 'import', %(company)s,
-        %(company_source)s)
+        %(company_source)s, %(format)s)
 ON CONFLICT (source_id, board_key) DO NOTHING
 """
 
@@ -352,14 +423,23 @@ def import_boards(
             if (source_name, board.token) in known:
                 report.duplicates += 1
                 continue
-            candidates.append(_candidate(app, board, url, source_name))
+            candidate = _candidate(app, board, url, source_name)
+            if candidate is None:
+                report.invalid.append((url, f"{board.token}: leads to no listing format"))
+                continue
+            candidates.append(candidate)
     valid = _validate(app, candidates, report)
     report.valid = len(valid)
     inserted = set() if dry_run else _register(app, valid)
     report.registered = len(inserted)
     report.accepted = [
         AcceptedBoard(
-            c.source, c.board.token, c.format, c.listing_url, (c.source, c.board.token) in inserted
+            c.source,
+            c.board.token,
+            c.format,
+            c.listing_url,
+            (c.source, c.board.token) in inserted,
+            c.why(),
         )
         for c in valid
     ]
@@ -381,6 +461,7 @@ def _register(app: ImportContext, valid: list[Candidate]) -> set[tuple[str, str]
                     "url": candidate.listing_url,
                     "lane": candidate.lane,
                     "host": candidate.host,
+                    "format": candidate.format_name,
                     **candidate.company(),
                 },
             )
@@ -389,19 +470,28 @@ def _register(app: ImportContext, valid: list[Candidate]) -> set[tuple[str, str]
     return inserted
 
 
+def _probe(app: ImportContext, candidate: Candidate) -> FetchRequest:
+    """The request that asks the candidate's current format for its listing."""
+    platform = platform_of(app.sources.get(candidate.source))
+    # Not stored yet (no id): the board as its first request sees it, no validators.
+    unsaved = BoardRow(0, candidate.source, candidate.board.token, candidate.listing_url)
+    request = platform.first_request(unsaved, {})
+    return FetchRequest(request.url, request.headers, candidate, request.method, request.body)
+
+
+def _reasons(candidate: Candidate, last: str) -> str:
+    """Why no format of the board was accepted: each format's failure, best first."""
+    if not candidate.passed:
+        return last
+    said = [f"{label}: {why}" for label, why in (*candidate.passed, (candidate.format, last))]
+    return "; ".join(said)
+
+
 def _validate(
     app: ImportContext, candidates: list[Candidate], report: ImportReport
 ) -> list[Candidate]:
     valid: list[Candidate] = []
-    requests = []
-    for candidate in candidates:
-        platform = platform_of(app.sources.get(candidate.source))
-        # Not stored yet (no id): the board as its first request sees it, no validators.
-        unsaved = BoardRow(0, candidate.source, candidate.board.token, candidate.listing_url)
-        request = platform.first_request(unsaved, {})
-        requests.append(
-            FetchRequest(request.url, request.headers, candidate, request.method, request.body)
-        )
+    requests = [_probe(app, candidate) for candidate in candidates]
     with app.fetcher() as fetcher:
         # The fetcher spends each host's shared budget; what it cannot place now comes
         # back deferred (never sent) and is tried again when the budget allows.
@@ -414,11 +504,15 @@ def _validate(
                     wait_s = max(wait_s, min(result.deferred_s or 1.0, 60.0))
                     continue
                 candidate = result.request.tag
-                reason, listed = _verdict(app, candidate, result)
-                if reason is None:
-                    valid.append(replace(candidate, listed_company=listed))
+                found = _verdict(app, candidate, result)
+                if found.reason is None:
+                    valid.append(replace(candidate, listed_company=found.listed_company))
+                    continue
+                following = candidate.next_option(found.reason) if found.unavailable else None
+                if following is not None:
+                    deferred.append(_probe(app, following))  # the next format, next round
                 else:
-                    report.invalid.append((candidate.url, reason))
+                    report.invalid.append((candidate.url, _reasons(candidate, found.reason)))
             if deferred:
                 time.sleep(wait_s)
             requests = deferred

@@ -7,13 +7,13 @@ history stay, and re-adding the board re-enables it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
-from pipeline.config import Sources, config_hash, parser_ref
-from pipeline.crawl.platforms import BoardSpec, board_specs
+from pipeline.config import SourceConfig, Sources, config_hash, parser_ref
+from pipeline.crawl.platforms import BoardSpec, board_specs, host_of, platform_of
 from pipeline.db.connect import Database
-from pipeline.db.rows import fetch_value
+from pipeline.db.rows import RecordedFormat, fetch_all, fetch_value
 from pipeline.normalize.company import company_from_token
 
 _UPSERT_SOURCE = """
@@ -37,18 +37,23 @@ _COMPANY = """CASE WHEN excluded.company_source = 'config'
 
 _UPSERT_BOARD = f"""
 INSERT INTO crawl.boards (source_id, board_key, url, lane, host, enabled, origin, company,
-                          company_source)
+                          company_source, format)
 VALUES (%(source)s, %(key)s, %(url)s, %(lane)s, %(host)s, true, 'config', %(company)s,
-        %(company_source)s)
+        %(company_source)s, %(format)s)
 ON CONFLICT (source_id, board_key) DO UPDATE SET
     url = excluded.url, lane = excluded.lane, host = excluded.host, enabled = true,
     company = {_COMPANY.format("company")}, company_source = {_COMPANY.format("company_source")},
-    updated_at = now()
+    format = excluded.format, updated_at = now()
 WHERE (crawl.boards.url, crawl.boards.lane, crawl.boards.host, crawl.boards.enabled,
-       crawl.boards.company, crawl.boards.company_source)
+       crawl.boards.company, crawl.boards.company_source, crawl.boards.format)
       IS DISTINCT FROM (excluded.url, excluded.lane, excluded.host, true,
-                        {_COMPANY.format("company")}, {_COMPANY.format("company_source")})
+                        {_COMPANY.format("company")}, {_COMPANY.format("company_source")},
+                        excluded.format)
 RETURNING (xmax = 0) AS inserted
+"""
+
+_RECORDED_FORMATS = """
+SELECT board_key, format FROM crawl.boards WHERE source_id = %(source)s AND format IS NOT NULL
 """
 
 _DISABLE_REMOVED = """
@@ -84,6 +89,21 @@ def board_company(platform: str, spec: BoardSpec) -> dict[str, str | None]:
     return {"company": derived, "company_source": "derived" if derived else None}
 
 
+def at_recorded_format(source: SourceConfig, spec: BoardSpec, recorded: str | None) -> BoardSpec:
+    """The board at the format it was last read in (a fallback or an import chose it),
+    so a catalog sync never sends it back to a format it no longer serves; the best
+    format when none is recorded, or when the token no longer leads to the recorded one."""
+    if recorded is None or recorded == spec.format:
+        return spec
+    platform = platform_of(source)
+    url = platform.format_url(recorded, platform.api_base_for(source), spec.key)
+    if url is None:
+        return spec
+    return replace(
+        spec, url=url, lane=platform.lane(source, url), host=host_of(url), format=recorded
+    )
+
+
 def sync_catalog(app: CatalogContext) -> CatalogReport:
     sources_changed = added = updated = disabled = 0
     with app.db.connect() as conn, conn.transaction():
@@ -103,7 +123,13 @@ def sync_catalog(app: CatalogContext) -> CatalogReport:
             sources_changed += row is not None
             if not source.enabled:
                 continue
-            specs = board_specs(source)
+            recorded = {
+                r.board_key: r.format
+                for r in fetch_all(conn, RecordedFormat, _RECORDED_FORMATS, {"source": name})
+            }
+            specs = [
+                at_recorded_format(source, s, recorded.get(s.key)) for s in board_specs(source)
+            ]
             for spec in specs:
                 inserted = fetch_value(
                     conn,
@@ -114,6 +140,7 @@ def sync_catalog(app: CatalogContext) -> CatalogReport:
                         "url": spec.url,
                         "lane": spec.lane,
                         "host": spec.host,
+                        "format": spec.format,
                         **board_company(source.platform, spec),
                     },
                 )

@@ -198,3 +198,12 @@ RETURNING id
 FORGET_VALIDATORS = """
 UPDATE crawl.boards SET etag = NULL, last_modified = NULL, body_hash = NULL WHERE id = %s
 """
+
+
+# A board whose format fell back (pipeline.phases.fallback) and answered in the new one:
+# it is read there from now on. Only while this worker still holds its lease.
+SWITCH_FORMAT = """
+UPDATE crawl.boards
+SET url = %(url)s, host = %(host)s, lane = %(lane)s, format = %(format)s, updated_at = now()
+WHERE id = %(id)s AND lease_owner = %(owner)s
+"""

@@ -79,6 +79,7 @@ class BoardRow(FromRow):
     board_key: str
     url: str
     host: str = ""
+    format: str | None = None  # the listing format it is read in (NULL: the platform's only one)
     etag: str | None = None
     last_modified: str | None = None
     body_hash: str | None = None
@@ -98,6 +99,14 @@ class BoardRow(FromRow):
     rate_polls: float = 0.0
     rate_changes: float = 0.0
     rate_seen_s: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedFormat(FromRow):
+    """A board's recorded listing format (crawl.boards.format), as the catalog keeps it."""
+
+    board_key: str
+    format: str
 
 
 # ------------------------------------------------------------------ core.postings

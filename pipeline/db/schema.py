@@ -118,6 +118,9 @@ boards = sa.Table(
     # sources.yaml's `company:`, the listing envelope's name, or a name read from the token.
     sa.Column("company", sa.Text),
     sa.Column("company_source", sa.Text),
+    # The listing format the board is read in (migration board_format): NULL where the
+    # platform has one; else the catalog's, the import's or the last fallback's choice.
+    sa.Column("format", sa.Text),
     _ts("last_polled_at"),
     _ts("last_changed_at"),
     _ts("last_full_pass_at"),

@@ -73,7 +73,8 @@ def company_from_token(platform: str, token: str) -> str | None:
 
     Each platform's token names the employer in its own place: a Workday tenant
     (`nvidia.wd5/Site`, `wd3.myworkdaysite.com/recruiting/nvidia/Site`), an Oracle pod's first label (`acme.fa.us2.oraclecloud.com/CX_1`),
-    a SuccessFactors company id (`career2.successfactors.eu/AcmeBank`), an iCIMS portal
+    a SuccessFactors company id (`career2.successfactors.eu/AcmeBank`) or career site
+    (`jobs.acme.com`), a Jobvite career-site slug (`qZA9VfwF@acme`), an iCIMS portal
     (`careers-acme`), a Personio host (`acme.jobs.personio.com`); every other ATS token
     is the employer's slug. Job-site scopes (html_site) name a category, never an employer.
     """
@@ -87,7 +88,15 @@ def _name_part(platform: str, token: str) -> str:
         site = workday_site(token)
         return site.tenant if site else token.split("/", 1)[0].split(".", 1)[0]
     if platform == "successfactors":
-        return token.split("/", 1)[1] if "/" in token else ""
+        # `host/Company`, `host/Company@site`, or a Career Site Builder site's host alone.
+        legacy, _, csb_site = token.partition("@")
+        if "/" in legacy:
+            return legacy.split("/", 1)[1]
+        host = csb_site or legacy
+        return "" if re.match(r"career\d*\.(?:successfactors|sapsf)\.", host) else _host_name(host)
+    if platform == "jobvite":
+        # `companyEId`, `companyEId@slug` or `@slug`: the career-site slug names someone.
+        return token.partition("@")[2] or token
     if platform == "oracle":
         return _host_name(token.split("/", 1)[0])
     if platform == "personio" and "." in token:

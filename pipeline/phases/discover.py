@@ -25,10 +25,12 @@ from datetime import UTC, datetime, timedelta
 
 from parsers.types import Issue
 from pipeline.app import App
+from pipeline.crawl import scan_store
 from pipeline.crawl.board_choice import named_board_ids
 from pipeline.crawl.http.fetcher import FetchRequest, FetchResult, ResultStream
 from pipeline.crawl.http.transports import Transports
 from pipeline.crawl.pacing import cooling_down, slowed
+from pipeline.crawl.platforms import host_of
 from pipeline.crawl.queue import (
     ClaimFilter,
     LeaseKeeper,
@@ -45,9 +47,11 @@ from pipeline.db.connect import DictConnection
 from pipeline.db.rows import BoardRow, Json
 from pipeline.errors import FatalError
 from pipeline.lifecycle import store as lifecycle
+from pipeline.phases import fallback
 from pipeline.phases.common import PhaseReport, run_phase, utc_clock
 from pipeline.phases.forced import Deferral, forced_summary
 from pipeline.phases.listing import (
+    FormatTry,
     ListingRead,
     Poll,
     Refusal,
@@ -365,9 +369,70 @@ class _Worker:
         self.saturated[host] = max(self.saturated.get(host, 0.0), until)
 
     def _finish(self, poll: Poll, read: ListingRead) -> None:
+        if self._fall_back(poll, read):
+            return  # the next format's request is in flight; its poll finishes the board
+        if poll.tries:
+            read = self._after_fallback(poll, read)
         self.deferrals.pop(poll.board.id, None)  # deferred earlier in the run, polled now
         self.recorder.finish(poll, read)
         self.progress.advance()  # one board polled
+
+    # ------------------------------------------------------------ format fallback
+
+    def _fall_back(self, poll: Poll, read: ListingRead) -> bool:
+        """When the read shows its format is unavailable for this board, ask the board's
+        next format in the same run (pipeline.phases.fallback); True if it was sent."""
+        ctx = poll.ctx
+        if len(ctx.platform.listing_formats()) < 2:
+            return False
+        reason = fallback.unavailable(read)
+        if reason is None:
+            return False
+        api_base = ctx.platform.api_base_for(ctx.source)
+        current = fallback.format_of(ctx.platform, poll.board, api_base) or "listing"
+        tries = [*poll.tries, FormatTry(current, poll.board.url, reason, read.attempts, read.raws)]
+        found = fallback.next_format(ctx.platform, poll.board, api_base, [t.format for t in tries])
+        if found is None:
+            return False
+        fmt, url = found
+        original = poll.original or poll.board
+        # Another URL: the old format's validators and hashes say nothing about it.
+        board = replace(
+            original,
+            url=url,
+            host=host_of(url),
+            format=fmt.name,
+            etag=None,
+            last_modified=None,
+            body_hash=None,
+            listing_hash=None,
+        )
+        following = Poll(board, ctx, original=original, tries=tries)
+        prepared = self._prepare(following, first_request(ctx, board))
+        if not isinstance(prepared, FetchRequest):
+            return False  # robots.txt: record what the old format answered
+        self.transports.submit(self.stream, [prepared])
+        return True
+
+    def _after_fallback(self, poll: Poll, read: ListingRead) -> ListingRead:
+        """A fallback's read: the board moves to the new format only when it answered with
+        a listing; either way the scan names the formats given up on and the fetch log
+        keeps their requests."""
+        assert poll.original is not None
+        adopted = read.has_listing
+        board = poll.board
+        if adopted:
+            lane = poll.ctx.platform.lane(poll.ctx.source, board.url)
+            values = {"id": board.id, "owner": self.owner, "url": board.url}
+            values |= {"host": board.host, "lane": lane, "format": board.format}
+            with self.conn.transaction():
+                moved = self.conn.execute(scan_store.SWITCH_FORMAT, values).rowcount
+            self.stats.format_switches += moved
+        else:
+            poll.board = poll.original  # it stays where it was, validators and all
+        issues = fallback.switch_issues(poll.tries, board.format or "", adopted)
+        earlier = tuple(pair for tried in poll.tries for pair in tried.logged())
+        return replace(read, issues=(*issues, *read.issues), earlier=earlier)
 
     def forced_message(self) -> str:
         """The forced run's message, once its work is done."""

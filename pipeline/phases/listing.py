@@ -75,11 +75,33 @@ class ListingRead:
     probe: bool = False  # the count probe ended the poll after the first page
     retry_in_s: float | None = None  # the host (or our limiter) asked us to wait this long
     scope_hash: str | None = None  # what this read covered (URL, page cap, facets)
+    # Requests of the formats this poll gave up on before its own (pipeline.phases
+    # .fallback), each with the raw object it was stored as: the fetch log keeps them.
+    earlier: tuple[tuple[FetchResult, str | None], ...] = ()
 
     @property
     def has_listing(self) -> bool:
         """A full listing was read and is the board as it is now."""
         return self.outcome in ("changed", "unchanged") and not self.probe
+
+
+@dataclass(frozen=True)
+class FormatTry:
+    """One format a poll asked and gave up on (pipeline.phases.fallback): the evidence a
+    switch records."""
+
+    format: str
+    url: str
+    reason: str
+    attempts: tuple[FetchResult, ...]
+    raws: tuple[RawRef, ...]
+
+    def logged(self) -> tuple[tuple[FetchResult, str | None], ...]:
+        """Its requests with the raw object each was stored as, for the fetch log."""
+        return tuple(
+            (a, self.raws[i].sha256 if i < len(self.raws) else None)
+            for i, a in enumerate(self.attempts)
+        )
 
 
 @dataclass
@@ -100,6 +122,10 @@ class Poll:
     # paging state (Workday's cursor and facet slices); the engine tags what it sends
     # with this Poll instead.
     adapter_request: FetchRequest | None = None
+    # A fallback's poll: the board as claimed (before its format was switched) and the
+    # formats given up on, in order (pipeline.phases.fallback.FormatTry).
+    original: BoardRow | None = None
+    tries: list[FormatTry] = field(default_factory=list)
 
     def validators(self) -> dict[str, str | None]:
         """The first page's validators, for the next conditional request."""

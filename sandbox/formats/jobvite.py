@@ -1,11 +1,16 @@
 """Jobvite's public XML feed per company (`/CompanyJobs/Xml.aspx?c={companyEId}`:
 `<result>` of `<job>`, or one job's fields with `&j={id}`; a company without open jobs
-is redirected to `/nojobs.htm`) and the career-site job pages
-(`jobs.jobvite.com/{slug}/job/{id}`, JSON-LD; 404 once the job is closed)."""
+is redirected to `/nojobs.htm`), the career site's search page
+(`jobs.jobvite.com/{slug}/search`, here `/{slug}/careers/search`: a table of job
+links and `.jv-job-list-location` cells, 10 a page with a `.jv-pagination-next` link,
+as the real capture in tests/fixtures/real_public/jobvite/ shows the rows) and the
+career-site job pages (`jobs.jobvite.com/{slug}/job/{id}`, JSON-LD; 404 once the job
+is closed)."""
 
 from __future__ import annotations
 
 import hashlib
+import html
 
 from sandbox.formats.common import find_job, html_not_found, jsonld_page, paragraphs_html
 from sandbox.routing import HTML, Format, Reply, Request
@@ -91,4 +96,39 @@ def apply_page(request: Request) -> Reply:
     if job is None:
         return html_not_found("The job you are looking for is no longer available.")
     body = f"<!doctype html><html><body><form><h1>Apply: {job.title}</h1></form></body></html>"
+    return Reply(200, body.encode(), HTML, board.revision)
+
+
+SEARCH_PAGE_SIZE = 10
+
+
+def _search_row(request: Request, board: Board, job: Job) -> str:
+    return (
+        f"<tr><td class='jv-job-list-name'><a href='{html.escape(job_url(request, board, job))}'>"
+        f"{html.escape(job.title)}</a></td>"
+        f"<td class='jv-job-list-location'>{html.escape(job.location)}</td></tr>"
+    )
+
+
+@FORMAT.get(r"/jobvite/(?P<token>[^/]+)/careers/search", platform=PLATFORM)
+def career_search(request: Request) -> Reply:
+    board = request.board()
+    page = int(request.arg("p", "0") or 0)
+    jobs = board.jobs[page * SEARCH_PAGE_SIZE : (page + 1) * SEARCH_PAGE_SIZE]
+    if not board.jobs:
+        rows = "<p class='jv-no-jobs'>There are currently no open jobs.</p>"
+    else:
+        rows = (
+            "<table class='jv-job-list'>"
+            + "".join(_search_row(request, board, job) for job in jobs)
+            + "</table>"
+        )
+    following = ""
+    if (page + 1) * SEARCH_PAGE_SIZE < len(board.jobs):
+        following = f"<a class='jv-pagination-next' href='?p={page + 1}'>Next</a>"
+    body = (
+        f"<!doctype html><html><head><title>Jobs at {html.escape(board.company)}</title></head>"
+        f"<body><div class='jv-page-body'>{rows}<div class='jv-pagination'>{following}</div>"
+        "</div></body></html>"
+    )
     return Reply(200, body.encode(), HTML, board.revision)

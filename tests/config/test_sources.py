@@ -89,7 +89,7 @@ BAD = {
     "bad token": (
         "sources:\n  gh:\n    platform: greenhouse\n    boards: [ok, 'has space']\n",
         [
-            "{f}:4: sources.gh.boards[1].token: board token must be letters, digits, '.', '_', '-' or '/' (no spaces or URLs)"
+            "{f}:4: sources.gh.boards[1].token: board token must be letters, digits, '.', '_', '-', '/' or '@' (no spaces or URLs)"
         ],
     ),
     "board company and its old spelling": (

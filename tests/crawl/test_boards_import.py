@@ -15,6 +15,7 @@ from pipeline.crawl.boards_import import BoardRef, import_boards, recognize, url
 from pipeline.crawl.catalog import sync_catalog
 from pipeline.phases.discover import discover
 from sandbox.server import RunningSandbox
+from tests.apps import set_fault
 from tests.conftest import make_settings
 
 if TYPE_CHECKING:
@@ -316,7 +317,8 @@ def test_job_apply_and_api_urls_name_their_board(url: str, board: BoardRef) -> N
         "https://www.oraclecloud.com/cloud",
         "https://www.icims.com/products/",
         "https://developer.icims.com/",
-        "https://jobs.jobvite.com/sitecore/job/oGm1zfwm",  # a slug, not the companyEId
+        "https://jobs.jobvite.com/",
+        "https://career2.successfactors.eu/googlefeed.xml",  # a legacy host names no site
         "https://www.applytojob.com/",
         "https://app.jazz.co/login",
         "https://career2.successfactors.eu/career",
@@ -328,6 +330,98 @@ def test_job_apply_and_api_urls_name_their_board(url: str, board: BoardRef) -> N
 )
 def test_marketing_and_nested_hosts_are_not_boards(url: str) -> None:
     assert recognize(url) is None
+
+
+@pytest.mark.parametrize(
+    ("url", "board"),
+    [
+        # A career-site URL names the slug, not the companyEId: the career site is the board.
+        ("https://jobs.jobvite.com/sitecore/job/oGm1zfwm", BoardRef("jobvite", "@sitecore")),
+        ("https://jobs.jobvite.com/feedingamerica/search", BoardRef("jobvite", "@feedingamerica")),
+        # A Career Site Builder site's RSS feed: the site's host is the board.
+        (
+            "https://jobs.quietbank.example/googlefeed.xml",
+            BoardRef("successfactors", "jobs.quietbank.example"),
+        ),
+    ],
+)
+def test_career_site_urls_name_boards_read_from_their_career_site(
+    url: str, board: BoardRef
+) -> None:
+    assert recognize(url) == board
+
+
+def url_file(tmp_path: Path, *urls: str) -> Path:
+    path = tmp_path / "urls.txt"
+    path.write_text("".join(f"https://{url}\n" for url in urls), encoding="utf-8")
+    return path
+
+
+def test_a_board_whose_best_format_is_gone_is_registered_in_the_next_and_says_why(
+    app: App, sandbox: RunningSandbox, tmp_path: Path
+) -> None:
+    set_fault(sandbox, "workable", "probe-co", status=404, path="/api/v1/")
+
+    (board,) = import_boards(app, url_file(tmp_path, "apply.workable.com/probe-co")).accepted
+
+    assert board.format == "careers-page API v3 (POST jobs, paged)"
+    assert board.listing_url.endswith("/workable/api/v3/accounts/probe-co/jobs")
+    assert board.why.startswith(
+        "widget API v1 (details=true) did not answer with a listing (HTTP 404"
+    )
+    assert board.line().endswith(board.why)
+    with app.db.connect() as conn:
+        row = conn.execute(
+            "SELECT format, url FROM crawl.boards WHERE board_key = 'probe-co'"
+        ).fetchone()
+    assert row == {"format": "careers_v3", "url": board.listing_url}
+    asked = [r.path for r in sandbox.state.log if "probe-co" in r.path]
+    assert len(asked) == 2, "the widget once, then v3 once"
+
+
+def test_a_best_format_failing_for_now_is_reported_not_passed_over(
+    app: App, sandbox: RunningSandbox, tmp_path: Path
+) -> None:
+    set_fault(sandbox, "workable", "flaky-co", status=503, path="/api/v1/")
+
+    report = import_boards(app, url_file(tmp_path, "apply.workable.com/flaky-co"))
+
+    assert report.accepted == []
+    ((_url, reason),) = report.invalid
+    assert "503" in reason
+    assert "v3" not in reason
+    assert not [r for r in sandbox.state.log if "/api/v3/accounts/flaky-co" in r.path]
+
+
+def test_boards_named_by_their_career_sites_are_read_there(app: App, tmp_path: Path) -> None:
+    urls = tmp_path / "urls.txt"
+    urls.write_text(
+        "https://jobs.jobvite.com/harborjobs/job/oAbc1234\n"
+        "https://jobs.northwind.example/googlefeed.xml\n",
+        encoding="utf-8",
+    )
+
+    report = import_boards(app, urls)
+
+    formats = {(b.source, b.token): (b.format, b.registered) for b in report.accepted}
+    assert formats == {
+        ("jobvite", "@harborjobs"): (
+            "career-site search page (jobs.jobvite.com/{slug}/search)",
+            True,
+        ),
+        ("successfactors", "jobs.northwind.example"): (
+            "Career Site Builder RSS feed (/googlefeed.xml)",
+            True,
+        ),
+    }
+    with app.db.connect() as conn:
+        rows = conn.execute(
+            "SELECT board_key, format FROM crawl.boards WHERE origin = 'import' ORDER BY 1"
+        ).fetchall()
+    assert [(r["board_key"], r["format"]) for r in rows] == [
+        ("@harborjobs", "career_site"),
+        ("jobs.northwind.example", "rss_feed"),
+    ]
 
 
 BOARD_URLS_OF_EVERY_KIND = """\

@@ -142,6 +142,40 @@ def test_successfactors_facets_are_read_by_label_whatever_their_number() -> None
         assert posting.location_text == "Zürich, CH"
 
 
+def test_a_career_site_builder_feed_is_read_whether_its_g_prefix_is_declared_or_not() -> None:
+    item = (
+        "<item><title>Teller (Basel, CH)</title>"
+        "<link>https://jobs.quietbank.example/job/Basel-Teller/1043400/</link>"
+        "<g:id>1043400</g:id><g:location>Basel, CH</g:location></item>"
+    )
+    url = "https://jobs.quietbank.example/googlefeed.xml"
+    declared = f"<rss xmlns:g='http://base.google.com/ns/1.0'><channel>{item}</channel></rss>"
+    undeclared = f"<rss><channel>{item}</channel></rss>"
+    for body in (declared, undeclared):
+        outcome = REGISTRY.get("successfactors").parse(RawDocument(body.encode(), url))
+        assert [(p.external_id, p.title, p.location_text) for p in outcome.postings] == [
+            ("1043400", "Teller", "Basel, CH")
+        ]
+
+
+def test_a_career_site_builder_item_without_g_id_takes_the_number_ending_its_link() -> None:
+    body = (
+        b"<rss><channel><item><title>Clerk</title>"
+        b"<link>https://jobs.acme.example/job/Clerk/88123/</link></item></channel></rss>"
+    )
+    url = "https://jobs.acme.example/googlefeed.xml"
+    (posting,) = REGISTRY.get("successfactors").parse(RawDocument(body, url)).postings
+    assert posting.external_id == "88123"
+
+
+def test_a_jobvite_career_site_page_without_job_links_is_not_read_as_an_empty_board() -> None:
+    url = "https://jobs.jobvite.com/acme/search"
+    page = b"<!doctype html><html><body><h1>Welcome to our careers</h1></body></html>"
+    outcome = REGISTRY.get("jobvite").parse(RawDocument(page, url))
+    assert outcome.quality is Quality.REJECTED
+    assert [i.code for i in outcome.issues] == ["unexpected_shape"]
+
+
 def test_jobvite_nojobs_page_is_an_empty_board_not_an_error() -> None:
     url = "https://app.jobvite.com/nojobs.htm"
     outcome = REGISTRY.get("jobvite").parse(RawDocument(b"<html>No jobs</html>", url))
@@ -170,6 +204,9 @@ def test_icims_stops_when_the_page_says_it_is_the_last() -> None:
     [
         ("oracle", "CX_1", "eeho.fa.us2.oraclecloud.com/CX_1"),
         ("successfactors", "SwissRe", "career2.successfactors.eu/CompanyId"),
+        # SAP's career host alone names no company's site.
+        ("successfactors", "career2.successfactors.eu", "jobs.example.com"),
+        ("jobvite", "qZA9VfwF@", "qZA9VfwF, @careersiteslug or qZA9VfwF@careersiteslug"),
     ],
 )
 def test_a_composite_token_without_its_parts_is_a_config_error(
@@ -179,6 +216,6 @@ def test_a_composite_token_without_its_parts_is_a_config_error(
     from pipeline.errors import ConfigError
 
     path = tmp_path / "sources.yaml"
-    path.write_text(f"sources:\n  s:\n    platform: {platform}\n    boards: [{token}]\n")
+    path.write_text(f"sources:\n  s:\n    platform: {platform}\n    boards: ['{token}']\n")
     with pytest.raises(ConfigError, match=re.escape(example)):
         load_sources(path, env={})

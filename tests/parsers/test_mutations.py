@@ -44,7 +44,7 @@ JSON_ROWS: dict[str, tuple[tuple[str | int, ...], ...]] = {
     "oracle": (("items", 0, "requisitionList"),),
 }
 # The element around an HTML listing's rows.
-HTML_CONTAINER = {"icims": ".iCIMS_JobsTable"}
+HTML_CONTAINER = {"icims": ".iCIMS_JobsTable", "jobvite": ".jv-job-list"}
 
 
 # ---------------------------------------------------------------- JSON mutations
@@ -266,6 +266,12 @@ def mutations_for(case: Case) -> tuple[Mutation, ...]:
     if case.parser == "icims":
         return (
             Mutation("container-removed", html_remove_container, flags_shape=True),
+            Mutation("container-wrapped", html_wrap_container),
+            *HTML_TEXT_MUTATIONS,
+        )
+    if case.parser == "jobvite":  # career-site rows are found by their job links anywhere
+        return (
+            Mutation("container-removed", html_remove_container),
             Mutation("container-wrapped", html_wrap_container),
             *HTML_TEXT_MUTATIONS,
         )

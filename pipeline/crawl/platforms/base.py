@@ -42,6 +42,31 @@ class BoardSpec:
     lane: str
     host: str
     company: str | None = None  # the board's `company:` in sources.yaml
+    format: str | None = None  # crawl.boards.format: None where a platform has one format
+
+
+@dataclass(frozen=True)
+class ListingFormat:
+    """One of a platform's public listing formats (docs/parsers.md, "Formats per
+    platform"). `name` is what crawl.boards.format records; `label` is what `boards
+    import` prints; `why` says why it ranks where it does. Every format of a platform
+    is read by the platform's one parser, which tells its formats apart by their bodies."""
+
+    name: str
+    label: str
+    why: str = ""
+
+
+# Answers that say "this board has no listing in this format": the listing endpoint's
+# 404 or 410, or a parser's rejection of a body as another format (an XML reader given
+# an HTML page or another root, a JSON reader given HTML, a listing reader given a page
+# with no listing). A block, an empty body or a parser error say nothing about the format.
+GONE_STATUSES = frozenset({404, 410})
+NOT_THIS_FORMAT = frozenset({"unexpected_shape", "invalid_xml", "html_not_json", "no_posting"})
+
+# The name of a platform's only listing format, when it has one (crawl.boards.format
+# stays NULL for such boards: there is nothing to choose).
+ONLY_FORMAT = "listing"
 
 
 def host_of(url: str) -> str:
@@ -86,22 +111,67 @@ class Platform:
         the source's `api_base` selects another, as Workable's v3 does)."""
         return self.format_name
 
+    # ---- listing formats (best first) and the fallback between them
+
+    def listing_formats(self) -> tuple[ListingFormat, ...]:
+        """The platform's readable listing formats, best first. One by default: such a
+        platform never falls back (pipeline.phases.fallback)."""
+        return (ListingFormat(ONLY_FORMAT, self.format_name),)
+
+    def format_url(self, name: str, api_base: str | None, token: str) -> str | None:
+        """The listing URL of format `name` for a board, or None when the board's token
+        does not lead to that format (a Jobvite feed id names no career site)."""
+        if name == ONLY_FORMAT:
+            return self.listing_url(api_base, token)  # type: ignore[arg-type]
+        return None
+
+    def api_base_for(self, source: SourceConfig) -> str | None:
+        """The base listing URLs are built on: the source's, else the platform's."""
+        assert isinstance(source, AtsSource)
+        api_base = source.api_base or self.default_api_base
+        if not api_base:
+            raise NotImplementedError(f"{self.name}: api_base is required")
+        return api_base
+
+    def board_formats(self, api_base: str | None, token: str) -> list[tuple[ListingFormat, str]]:
+        """The formats a board's token leads to, best first, each with its listing URL."""
+        found = []
+        for fmt in self.listing_formats():
+            url = self.format_url(fmt.name, api_base, token)
+            if url is not None:
+                found.append((fmt, url))
+        return found
+
+    def format_label(self, name: str | None, url: str) -> str:
+        """What `boards import` and the run summary call a board's format."""
+        named = {f.name: f.label for f in self.listing_formats()}
+        return named.get(name or "", "") or self.listing_format(url)
+
     def lane(self, source: SourceConfig, url: str) -> str:
         """Lanes keep a slow vendor from slowing the others: one per platform by default."""
         return self.name
 
     def board_specs(self, source: SourceConfig) -> list[BoardSpec]:
+        """Each enabled board at the best format its token leads to (the catalog moves
+        a board to the format it was last read in: pipeline.crawl.catalog)."""
         assert isinstance(source, AtsSource)
-        api_base = source.api_base or self.default_api_base
-        if not api_base:
-            raise NotImplementedError(f"{self.name}: api_base is required")
+        api_base = self.api_base_for(source)
         specs = []
         for board in source.boards:
             if board.enabled:
-                url = self.listing_url(api_base, board.token)
+                fmt, url = self.first_format(api_base, board.token)
                 lane, host = self.lane(source, url), host_of(url)
-                specs.append(BoardSpec(board.token, url, lane, host, board.company))
+                specs.append(BoardSpec(board.token, url, lane, host, board.company, fmt))
         return specs
+
+    def first_format(self, api_base: str | None, token: str) -> tuple[str | None, str]:
+        """(the format name to record, the listing URL) of the best format a token leads
+        to; the name is None for a platform with only one format."""
+        found = self.board_formats(api_base, token)
+        if not found:
+            raise ValueError(f"{self.name}: board token {token!r} leads to no listing format")
+        fmt, url = found[0]
+        return (None if fmt.name == ONLY_FORMAT else fmt.name), url
 
     # ---- paging
 

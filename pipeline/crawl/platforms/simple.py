@@ -13,7 +13,7 @@ from urllib.parse import quote
 from parsers.types import Posting
 from pipeline.config import AtsSource, SourceConfig
 from pipeline.crawl.platforms import checks
-from pipeline.crawl.platforms.base import BoardSpec, Platform, host_of
+from pipeline.crawl.platforms.base import Platform
 from pipeline.db.rows import DueCheck
 
 
@@ -30,15 +30,9 @@ class HostPerBoard(Platform):
     """Platforms whose board lives on its own host: no api_base is needed, and
     `listing_url` receives None unless one is configured (the sandbox)."""
 
-    def board_specs(self, source: SourceConfig) -> list[BoardSpec]:
+    def api_base_for(self, source: SourceConfig) -> str | None:
         assert isinstance(source, AtsSource)
-        specs = []
-        for board in source.boards:
-            if board.enabled:
-                url = self.listing_url(source.api_base, board.token)  # type: ignore[arg-type]
-                lane, host = self.lane(source, url), host_of(url)
-                specs.append(BoardSpec(board.token, url, lane, host, board.company))
-        return specs
+        return source.api_base
 
 
 class SubdomainPlatform(HostPerBoard):

@@ -1,5 +1,7 @@
-"""Workable: the widget API (one GET per account, the default) or the v3 careers-page
-API, chosen by `api_base` (`https://apply.workable.com/api/v3`).
+"""Workable: the widget API (one GET per account, the default), or the v3 careers-page
+API when the widget answers 404 or something that is not the widget's listing
+(pipeline.phases.fallback); a source whose `api_base` ends in `/api/v3`
+(`https://apply.workable.com/api/v3`) reads v3 only.
 
 v3 is a POST search answered in pages of 10 with a `nextPage` token, which the next
 request sends back in the same body; its rows carry no description, so each new
@@ -17,11 +19,22 @@ from parsers.types import ParseOutcome, Posting
 from pipeline.config import SourceConfig
 from pipeline.crawl.http.fetcher import FetchRequest
 from pipeline.crawl.platforms import checks
+from pipeline.crawl.platforms.base import ListingFormat
 from pipeline.crawl.platforms.simple import PathPlatform
 from pipeline.db.rows import BoardRow, DueCheck
 
 V3_MAX_PAGES = 500  # 5,000 postings: past it the listing is reported as truncated
 _HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
+WIDGET_V1 = ListingFormat(
+    "widget_v1",
+    "widget API v1 (details=true)",
+    "the whole account with descriptions in one GET",
+)
+CAREERS_V3 = ListingFormat(
+    "careers_v3",
+    "careers-page API v3 (POST jobs, paged)",
+    "the careers page's own API: a request per 10 rows plus one per new or changed posting",
+)
 
 
 def is_v3(url: str) -> bool:
@@ -44,14 +57,24 @@ class Workable(PathPlatform):
     def check_url(self, posting: DueCheck) -> str | None:
         return checks.workable_check_url(posting)
 
-    def listing_url(self, api_base: str, token: str) -> str:
+    def listing_formats(self) -> tuple[ListingFormat, ...]:
+        return (WIDGET_V1, CAREERS_V3)
+
+    def format_url(self, name: str, api_base: str | None, token: str) -> str | None:
         base = str(api_base).rstrip("/")
-        if base.endswith("/api/v3"):
-            return f"{base}/accounts/{quote(token, safe='')}/jobs"
-        return super().listing_url(base, token)
+        pinned_v3 = base.endswith("/api/v3")
+        if name == WIDGET_V1.name and not pinned_v3:
+            return super().listing_url(base, token)
+        if name == CAREERS_V3.name:
+            root = base if pinned_v3 else f"{base}/api/v3"
+            return f"{root}/accounts/{quote(token, safe='')}/jobs"
+        return None
+
+    def listing_url(self, api_base: str, token: str) -> str:
+        return self.first_format(api_base, token)[1]
 
     def listing_format(self, url: str) -> str:
-        return "careers-page API v3 (POST jobs, paged)" if is_v3(url) else self.format_name
+        return CAREERS_V3.label if is_v3(url) else WIDGET_V1.label
 
     def max_pages_for(self, board: BoardRow) -> int:
         return V3_MAX_PAGES if is_v3(str(board.url)) else self.max_pages
