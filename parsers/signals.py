@@ -92,7 +92,12 @@ _CLOSED_HINTS = (
 )  # fmt: skip
 # Script and style blocks carry UI strings of every state ("no longer accepting
 # applications" sits in the i18n bundle of live pages too): only visible text counts.
-_INVISIBLE = re.compile(r"<(script|style|template|noscript)\b.*?</\1\s*>", re.I | re.S)
+# The block's body is read as runs of anything but "<" and single "<"s that do not
+# close it, each run taken whole (possessive): the same first closing tag a lazy `.*?`
+# finds, without trying the closing tag at every character of a 10 KB script.
+_INVISIBLE = re.compile(
+    r"<(script|style|template|noscript)\b[^<]*+(?:<(?!/\1\s*>)[^<]*+)*+</\1\s*>", re.I
+)
 
 
 _PAGE_CHARS = 400_000  # what the page checks read of a body
@@ -149,12 +154,30 @@ _NOT_FOUND_HINTS = (
 # since ASCII letters lowercase alike in both and keep their order. The two other
 # characters whose lowercase holds an ASCII letter (İ -> i + U+0307, the Kelvin
 # sign -> k) send the page to the full check.
-_LOWERS_TO_ASCII = ("\u0130".encode(), "\u212a".encode())
-_NOT_FOUND_CORES = tuple(
-    dict.fromkeys(
-        max(re.findall(r"[\x00-\x7f]+", hint), key=len).encode() for hint in _NOT_FOUND_HINTS
+_LOWERS_TO_ASCII = ("\u0130", "\u212a")
+
+
+def _hint_probe(hint: str) -> tuple[bytes, re.Pattern[bytes] | None]:
+    """(the hint's longest ASCII run, a pattern of all its runs in order or None).
+
+    A hint of ASCII only is in the lowercased page exactly when it is in the lowercased
+    bytes. One with other letters ("không tìm thấy") needs more than its longest run
+    ("ng t", in every English "including the"): every ASCII run in order, each letter
+    between them one character, whose UTF-8 is 2 to 4 bytes above 0x7F (a character
+    lowercasing to a non-ASCII letter is itself non-ASCII, and only U+0130 lowercases
+    to two characters)."""
+    runs = re.findall(r"[\x00-\x7f]+|[^\x00-\x7f]+", hint)
+    core = max((r for r in runs if r.isascii()), key=len).encode()
+    if hint.isascii():
+        return core, None
+    parts = (
+        re.escape(r.encode()) if r.isascii() else b"[\x80-\xff]{%d,%d}" % (2 * len(r), 4 * len(r))
+        for r in runs
     )
-)
+    return core, re.compile(b"".join(parts))
+
+
+_NOT_FOUND_PROBES = tuple(dict.fromkeys(_hint_probe(hint) for hint in _NOT_FOUND_HINTS))
 _JSON_NOT_FOUND = re.compile(r"could not find|not found|does not exist|no such", re.I)
 
 
@@ -182,7 +205,7 @@ def page_signal(
         return PageSignal.CLOSED
     if status in (404, 410):
         return PageSignal.NOT_FOUND
-    if not _may_say_not_found(body[:_PAGE_CHARS]):
+    if not _may_say_not_found(body[:_PAGE_CHARS], page):
         return PageSignal.NORMAL
     text = page.lower()
     if any(k in text for k in _NOT_FOUND_HINTS) and _NOT_FOUND_PHRASES.search(text):
@@ -190,12 +213,17 @@ def page_signal(
     return PageSignal.NORMAL
 
 
-def _may_say_not_found(raw: bytes) -> bool:
-    """False only when the lowercased page cannot hold any not-found hint."""
-    if any(special in raw for special in _LOWERS_TO_ASCII):
+def _may_say_not_found(raw: bytes, page: str) -> bool:
+    """False only when the lowercased page cannot hold any not-found hint. `page` is
+    `raw` decoded: the two special characters are looked for there, one code unit
+    each, where the bytes would need a multi-byte search of the whole body."""
+    if any(special in page for special in _LOWERS_TO_ASCII):
         return True
     lowered = raw.lower()
-    return any(core in lowered for core in _NOT_FOUND_CORES)
+    return any(
+        core in lowered and (runs is None or runs.search(lowered) is not None)
+        for core, runs in _NOT_FOUND_PROBES
+    )
 
 
 def json_error_signal(data: object) -> tuple[PageSignal, str] | None:

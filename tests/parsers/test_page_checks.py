@@ -4,10 +4,20 @@ closed or missing posting's page still says so."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from parsers.registry import REGISTRY, Parser
-from parsers.signals import closed_phrase, page_signal, visible_text
+from parsers.signals import (
+    _INVISIBLE,
+    _NOT_FOUND_HINTS,
+    _may_say_not_found,
+    closed_phrase,
+    page_signal,
+    visible_text,
+)
 from parsers.types import DocumentKind, PageSignal
 from tests.parsers.conftest import doc
 from tests.parsers.test_bad_input import SITE  # a configured site: h1 is its title
@@ -86,3 +96,49 @@ def test_a_not_found_page_is_found_whatever_its_case(body: str) -> None:
 def test_a_page_without_any_hint_is_normal() -> None:
     body = "<title>Kỹ sư phần mềm</title><p>Hà Nội — apply now</p>".encode()
     assert page_signal(body, "https://x.example/1", 200, unblocked=True) is PageSignal.NORMAL
+
+
+# The lazy form the script and style pattern had: the possessive one must take out
+# exactly the same blocks.
+_LAZY_INVISIBLE = re.compile(r"<(script|style|template|noscript)\b.*?</\1\s*>", re.I | re.S)
+_BLOCK_PIECES = [
+    "<script>", "<SCRIPT type='x'>", "<style>", "<template>", "<noscript>", "<scripts>",
+    "</script>", "</Script >", "</script\n>", "</style>", "</template>", "</noscript>",
+    "</scripts>", "</script", "<", ">", "</", "a", "Hà Nội", "\n", " ", "<p>", "</p>",
+]  # fmt: skip
+
+
+def test_script_and_style_blocks_go_exactly_as_the_lazy_pattern_took_them() -> None:
+    rng = random.Random(5)
+    for _ in range(4000):
+        page = "".join(rng.choice(_BLOCK_PIECES) for _ in range(rng.randint(0, 14)))
+        assert _INVISIBLE.sub(" ", page) == _LAZY_INVISIBLE.sub(" ", page), repr(page)
+
+
+# Not-found hints in every case, split by other text, and the near misses the byte
+# probe must turn away or let through ("ng t" in English, accents of other widths).
+_HINT_PIECES = [
+    "không tìm thấy", "KHÔNG TÌM THẤY", "Không Tồn Tại", "không tồn tại", "KHÔNG TỒN TẠI",
+    "khong tim thay", "kho\u0302ng", "including the", "ng t", "kh", "NOT FOUND", "Not",
+    " found", "404", "Looking For", "loo\u212aing for", "\u0130", "anything here",
+    "better job", "Hà Nội", "ĐÃ", "<p>", " ", "x", "\U0001f642", "\xff",
+]  # fmt: skip
+
+
+def test_the_byte_probe_never_misses_a_hint_the_lowercased_page_holds() -> None:
+    rng = random.Random(9)
+    found = 0
+    for _ in range(6000):
+        page = "".join(rng.choice(_HINT_PIECES) for _ in range(rng.randint(0, 6)))
+        raw = page.encode("utf-8", "surrogatepass")
+        decoded = raw.decode("utf-8", "replace")
+        holds = any(hint in decoded.lower() for hint in _NOT_FOUND_HINTS)
+        found += holds
+        if holds:
+            assert _may_say_not_found(raw, decoded), repr(page)
+    assert found > 1000  # the mixtures do hold hints
+
+
+def test_english_text_with_the_vietnamese_hints_ascii_run_is_turned_away() -> None:
+    raw = b"<p>Working across teams, including the board's minutes and notes.</p>"
+    assert not _may_say_not_found(raw, raw.decode())
