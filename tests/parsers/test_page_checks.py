@@ -11,11 +11,15 @@ import pytest
 
 from parsers.registry import REGISTRY, Parser
 from parsers.signals import (
+    _CASE_TRAPS,
+    _CLOSED_PHRASES,
     _INVISIBLE,
     _NOT_FOUND_HINTS,
+    _NOT_FOUND_PHRASES,
     _may_say_not_found,
     closed_phrase,
     page_signal,
+    search_lowered,
     visible_text,
 )
 from parsers.types import DocumentKind, PageSignal
@@ -142,3 +146,37 @@ def test_the_byte_probe_never_misses_a_hint_the_lowercased_page_holds() -> None:
 def test_english_text_with_the_vietnamese_hints_ascii_run_is_turned_away() -> None:
     raw = b"<p>Working across teams, including the board's minutes and notes.</p>"
     assert not _may_say_not_found(raw, raw.decode())
+
+
+# Lowercased page text with the phrases, their letters' case-blind look-alikes and the
+# letters case-blind matching equates (dotless i, long s, the Kelvin sign lowercased).
+_PHRASE_PIECES = [
+    "this job has expired", "the position is closed.", "thıs job has expired", "ſorry",
+    "the job you are looking for is no longer open", "tin tuyển dụng này đã hết hạn",
+    "diese stelle ist bereits besetzt", "cette offre n’est plus disponible", "<title>",
+    "</title>", "404", "page not found", "page you're looking for doesn't", "trang không tồn tại",
+    "couldn't find anything here", "không tìm thấy", "ı", "ſ", "k", " ", "x", "<p>", "\n",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("pattern", [_CLOSED_PHRASES, _NOT_FOUND_PHRASES])
+def test_the_case_sensitive_twin_finds_what_case_blind_matching_finds(
+    pattern: re.Pattern[str],
+) -> None:
+    rng = random.Random(13)
+    matched = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(_PHRASE_PIECES) for _ in range(rng.randint(0, 6))).lower()
+        expected = pattern.search(text)
+        found = search_lowered(pattern, text)
+        matched += expected is not None
+        assert (found and found.span()) == (expected and expected.span()), repr(text)
+    assert matched > 300
+
+
+def test_the_phrase_letters_have_no_case_blind_twins_but_the_trapped_ones() -> None:
+    from re._casefix import _EXTRA_CASES  # what case-blind matching adds to lower()
+
+    letters = {c for p in (_CLOSED_PHRASES, _NOT_FOUND_PHRASES) for c in p.pattern if c.isalpha()}
+    twins = {chr(t) for c in letters for t in _EXTRA_CASES.get(ord(c), ())}
+    assert twins <= set(_CASE_TRAPS)
