@@ -42,7 +42,12 @@ from parsers.urls import join_claim, posting_url
 
 PARSER_VERSION = "3"
 
-_SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
+# A script's body as runs of anything but "<" and single "<"s that do not close it, each
+# run taken whole: the first closing tag, as a lazy `.*?` finds it, without trying the
+# closing tag at every byte of a page's scripts.
+_SCRIPT = re.compile(
+    rb"<script\b([^>]*)>([^<]*+(?:<(?!/script\s*>)[^<]*+)*+)</script\s*>", re.IGNORECASE
+)
 _TYPE_ATTR = re.compile(r"""type\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
 
 

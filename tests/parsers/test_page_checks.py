@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from parsers.jsonld import _SCRIPT
 from parsers.registry import REGISTRY, Parser
 from parsers.signals import (
     _CASE_TRAPS,
@@ -180,3 +181,19 @@ def test_the_phrase_letters_have_no_case_blind_twins_but_the_trapped_ones() -> N
     letters = {c for p in (_CLOSED_PHRASES, _NOT_FOUND_PHRASES) for c in p.pattern if c.isalpha()}
     twins = {chr(t) for c in letters for t in _EXTRA_CASES.get(ord(c), ())}
     assert twins <= set(_CASE_TRAPS)
+
+
+_LAZY_SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.I | re.S)
+_SCRIPT_PIECES = [
+    b"<script>", b"<SCRIPT type='application/ld+json'>", b"<scripts>", b"</script>",
+    b"</Script >", b"</script\n>", b"</scripts>", b"</script", b"<", b">", b"</", b"{}",
+    b"H\xc3\xa0", b"\n", b"<p>", b"</p>",
+]  # fmt: skip
+
+
+def test_json_ld_scripts_are_cut_where_the_lazy_pattern_cut_them() -> None:
+    rng = random.Random(17)
+    for _ in range(4000):
+        page = b"".join(rng.choice(_SCRIPT_PIECES) for _ in range(rng.randint(0, 14)))
+        ours = [m.groups() for m in _SCRIPT.finditer(page)]
+        assert ours == [m.groups() for m in _LAZY_SCRIPT.finditer(page)], repr(page)
