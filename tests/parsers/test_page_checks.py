@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from parsers.jsonld import _SCRIPT
+from parsers.jsonld import _SCRIPT, _WRAPPERS, _unwrapped
 from parsers.registry import REGISTRY, Parser
 from parsers.signals import (
     _CASE_TRAPS,
@@ -197,3 +197,16 @@ def test_json_ld_scripts_are_cut_where_the_lazy_pattern_cut_them() -> None:
         page = b"".join(rng.choice(_SCRIPT_PIECES) for _ in range(rng.randint(0, 14)))
         ours = [m.groups() for m in _SCRIPT.finditer(page)]
         assert ours == [m.groups() for m in _LAZY_SCRIPT.finditer(page)], repr(page)
+
+
+_WRAPPER_PIECES = [
+    "<!--", "-->", "/*", "*/", "<![CDATA[", "]]>", "/* <![CDATA[ */", "/* ]]> */", " ", "\n",
+    '{"@type": "JobPosting"}', "x", "<", "]]", "--", "/*\n<![CDATA[\n*/",
+]  # fmt: skip
+
+
+def test_json_ld_wrappers_go_as_the_one_pattern_took_them() -> None:
+    rng = random.Random(29)
+    for _ in range(4000):
+        text = "".join(rng.choice(_WRAPPER_PIECES) for _ in range(rng.randint(0, 8))).strip()
+        assert _unwrapped(text) == _WRAPPERS.sub("", text), repr(text)
