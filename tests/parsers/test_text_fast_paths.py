@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from parsers.text import _NOT_XML, clean_space, collapse_lines, xml_text
+from parsers.text import _INVISIBLE, _NOT_XML, _WS, clean_space, collapse_lines, xml_text
 
 # Each character the class names, its neighbours, and ordinary text of every width.
 EDGES = [
@@ -77,8 +77,6 @@ def test_collapse_lines_collapses_each_kind_of_whitespace(space: str) -> None:
 
 def _clean_space_by_regex(value: str) -> str | None:
     """clean_space as one regular expression pass after dropping invisibles."""
-    from parsers.text import _WS, _INVISIBLE
-
     return _WS.sub(" ", _INVISIBLE.sub("", value)).strip() or None
 
 
