@@ -90,7 +90,9 @@ def _row(row: etree._Element, base: str) -> dict[str, Any] | None:
     # queries select, in the same order, without an XPath evaluation each.
     for dt in row.iter("dt"):
         key = _LABELS.get((clean_space(" ".join(dt.itertext())) or "").lower())
-        dd = next(dt.itersiblings("dd"), None) if key else None
+        if key is None:
+            continue
+        dd = next(dt.itersiblings("dd"), None)
         if dd is not None:
             value = next(iter(_TITLE_ATTR(dd)), None) if key == "posted" else None
             out[key] = value or clean_space(" ".join(dd.itertext()))
