@@ -40,11 +40,19 @@ _BLOCK_HINTS = (
 )
 
 
+# The hints holding "captcha" need not be looked for one by one where it is absent:
+# one scan of the head instead of three, on every page every parser reads.
+_CAPTCHA_HINTS = tuple(hint for hint in _BLOCK_HINTS if b"captcha" in hint)
+_OTHER_HINTS = tuple(hint for hint in _BLOCK_HINTS if b"captcha" not in hint)
+
+
 def looks_blocked(body: bytes) -> bool:
     """True when the body is a challenge or captcha page (checks the first 64 KB)."""
     head = body[:65536]
     lowered = head.lower()
-    if not any(hint in lowered for hint in _BLOCK_HINTS):
+    if not any(hint in lowered for hint in _OTHER_HINTS) and not (
+        b"captcha" in lowered and any(hint in lowered for hint in _CAPTCHA_HINTS)
+    ):
         return False
     return any(marker.search(head) for marker in _BLOCK_MARKERS)
 

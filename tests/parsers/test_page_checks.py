@@ -12,6 +12,7 @@ import pytest
 from parsers.jsonld import _SCRIPT, _WRAPPERS, _unwrapped
 from parsers.registry import REGISTRY, Parser
 from parsers.signals import (
+    _BLOCK_HINTS,
     _CASE_TRAPS,
     _CLOSED_PHRASES,
     _INVISIBLE,
@@ -19,6 +20,7 @@ from parsers.signals import (
     _NOT_FOUND_PHRASES,
     _may_say_not_found,
     closed_phrase,
+    looks_blocked,
     page_signal,
     search_lowered,
     visible_text,
@@ -210,3 +212,30 @@ def test_json_ld_wrappers_go_as_the_one_pattern_took_them() -> None:
     for _ in range(4000):
         text = "".join(rng.choice(_WRAPPER_PIECES) for _ in range(rng.randint(0, 8))).strip()
         assert _unwrapped(text) == _WRAPPERS.sub("", text), repr(text)
+
+
+# One wall per hint, holding that hint and no other: a hint skipped by the cheap
+# test would let its wall pass for a page.
+WALLS = {
+    b"just a moment": b"<title>Just a moment...</title>",
+    b"attention required": b"<title>Attention Required! | Cloudflare</title>",
+    b"cf-browser-verification": b"<div id='cf-browser-verification'></div>",
+    b"/cdn-cgi/": b"<script src='/cdn-cgi/challenge-platform/h/b'></script>",
+    b"cf_chl_opt": b"<script>window._cf_chl_opt={}</script>",
+    b"__cf$cv$params": b"<script>window.__cf$cv$params={}</script>",
+    b"recaptcha": b"<div class='g-recaptcha'></div>",
+    b"hcaptcha.com": b"<script src='https://hcaptcha.com/1/api.js'></script>",
+    b"captcha-delivery.com": b"<script src='https://ct.captcha-delivery.com/c.js'></script>",
+    b"access denied": b"<title>Access denied</title>",
+}
+
+
+def test_every_wall_hint_has_its_wall() -> None:
+    assert set(WALLS) == set(_BLOCK_HINTS)
+
+
+@pytest.mark.parametrize("hint", list(WALLS))
+def test_each_wall_is_blocked_by_its_own_hint_alone(hint: bytes) -> None:
+    page = WALLS[hint]
+    assert [h for h in _BLOCK_HINTS if h in page.lower()] == [hint]
+    assert looks_blocked(b"<html><body><p>Hello</p>" + page + b"</body></html>")
