@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, replace
+from functools import lru_cache
 
 from parsers.plausible import implausible_salary
 from parsers.types import Issue, ParseOutcome, Posting, Quality
@@ -81,6 +82,9 @@ EMPLOYMENT_JOB_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _ANY_JOB_TYPE = re.compile("|".join(f"(?:{p.pattern})" for _, p in JOB_TYPE_RULES), re.I)
 
 
+# Memoized: the combined pattern costs 2-3 us a title (no first letter to skip to), a
+# board's next listing repeats its titles, and the answer is one of six values.
+@lru_cache(maxsize=8192)
 def job_type_from_title(title: str | None) -> str | None:
     if not title or _ANY_JOB_TYPE.search(title) is None:
         return None
@@ -92,7 +96,7 @@ def job_type_from_title(title: str | None) -> str | None:
 
 def job_type_for(title: str | None, employment_type: str | None = None) -> str | None:
     """The title's job type, else what an explicit employment type says, else None."""
-    found = job_type_from_title(title)
+    found = job_type_from_title(title) if title else None
     if found or not employment_type:
         return found
     for label, pattern in EMPLOYMENT_JOB_TYPES:
@@ -107,9 +111,11 @@ def assess(posting: Posting, *, listing: bool = False) -> tuple[Quality, tuple[I
     Listing cards of HTML sites carry no description by nature, so `listing=True`
     does not count that against them.
     """
-    missing_required = [
-        name for name in ("external_id", "title", "url") if not getattr(posting, name)
-    ]
+    missing_required = (
+        []
+        if posting.external_id and posting.title and posting.url
+        else [name for name in ("external_id", "title", "url") if not getattr(posting, name)]
+    )
     if missing_required:
         return Quality.REJECTED, tuple(
             Issue(f"missing_{name}", f"the posting has no {name.replace('_', ' ')}")
@@ -155,7 +161,8 @@ def outcome_from_postings(
     qualities: list[Quality] = []
     for path, posting in candidates:
         quality, item_issues = assess(posting, listing=listing)
-        all_issues.extend(Issue(i.code, i.message, i.path or path) for i in item_issues)
+        if item_issues:
+            all_issues.extend(Issue(i.code, i.message, i.path or path) for i in item_issues)
         if quality is not Quality.REJECTED:
             kept.append(posting)
             qualities.append(quality)

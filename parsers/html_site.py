@@ -14,8 +14,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 
+from lxml import etree
 from parsel import Selector
+from parsel.csstranslator import HTMLTranslator
 
 from parsers.common import dedupe_postings, job_type_for, merge_postings, outcome_from_postings
 from parsers.hosted import signal_rejection
@@ -93,9 +96,39 @@ class HtmlSiteSpec:
 
 
 def _first(sel: Selector, css: str | None) -> str | None:
+    """What `sel.css(css)` gives, all text joined for `::text`, else the first match,
+    read from the compiled query's raw results: parsel wraps every result in a
+    Selector first, and a detail page's `.company::text` matches every related card."""
     if not css:
         return None
-    return clean_space(" ".join(sel.css(css).getall()) if "::text" in css else sel.css(css).get())
+    found = _query(css)(sel.root)
+    results = found if isinstance(found, list) else [found]
+    if "::text" in css:
+        return clean_space(" ".join(map(_serialized, results)))
+    return clean_space(_serialized(results[0])) if results else None
+
+
+@lru_cache(maxsize=256)  # a site's few configured selectors, compiled once
+def _query(css: str) -> etree.XPath:
+    """The XPath parsel evaluates for `css` on an HTML selector, compiled."""
+    try:
+        return etree.XPath(HTMLTranslator().css_to_xpath(css), smart_strings=False)
+    except etree.XPathError as exc:
+        raise ValueError(f"XPath error: {exc} in {css}") from exc
+
+
+def _serialized(result: object) -> str:
+    """One result as parsel's `Selector.get()` serializes it on an HTML page."""
+    if type(result) is str:  # text and attribute values, as they are
+        return result
+    try:
+        return etree.tostring(result, method="html", encoding="unicode", with_tail=False)
+    except (AttributeError, TypeError):
+        if result is True:
+            return "1"
+        if result is False:
+            return "0"
+        return str(result)
 
 
 def _external_id(spec: HtmlSiteSpec, url: str) -> str | None:

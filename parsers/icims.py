@@ -58,14 +58,17 @@ def _css(query: str) -> etree.XPath:
 
 _ANCHORS = _css("a.iCIMS_Anchor")
 _TITLE_TEXT = _css("h3 ::text, h2 ::text")
-_LABEL_TERMS = _css("dt")
 _TEXT = _css("::text")
 _TITLE_ATTR = _css("[title]::attr(title)")
-_NEXT_DD = etree.XPath("following-sibling::dd[1]")
+_TABLES = _css(".iCIMS_JobsTable")
+_TABLE_ROWS = _css(".row")
+_FIELD_LABELS = _css(".field-label")
+_NEXT_SIBLING = etree.XPath("following-sibling::*[1]")
+_PAGING_TEXT = _css(".iCIMS_Paging ::text")
 
 
-def _row(row: Selector, base: str) -> dict[str, Any] | None:
-    anchors = _ANCHORS(row.root)
+def _row(row: etree._Element, base: str) -> dict[str, Any] | None:
+    anchors = _ANCHORS(row)
     href = anchors[0].get("href") if anchors else None
     found = _JOB_ID.search(href or "")
     if not href or not found:
@@ -82,26 +85,31 @@ def _row(row: Selector, base: str) -> dict[str, Any] | None:
         "detail_url": page,
         "title": title,
     }
-    for dt in _LABEL_TERMS(row.root):
-        key = _LABELS.get((clean_space(" ".join(_TEXT(dt))) or "").lower())
-        dd = _NEXT_DD(dt)
-        if key and dd:
-            value = next(iter(_TITLE_ATTR(dd[0])), None) if key == "posted" else None
-            out[key] = value or clean_space(" ".join(_TEXT(dd[0])))
+    # The labels and their values read by the element API: `iter("dt")`, `itertext()`
+    # and `itersiblings("dd")` are what the `dt`, `::text` and `following-sibling::dd`
+    # queries select, in the same order, without an XPath evaluation each.
+    for dt in row.iter("dt"):
+        key = _LABELS.get((clean_space(" ".join(dt.itertext())) or "").lower())
+        if key is None:
+            continue
+        dd = next(dt.itersiblings("dd"), None)
+        if dd is not None:
+            value = next(iter(_TITLE_ATTR(dd)), None) if key == "posted" else None
+            out[key] = value or clean_space(" ".join(dd.itertext()))
     for key, value in _card_fields(row):
         out.setdefault(key, value)
     return out
 
 
-def _card_fields(row: Selector) -> list[tuple[str, str]]:
+def _card_fields(row: etree._Element) -> list[tuple[str, str]]:
     """Card layouts label a field with a (screen-reader) `.field-label` span and put the
     value in the next sibling (`<span class="sr-only field-label">Job Locations</span>
     <span>US</span>`), without `dt` / `dd`. A label with no sibling value says nothing."""
     found: list[tuple[str, str]] = []
-    for label in row.css(".field-label"):
-        key = _LABELS.get((clean_space(" ".join(label.css("::text").getall())) or "").lower())
-        sibling = label.xpath("following-sibling::*[1]")
-        value = clean_space(" ".join(sibling.css("::text").getall())) if sibling else None
+    for label in _FIELD_LABELS(row):
+        key = _LABELS.get((clean_space(" ".join(_TEXT(label))) or "").lower())
+        sibling = _NEXT_SIBLING(label)
+        value = clean_space(" ".join(_TEXT(sibling[0]))) if sibling else None
         if key and value:
             found.append((key, value))
     return found
@@ -109,7 +117,7 @@ def _card_fields(row: Selector) -> list[tuple[str, str]]:
 
 def _next_page(sel: Selector, url: str) -> tuple[str | None, int | None]:
     """The next page's URL (pr + 1) while "Page N of M" says there is one."""
-    paging = " ".join(sel.css(".iCIMS_Paging ::text").getall())
+    paging = " ".join(_PAGING_TEXT(sel.root))
     pages = _PAGES.search(paging)
     if not pages or int(pages.group(1)) >= int(pages.group(2)):
         return None, int(pages.group(2)) if pages else None
@@ -125,12 +133,14 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
             Issue("blocked", "the page is a bot-challenge page"), signal=PageSignal.BLOCKED
         )
     sel = Selector(text=doc.body.decode("utf-8", "replace"), type="html")
-    table = sel.css(".iCIMS_JobsTable")
+    # The compiled queries on the parsed tree, as parsel's `.css()` evaluates them,
+    # without a Selector built around every row and every text node.
+    tables = _TABLES(sel.root)
     issues: list[Issue] = []
-    if table:
-        row_nodes: list[Selector] = list(table.css(".row"))
+    if tables:
+        row_nodes = [row for table in tables for row in _TABLE_ROWS(table)]
     else:
-        row_nodes = _rows_by_links(sel)
+        row_nodes = [row.root for row in _rows_by_links(sel)]
         if not row_nodes:
             return _without_rows(sel)
         issues.append(

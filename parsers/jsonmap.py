@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
@@ -249,6 +250,8 @@ Adapter = Callable[[Draft, dict[str, Any], Context], None]
 
 
 def _text(value: Any) -> str | None:
+    if type(value) is str:  # most values: straight to the cleaning
+        return clean_space(value)
     if value is None or isinstance(value, (dict, bool)):
         return None
     if isinstance(value, list):
@@ -274,14 +277,37 @@ def _offices(compiled: _Compiled, item: Any, root: Any) -> list[RawOffice]:
         for office in found if isinstance(found, list) else [found]:
             if office is None:
                 continue
-            parts = [_text(get(office, root)) if get else None for get in (city, region, country)]
-            written = _text(_first(text, office, root)) if text else _text(office)
-            written = clean_place(written or ", ".join(p for p in parts if p))
-            if written:
-                candidate = RawOffice(written, *parts)
-                if candidate not in out:
-                    out.append(candidate)
-    return _without_echoes(out)
+            raw = (
+                _first(text, office, root) if text else office,
+                city(office, root) if city else None,
+                region(office, root) if region else None,
+                country(office, root) if country else None,
+            )
+            plain = all(value is None or type(value) is str for value in raw)
+            candidate = _office_of_text(*raw) if plain else _office(*raw)
+            if candidate is not None and candidate not in out:
+                out.append(candidate)
+    if len(out) < 2:
+        return out
+    return list(_echoes_dropped(tuple(out)))
+
+
+def _office(written: Any, city: Any, region: Any, country: Any) -> RawOffice | None:
+    """An office from its written text (or its parts joined) and its parts."""
+    parts = (_text(city), _text(region), _text(country))
+    place = clean_place(_text(written) or ", ".join(p for p in parts if p))
+    return RawOffice(place, *parts) if place else None
+
+
+# Memoized for offices given as text: a board names the same few places on every row,
+# and cleaning, joining and building one costs more than the rest of a short row's
+# fields together. The offices are frozen values.
+_office_of_text = lru_cache(maxsize=4096)(_office)
+
+
+@lru_cache(maxsize=4096)  # the same pairs of offices, row after row
+def _echoes_dropped(offices: tuple[RawOffice, ...]) -> tuple[RawOffice, ...]:
+    return tuple(_without_echoes(list(offices)))
 
 
 def _without_echoes(offices: list[RawOffice]) -> list[RawOffice]:

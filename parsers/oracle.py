@@ -21,6 +21,7 @@ answers `items: []`: the platform's own "no such posting". The public page
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlencode, urlsplit, urlunsplit
 
@@ -38,6 +39,7 @@ _SECTIONS = ("ExternalDescriptionStr", "ExternalResponsibilitiesStr", "ExternalQ
 _WORKPLACE = (("REMOTE", "yes"), ("HYBRID", "hybrid"))
 
 
+@lru_cache(maxsize=256)  # once per listing page, not once per row
 def site_of(url: str) -> tuple[str, str, str] | None:
     """(origin, resource, siteNumber) of an API URL, or None."""
     match = _ORIGIN.match(url)

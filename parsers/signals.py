@@ -40,11 +40,19 @@ _BLOCK_HINTS = (
 )
 
 
+# The hints holding "captcha" need not be looked for one by one where it is absent:
+# one scan of the head instead of three, on every page every parser reads.
+_CAPTCHA_HINTS = tuple(hint for hint in _BLOCK_HINTS if b"captcha" in hint)
+_OTHER_HINTS = tuple(hint for hint in _BLOCK_HINTS if b"captcha" not in hint)
+
+
 def looks_blocked(body: bytes) -> bool:
     """True when the body is a challenge or captcha page (checks the first 64 KB)."""
     head = body[:65536]
     lowered = head.lower()
-    if not any(hint in lowered for hint in _BLOCK_HINTS):
+    if not any(hint in lowered for hint in _OTHER_HINTS) and not (
+        b"captcha" in lowered and any(hint in lowered for hint in _CAPTCHA_HINTS)
+    ):
         return False
     return any(marker.search(head) for marker in _BLOCK_MARKERS)
 
@@ -90,9 +98,35 @@ _CLOSED_HINTS = (
     "no longer", "filled", "closed", "expired", "removed", "đã", "ngừng", "không còn",
     "nicht mehr", "besetzt", "abgelaufen", "plus disponible", "expiré", "pourvu", "ya no", "cubierta",
 )  # fmt: skip
+# Case-blind matching of the phrases above costs about 30 ns a character (no cased
+# first letter lets the engine skip ahead), and a page runs 100 KB. The text they are
+# searched in is already lowercased, and their own letters are all lowercase: there a
+# case-sensitive twin finds the same matches, unless the text holds a letter that
+# case-blind matching equates with another lowercase one (dotless i with i, long s
+# with s; re._casefix lists them, and no other phrase letter has one).
+_CASE_TRAPS = ("\u0131", "\u017f")
+_CASE_SENSITIVE = {
+    pattern: re.compile(pattern.pattern, pattern.flags & ~re.I)
+    for pattern in (_CLOSED_PHRASES, _NOT_FOUND_PHRASES)
+}
+
+
+def search_lowered(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """`pattern.search(text)` for a case-blind `pattern` of lowercase phrases over a
+    lowercased `text`, by its case-sensitive twin where that finds the same."""
+    if any(trap in text for trap in _CASE_TRAPS):
+        return pattern.search(text)
+    return _CASE_SENSITIVE[pattern].search(text)
+
+
 # Script and style blocks carry UI strings of every state ("no longer accepting
 # applications" sits in the i18n bundle of live pages too): only visible text counts.
-_INVISIBLE = re.compile(r"<(script|style|template|noscript)\b.*?</\1\s*>", re.I | re.S)
+# The block's body is read as runs of anything but "<" and single "<"s that do not
+# close it, each run taken whole (possessive): the same first closing tag a lazy `.*?`
+# finds, without trying the closing tag at every character of a 10 KB script.
+_INVISIBLE = re.compile(
+    r"<(script|style|template|noscript)\b[^<]*+(?:<(?!/\1\s*>)[^<]*+)*+</\1\s*>", re.I
+)
 
 
 _PAGE_CHARS = 400_000  # what the page checks read of a body
@@ -130,7 +164,7 @@ def _closed_phrase(page: str, description: str | None) -> str | None:
     text = _visible(page)
     if not any(k in text for k in _CLOSED_HINTS):
         return None
-    match = _CLOSED_PHRASES.search(_without(" ".join(text.split()), description))
+    match = search_lowered(_CLOSED_PHRASES, _without(" ".join(text.split()), description))
     return match.group(0) if match else None
 
 
@@ -149,12 +183,30 @@ _NOT_FOUND_HINTS = (
 # since ASCII letters lowercase alike in both and keep their order. The two other
 # characters whose lowercase holds an ASCII letter (İ -> i + U+0307, the Kelvin
 # sign -> k) send the page to the full check.
-_LOWERS_TO_ASCII = ("\u0130".encode(), "\u212a".encode())
-_NOT_FOUND_CORES = tuple(
-    dict.fromkeys(
-        max(re.findall(r"[\x00-\x7f]+", hint), key=len).encode() for hint in _NOT_FOUND_HINTS
+_LOWERS_TO_ASCII = ("\u0130", "\u212a")
+
+
+def _hint_probe(hint: str) -> tuple[bytes, re.Pattern[bytes] | None]:
+    """(the hint's longest ASCII run, a pattern of all its runs in order or None).
+
+    A hint of ASCII only is in the lowercased page exactly when it is in the lowercased
+    bytes. One with other letters ("không tìm thấy") needs more than its longest run
+    ("ng t", in every English "including the"): every ASCII run in order, each letter
+    between them one character, whose UTF-8 is 2 to 4 bytes above 0x7F (a character
+    lowercasing to a non-ASCII letter is itself non-ASCII, and only U+0130 lowercases
+    to two characters)."""
+    runs = re.findall(r"[\x00-\x7f]+|[^\x00-\x7f]+", hint)
+    core = max((r for r in runs if r.isascii()), key=len).encode()
+    if hint.isascii():
+        return core, None
+    parts = (
+        re.escape(r.encode()) if r.isascii() else b"[\x80-\xff]{%d,%d}" % (2 * len(r), 4 * len(r))
+        for r in runs
     )
-)
+    return core, re.compile(b"".join(parts))
+
+
+_NOT_FOUND_PROBES = tuple(dict.fromkeys(_hint_probe(hint) for hint in _NOT_FOUND_HINTS))
 _JSON_NOT_FOUND = re.compile(r"could not find|not found|does not exist|no such", re.I)
 
 
@@ -182,20 +234,25 @@ def page_signal(
         return PageSignal.CLOSED
     if status in (404, 410):
         return PageSignal.NOT_FOUND
-    if not _may_say_not_found(body[:_PAGE_CHARS]):
+    if not _may_say_not_found(body[:_PAGE_CHARS], page):
         return PageSignal.NORMAL
     text = page.lower()
-    if any(k in text for k in _NOT_FOUND_HINTS) and _NOT_FOUND_PHRASES.search(text):
+    if any(k in text for k in _NOT_FOUND_HINTS) and search_lowered(_NOT_FOUND_PHRASES, text):
         return PageSignal.NOT_FOUND
     return PageSignal.NORMAL
 
 
-def _may_say_not_found(raw: bytes) -> bool:
-    """False only when the lowercased page cannot hold any not-found hint."""
-    if any(special in raw for special in _LOWERS_TO_ASCII):
+def _may_say_not_found(raw: bytes, page: str) -> bool:
+    """False only when the lowercased page cannot hold any not-found hint. `page` is
+    `raw` decoded: the two special characters are looked for there, one code unit
+    each, where the bytes would need a multi-byte search of the whole body."""
+    if any(special in page for special in _LOWERS_TO_ASCII):
         return True
     lowered = raw.lower()
-    return any(core in lowered for core in _NOT_FOUND_CORES)
+    return any(
+        core in lowered and (runs is None or runs.search(lowered) is not None)
+        for core, runs in _NOT_FOUND_PROBES
+    )
 
 
 def json_error_signal(data: object) -> tuple[PageSignal, str] | None:

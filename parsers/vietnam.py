@@ -143,6 +143,9 @@ def _words(text: str) -> list[tuple[str, str, int, int]]:
     return out
 
 
+# Memoized: a site's pages name the same few hundred location strings, the answer is
+# frozen offices, and reading one walks its words against every province spelling.
+@lru_cache(maxsize=4096)
 def split_locations(text: str | None) -> tuple[tuple[RawOffice, ...], int] | None:
     """Offices and an unnamed-office count from a Vietnamese location string, or
     None when the string names no Vietnamese province (leave it to the caller)."""

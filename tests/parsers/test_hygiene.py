@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from parsers.hygiene import screen, storable, storable_text, unstorable_field
+from parsers.hygiene import posting_storable, screen, storable, storable_text, unstorable_field
 from parsers.types import ParseOutcome, Posting, Quality, RawOffice, Salary
 
 LONG = "Beschreibung — " * 40  # over the length checked once per object
@@ -36,6 +36,11 @@ BAD_PLACES = {
     "a tuple in the payload": _posting(payload={"k": ("a", "\x00")}),
     "a read-only mapping": _posting(payload=MappingProxyType({"k": {"j": "\udfff"}})),
     "a str subclass": _posting(payload={"k": Kind.BAD}),
+    "a str subclass as a field": _posting(title=Kind.BAD),
+    "an ASCII field beside non-ASCII ones": _posting(title="Kỹ sư", company="Acme\x00"),
+    "a surrogate among many fields": _posting(title="Hà Nội", legal_entity="x\udbff"),
+    "halves of one pair in two fields": _posting(title="\ud83d", company="\ude00"),
+    "a salary's currency": _posting(salary=Salary(raw="10", min=1.0, currency="\udc00")),
 }
 
 GOOD = [
@@ -43,6 +48,15 @@ GOOD = [
     _posting(description_html=LONG, description_text=LONG, payload={"d": LONG, "e": LONG}),
     _posting(payload={"n": 1, "f": 1.5, "b": True, "none": None, "l": [{"x": "Hà Nội"}]}),
     _posting(payload={1: "non-text key", "tab\tand\nnewline": "\x01 other controls are text"}),
+    # Two halves of one emoji in two fields are two lone surrogates: refused above;
+    # the emoji whole in each, and every kind of value, are stored.
+    _posting(
+        title="🙂 Kỹ sư",
+        company="🙂",
+        offices=(RawOffice("Hà Nội", region="HN", country="VN"),),
+        salary=Salary(raw="1–2 triệu", min=1e6, max=2e6, currency="VND", period="month"),
+        more_offices=2,
+    ),
 ]
 
 
@@ -50,12 +64,14 @@ GOOD = [
 def test_the_fast_check_refuses_every_place_the_walk_names(posting: Posting) -> None:
     assert unstorable_field(posting) is not None
     assert storable(posting) is False
+    assert posting_storable(posting) is False
 
 
 @pytest.mark.parametrize("posting", GOOD)
 def test_the_fast_check_passes_what_the_walk_passes(posting: Posting) -> None:
     assert unstorable_field(posting) is None
     assert storable(posting) is True
+    assert posting_storable(posting) is True
 
 
 def test_a_long_text_shared_by_two_fields_is_still_checked() -> None:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from parsers.text import _NOT_XML, collapse_lines, xml_text
+from parsers.text import _INVISIBLE, _NOT_XML, _WS, clean_space, collapse_lines, xml_text
 
 # Each character the class names, its neighbours, and ordinary text of every width.
 EDGES = [
@@ -73,3 +73,22 @@ def test_collapse_lines_equals_splitting_every_line_into_words() -> None:
 def test_collapse_lines_collapses_each_kind_of_whitespace(space: str) -> None:
     text = f" Hà{space}Nội \n\n x{space}{space}y "
     assert collapse_lines(text) == _collapsed_by_words(text)
+
+
+def _clean_space_by_regex(value: str) -> str | None:
+    """clean_space as one regular expression pass after dropping invisibles."""
+    return _WS.sub(" ", _INVISIBLE.sub("", value)).strip() or None
+
+
+# Invisible characters (kept between Persian letters), every space clean_space
+# collapses or strips, and text of each width, in short and long strings.
+CLEANING = [*SPACES, "\u200b", "\u200c", "\u200d", "\ufeff", "\u00ad", "\u2060"]
+CLEANING += ["a", "word", "Hà Nội", "—", "\u0628", "🙂", "  "]
+
+
+def test_clean_space_equals_the_regular_expressions_on_short_and_long_text() -> None:
+    rng = random.Random(23)
+    for _ in range(4000):
+        pieces = [rng.choice(CLEANING) for _ in range(rng.randint(0, 12))]
+        for text in ("".join(pieces), "".join(pieces) + "x" * 70 + "".join(pieces)):
+            assert clean_space(text) == _clean_space_by_regex(text), repr(text)
