@@ -397,6 +397,13 @@ def source_queue(platform: str, transport: str = "http") -> str:
     return ATS_QUEUE
 
 
+# Each lane's own Airflow pool (`jobharbor airflow setup` creates them): a slow lane
+# fills its pool, never another's. The shared `jobharbor` pool stays for the tasks on
+# Airflow's default queue (docs/operations.md, "The pools").
+def lane_pool(queue: str) -> str:
+    return f"jobharbor_{queue}"
+
+
 def config_hash(source: SourceConfig) -> str:
     blob = json.dumps(source.model_dump(mode="json"), sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
