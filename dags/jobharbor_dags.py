@@ -41,7 +41,7 @@ from airflow.sdk import (
 )
 
 from pipeline.airflow.alerts import dag_deadline, on_task_failure
-from pipeline.config import configured_sources_file, lane_pool, load_sources, source_queue
+from pipeline.config import configured_sources_file, lane_pool, load_sources, source_lane
 
 POOL = "jobharbor"
 POOL_SLOTS = 3
@@ -221,7 +221,7 @@ for _name, _source in _ENABLED:
             _source.platform,
             _source.display_name or _name,
             _source.schedule,
-            source_queue(_source.platform, _source.transport),
+            source_lane(_source),
         )
 if _ONLY in (None, "jobharbor_serving_sync"):
     jobharbor_serving_sync = sync_dag([_name for _name, _ in _ENABLED])

@@ -474,9 +474,9 @@ class Drill:
 
 
 def celery_components() -> tuple[str, ...]:
-    from pipeline.airflow.workers import WORKERS
+    from pipeline.airflow.workers import configured_workers
 
-    return (*COMPONENTS, "redis", *(w.name for w in WORKERS))
+    return (*COMPONENTS, "redis", *(w.name for w in configured_workers()))
 
 
 PASS = {

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pipeline.config import LANE_QUEUES, lane_pool
+from pipeline.config import configured_sources_file, lane_pool, lanes_in_use, load_sources
 from pipeline.errors import FatalError
 
 POOL = "jobharbor"
@@ -34,12 +34,17 @@ POOL_DESCRIPTION = (
 LANE_POOL_SLOTS = 3
 
 
-def pools() -> dict[str, dict[str, object]]:
-    """Every pool the DAGs use, as `airflow pools import` reads them."""
+def configured_lanes() -> tuple[str, ...]:
+    return lanes_in_use(s for _, s in load_sources(configured_sources_file()).enabled())
+
+
+def pools(lanes: tuple[str, ...] | None = None) -> dict[str, dict[str, object]]:
+    """Every pool the DAGs use (the configured sources' lanes unless given), as
+    `airflow pools import` reads them."""
     found: dict[str, dict[str, object]] = {
         POOL: {"slots": POOL_SLOTS, "description": POOL_DESCRIPTION}
     }
-    for queue in LANE_QUEUES:
+    for queue in configured_lanes() if lanes is None else lanes:
         found[lane_pool(queue)] = {
             "slots": LANE_POOL_SLOTS,
             "description": f"jobharbor: the source DAGs of the {queue} lane (queue {queue})",

@@ -13,7 +13,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from pipeline.config import lane_pool, load_sources, source_queue
+from pipeline.config import lane_pool, load_sources, source_lane
 from pipeline.db.connect import advisory_lock
 from pipeline.settings import REPO_ROOT
 from tests.airflow.harness import (
@@ -49,7 +49,7 @@ def test_dagbag_loads_every_source_with_the_declared_graph(tmp_path: Path) -> No
         source = dag_id.removeprefix("jobharbor_")
         assert dag["outlets"] == {"check": [f"jobharbor://postings/{source}"]}
         # Every task in its source's lane: queued there, and in the lane's own pool.
-        lane = source_queue(names[source].platform, names[source].transport)
+        lane = source_lane(names[source])
         assert {t["queue"] for t in dag["tasks"].values()} == {lane}
         assert {t["pool"] for t in dag["tasks"].values()} == {lane_pool(lane)}
         assert {t: {k: v for k, v in d.items() if k in ("slots", "rule", "down")} for t, d in dag["tasks"].items()} == {
@@ -60,7 +60,7 @@ def test_dagbag_loads_every_source_with_the_declared_graph(tmp_path: Path) -> No
             "watcher": {"slots": 1, "rule": "one_failed", "down": []},
         }  # fmt: skip
     # The lanes' pools are apart: no lane's tasks can fill another lane's slots.
-    lanes = {source_queue(s.platform, s.transport) for s in names.values()}
+    lanes = {source_lane(s) for s in names.values()}
     used = {t["pool"] for d in source_dags for t in bag["dags"][d]["tasks"].values()}
     assert used == {lane_pool(lane) for lane in lanes}
     assert len(used) == len(lanes) >= 2

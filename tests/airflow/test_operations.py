@@ -76,7 +76,7 @@ def test_every_task_fits_the_pool_and_backfills_have_their_graph(tmp_path: Path)
         assert dag["paused"] is True, dag_id
         for task_id, task in dag["tasks"].items():
             # The source DAGs' tasks take their lane's pool; every other task the shared one.
-            lane_task = task["queue"] in LANE_QUEUES
+            lane_task = task["queue"] != "default"
             assert task["pool"] == (lane_pool(task["queue"]) if lane_task else POOL), (
                 dag_id,
                 task_id,
