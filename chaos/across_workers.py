@@ -12,6 +12,8 @@ where each violation exists.
 - `double_claims`: one thing (a board, a posting, a source's phase) held by two
   holders over overlapping times.
 - `lost_postings`: jobs a completely read board listed with no posting stored.
+- `stranded_runs`: crawl runs of the killed worker's processes still `running` once
+  every DAG run is over (a dead run must end `failed`, pipeline.crawl.runs).
 """
 
 from __future__ import annotations
@@ -48,6 +50,20 @@ class Claim:
     holder: str  # who holds it: a run, a worker
     start: datetime
     end: datetime
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """A crawl run as crawl.runs recorded it."""
+
+    id: int
+    worker: str  # host:pid of the process that ran it
+    status: str
+    error: str | None = None
+
+    @property
+    def pid(self) -> int:
+        return int(self.worker.rsplit(":", 1)[1])
 
 
 def over_budget(
@@ -117,3 +133,10 @@ def lost_postings(
         for job_id, keys in jobs.items()
         if not any((board_id, key) in stored for key in keys)
     ]
+
+
+def stranded_runs(runs: Iterable[RunRow], killed_pids: Iterable[int]) -> list[RunRow]:
+    """The runs of the killed processes still recorded as `running`: their process is
+    gone, so nothing else may show them alive."""
+    killed = set(killed_pids)
+    return [run for run in runs if run.pid in killed and run.status == "running"]

@@ -7,8 +7,11 @@ sources.yaml shows up as an import error naming the file, line and key.
 Each source DAG: discover -> fetch -> parse -> check. Later phases run even when an
 earlier one fails (they can still process work already available), and a
 watcher task fails the run if any phase failed. Every task takes a slot of the
-shared `jobharbor` pool (3 slots); sync takes all 3 (as do the sync backfill's
-apply and the raw cleanup), so it never overlaps ingestion. Per-source Postgres
+pool of its source's lane (`jobharbor_ats`, `jobharbor_workday`, `jobharbor_browser`:
+a slow lane fills its own pool, never another's). The sync takes all 3 slots of the
+shared `jobharbor` pool (as do the sync backfill's apply and the raw cleanup) and holds
+the ingest gate exclusively, which every source task holds shared
+(pipeline.airflow.ingest_gate), so it never overlaps ingestion. Per-source Postgres
 advisory locks keep two runs of one source apart.
 
 Data-aware: a source DAG's `check` updates the asset `jobharbor://postings/<source>`;
@@ -38,7 +41,7 @@ from airflow.sdk import (
 )
 
 from pipeline.airflow.alerts import dag_deadline, on_task_failure
-from pipeline.config import configured_sources_file, load_sources, source_queue
+from pipeline.config import configured_sources_file, lane_pool, load_sources, source_lane
 
 POOL = "jobharbor"
 POOL_SLOTS = 3
@@ -109,13 +112,18 @@ def source_dag(
     queue: str = "default",
 ) -> DAG:
     # sources.yaml may give a source a schedule (validated there); it still starts paused.
-    # `queue` is the source's lane: read by the CeleryExecutor only (make up EXECUTOR=celery).
+    # `queue` is the source's lane: read by the CeleryExecutor only (make up EXECUTOR=celery);
+    # its pool, by every executor.
     with DAG(
         dag_id=f"jobharbor_{name}",
         description=f"discover -> fetch -> parse -> check for {display_name}",
         tags=["jobharbor", "ingest", platform],
         params=source_params(),
-        **{**COMMON, "schedule": schedule, "default_args": {**DEFAULT_ARGS, "queue": queue}},
+        **{
+            **COMMON,
+            "schedule": schedule,
+            "default_args": {**DEFAULT_ARGS, "queue": queue, "pool": lane_pool(queue)},
+        },
     ) as dag:
 
         @task(task_id="discover")
@@ -213,7 +221,7 @@ for _name, _source in _ENABLED:
             _source.platform,
             _source.display_name or _name,
             _source.schedule,
-            source_queue(_source.platform, _source.transport),
+            source_lane(_source),
         )
 if _ONLY in (None, "jobharbor_serving_sync"):
     jobharbor_serving_sync = sync_dag([_name for _name, _ in _ENABLED])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import psycopg
 
-from pipeline.airflow.setup import POOL, POOL_SLOTS, ensure_pool
+from pipeline.airflow.setup import ensure_pool, pools
 from pipeline.app import SERVING_CLUSTER_DIR, App, build_registry, resolve_databases
 from pipeline.backfill.cleanup import CleanupReport, plan_cleanup, run_cleanup
 from pipeline.commands.backfill import add_commands as add_backfill_commands
@@ -275,7 +275,9 @@ def cmd_raw_cleanup(args: argparse.Namespace) -> int:
 def cmd_airflow_setup(args: argparse.Namespace) -> int:
     cmd_db_up(args)
     ensure_pool()
-    print(f"airflow pool {POOL}: {POOL_SLOTS} slots")
+    print(
+        ", ".join(f"airflow pool {name}: {pool['slots']} slots" for name, pool in pools().items())
+    )
     return 0
 
 

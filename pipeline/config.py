@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -400,13 +400,42 @@ ATS_QUEUE, WORKDAY_QUEUE, BROWSER_QUEUE = "ats", "workday", "browser"
 LANE_QUEUES = (ATS_QUEUE, WORKDAY_QUEUE, BROWSER_QUEUE)
 
 
-def source_queue(platform: str, transport: str = "http") -> str:
-    """The Airflow queue (lane) of a source's tasks: Chromium sources, Workday, the rest."""
+def source_queue(platform: str, transport: str = "http", boards: Iterable[str] = ()) -> str:
+    """The Airflow queue (lane) of a source's tasks: Chromium sources, Workday (by data
+    centre when its board tokens allow, workday_queue), the rest."""
     if transport == "browser":
         return BROWSER_QUEUE
     if platform == "workday":
-        return WORKDAY_QUEUE
+        return workday_queue(boards)
     return ATS_QUEUE
+
+
+def workday_queue(tokens: Iterable[str]) -> str:
+    """`workday-wd5` when every board token names one data centre, `workday` otherwise
+    (boards in several, or none). The DAG is built from sources.yaml: a board added to
+    the database only (`jobharbor boards import`) in another data centre runs in this
+    lane too, still paced as its own data centre's host (pipeline.crawl)."""
+    centres = {site.dc for site in map(workday_site, tokens) if site is not None}
+    return f"{WORKDAY_QUEUE}-{centres.pop()}" if len(centres) == 1 else WORKDAY_QUEUE
+
+
+def source_lane(source: SourceConfig) -> str:
+    """A configured source's queue, from its enabled boards."""
+    boards = getattr(source, "boards", ())
+    return source_queue(source.platform, source.transport, [b.token for b in boards if b.enabled])
+
+
+def lanes_in_use(sources: Iterable[SourceConfig]) -> tuple[str, ...]:
+    """The three lanes always, then each Workday data centre's lane a source has."""
+    extra = {source_lane(s) for s in sources} - set(LANE_QUEUES)
+    return (*LANE_QUEUES, *sorted(extra))
+
+
+# Each lane's own Airflow pool (`jobharbor airflow setup` creates them): a slow lane
+# fills its pool, never another's. The shared `jobharbor` pool stays for the tasks on
+# Airflow's default queue (docs/operations.md, "The pools").
+def lane_pool(queue: str) -> str:
+    return f"jobharbor_{queue}"
 
 
 def config_hash(source: SourceConfig) -> str:

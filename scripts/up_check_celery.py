@@ -14,13 +14,13 @@ last LEASE_S and task heartbeats that time out after HEARTBEAT_TIMEOUT_S. Then:
 4. once every run is over, from the sandbox's request log and the database
    (chaos/across_workers.py): no host got more than its budget, nothing arrived inside
    a cooldown, nothing was claimed by two runs at once, the killed worker's boards were
-   released by their leases running out and polled again by another worker, every run
-   succeeded, no listed posting is missing and none is duplicated; Redis's password is
-   in no log.
+   released by their leases running out and polled again by another worker, its crawl
+   runs ended `failed` (abandoned) rather than left `running`, every run succeeded, no
+   listed posting is missing and none is duplicated; Redis's password is in no log.
 It ends with one JSON line (workers, dag_runs, requests, budget_exceeded,
-cooldown_violations, double_claims, worker_killed_recovered, postings_lost) and fails
-unless workers >= 2, the three counts are 0, worker_killed_recovered is true and
-postings_lost is 0.
+cooldown_violations, double_claims, worker_killed_recovered, killed_runs_left_running,
+postings_lost) and fails unless workers >= 2, the three counts are 0,
+worker_killed_recovered is true and killed_runs_left_running and postings_lost are 0.
 """
 
 from __future__ import annotations
@@ -58,10 +58,12 @@ from up_check import (  # noqa: E402  (this directory, beside REPO on sys.path)
 from chaos.across_workers import (  # noqa: E402
     Arrival,
     Claim,
+    RunRow,
     double_claims,
     inside_cooldowns,
     lost_postings,
     over_budget,
+    stranded_runs,
 )
 
 # One budget for every sandbox source: they share one host (the sandbox), so the host's
@@ -307,6 +309,8 @@ class Drill:
         said.append(f"claims (board scans, posting fetches, phase runs): {len(doubles)} doubled")
         recovered, why = self._recovered(states, since)
         said.append(why)
+        stranded, why = self._stranded(since)
+        said.append(why)
         lost, read = self._lost(boards, since)
         said.append(f"{read}: {len(lost)} of those jobs not stored as postings")
         duplicated = self.sql(
@@ -323,6 +327,7 @@ class Drill:
             "cooldown_violations": len(inside),
             "double_claims": len(doubles),
             "worker_killed_recovered": recovered,
+            "killed_runs_left_running": len(stranded),
             "postings_lost": len(lost),
         }
         return report, said
@@ -395,6 +400,26 @@ class Drill:
             f" crawl runs left 'running' by the kill: {stranded}"
         )
 
+    def _stranded(self, since: datetime) -> tuple[list[RunRow], str]:
+        """The killed worker's crawl runs: each must end not `running` (the next phase
+        run marks a run whose process died `failed`, pipeline.crawl.runs)."""
+        kill = self.observed.kill
+        rows = [
+            RunRow(r["id"], r["worker"], r["status"], r["error"])
+            for r in self.sql(
+                "SELECT id, worker, status, error FROM crawl.runs WHERE started_at >= %s",
+                (since,),
+            )
+        ]
+        pids = kill.pids if kill else ()
+        killed = [r for r in rows if r.pid in pids]
+        stranded = stranded_runs(rows, pids)
+        abandoned = [r.id for r in killed if (r.error or "").startswith("abandoned:")]
+        return stranded, (
+            f"the killed worker's crawl runs: {len(killed)}, marked failed as abandoned:"
+            f" {abandoned or 'none'}, still 'running': {[r.id for r in stranded] or 'none'}"
+        )
+
     def _worker_after_kill(self, run_id: int, worker: str) -> str:
         """The worker of a run (as sampled), else, for a process the kill did not take
         (every process of the killed worker is dead), another worker's."""
@@ -449,9 +474,9 @@ class Drill:
 
 
 def celery_components() -> tuple[str, ...]:
-    from pipeline.airflow.workers import WORKERS
+    from pipeline.airflow.workers import configured_workers
 
-    return (*COMPONENTS, "redis", *(w.name for w in WORKERS))
+    return (*COMPONENTS, "redis", *(w.name for w in configured_workers()))
 
 
 PASS = {
@@ -459,6 +484,7 @@ PASS = {
     "cooldown_violations": 0,
     "double_claims": 0,
     "worker_killed_recovered": True,
+    "killed_runs_left_running": 0,
     "postings_lost": 0,
 }
 

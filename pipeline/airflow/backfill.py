@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from pipeline.airflow.failures import fatal_without_retry
+from pipeline.airflow.ingest_gate import ingest_gate
 from pipeline.airflow.params import refuse_out_of_range
 from pipeline.airflow.run_note import ui_base_url, write_run_note
 from pipeline.airflow.tasks import task_app
@@ -160,8 +161,11 @@ def run_apply(
         report = apply_reparse(app, path)
     elif kind == "check":
         return apply_check(app, path)
-    elif kind == "sync":
-        report = apply_sync(app, path, allow_mass_removal=bool(params.get("allow_mass_removal")))
+    elif kind == "sync":  # a whole-pool task: apart from the lanes' tasks too
+        with ingest_gate(app.db, exclusive=True):
+            report = apply_sync(
+                app, path, allow_mass_removal=bool(params.get("allow_mass_removal"))
+            )
     else:
         report = apply_enrich(app, path)
     log.info(report.summary())

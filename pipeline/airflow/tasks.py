@@ -18,6 +18,7 @@ from typing import Any
 from pipeline.airflow.alerts import log_group, task_failure
 from pipeline.airflow.connections import airflow_connection
 from pipeline.airflow.failures import fatal_without_retry
+from pipeline.airflow.ingest_gate import ingest_gate
 from pipeline.airflow.sync_gate import is_gated, sync_gate, sync_times
 from pipeline.app import App
 from pipeline.crawl.catalog import sync_catalog
@@ -68,8 +69,9 @@ def run_discover(source: str, force: bool = False, boards: Sequence[str] = ()) -
     """One source's discover; `force` and `boards` are the DAG's Params (see discover)."""
     app = task_app()
     require_migrated(app.db)  # migrations run once, at setup (`jobharbor db up`)
-    sync_catalog(app)  # first: a board just added to sources.yaml can be named at once
-    return finish_task(discover(app, source, force=force, boards=named_boards(boards)))
+    with ingest_gate(app.db, exclusive=False):
+        sync_catalog(app)  # first: a board just added to sources.yaml can be named at once
+        return finish_task(discover(app, source, force=force, boards=named_boards(boards)))
 
 
 def named_boards(boards: Sequence[str]) -> tuple[str, ...]:
@@ -79,17 +81,23 @@ def named_boards(boards: Sequence[str]) -> tuple[str, ...]:
 
 @fatal_without_retry
 def run_fetch(source: str) -> dict[str, Any]:
-    return finish_task(fetch_details(task_app(), source))
+    app = task_app()
+    with ingest_gate(app.db, exclusive=False):
+        return finish_task(fetch_details(app, source))
 
 
 @fatal_without_retry
 def run_parse(source: str) -> dict[str, Any]:
-    return finish_task(parse_source(task_app(), source))
+    app = task_app()
+    with ingest_gate(app.db, exclusive=False):
+        return finish_task(parse_source(app, source))
 
 
 @fatal_without_retry
 def run_check(source: str) -> dict[str, Any]:
-    return finish_task(check_postings(task_app(), source))
+    app = task_app()
+    with ingest_gate(app.db, exclusive=False):
+        return finish_task(check_postings(app, source))
 
 
 @fatal_without_retry
@@ -109,9 +117,10 @@ def run_sync(
     # Here, not at the top: the serving reconcile is no source task's business.
     from pipeline.phases.sync import sync_serving
 
-    return finish_task(
-        sync_serving(app, dry_run=dry_run, allow_mass_removal=allow_mass_removal, full=full)
-    )
+    with ingest_gate(app.db, exclusive=True):
+        return finish_task(
+            sync_serving(app, dry_run=dry_run, allow_mass_removal=allow_mass_removal, full=full)
+        )
 
 
 def skip_sync_too_soon(app: App) -> None:
@@ -141,7 +150,8 @@ def run_raw_cleanup(apply: bool = False, source: str | None = None) -> dict[str,
         preview = plan_cleanup(app, source=source)
         log.info(preview.summary())
         return preview.as_dict()
-    report = run_cleanup(app, source=source)
+    with ingest_gate(app.db, exclusive=True):
+        report = run_cleanup(app, source=source)
     log.info("freed by source: %s", report.stats.get("by_source"))
     return finish_task(report)
 

@@ -7,15 +7,25 @@ pipeline.config.source_queue):
 - `ats`: every other source (ATS JSON APIs and HTML sites over plain HTTP);
 - `default`: Airflow's default queue: the sync, backfills, operations DAGs.
 
-Each worker consumes two of the three lanes and `default` (WORKERS): every lane has
-two workers, so one worker killed leaves every lane served, and for any two lanes one
-worker serves the second without the first, so a slow lane filling its workers leaves
-every other lane a worker it does not share. `lane_layout_problems` states both rules;
-a test checks WORKERS against them.
+Each lane is served by its own pair of workers, and every worker consumes `default`
+(`layout`): every lane has two workers, so one worker killed leaves every lane served,
+and for any two lanes one worker serves the second without the first, so a slow lane
+filling its workers leaves every other lane a worker it does not share.
+`lane_layout_problems` states both rules; tests check layouts against them.
+
+A Workday source whose boards are all in one data centre has that data centre's lane
+(`workday-wd5`, pipeline.config.workday_queue). With three workers only three lanes can
+keep both rules (each lane needs two of the three workers, and no lane's workers may
+include another's: only the three pairs qualify), so each lane beyond three takes
+a new pair, and a fourth worker comes with the fourth lane (up to six lanes), a fifth
+with the seventh (up to ten). The sandbox's and the shipped sources.yaml's Workday
+sources each span data centres, so they stay in `workday` and three workers run
+(WORKERS).
 """
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import shlex
 import socket
@@ -27,7 +37,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.airflow.settings import AirflowSettings
-from pipeline.config import ATS_QUEUE, BROWSER_QUEUE, LANE_QUEUES, WORKDAY_QUEUE
+from pipeline.config import (
+    ATS_QUEUE,
+    BROWSER_QUEUE,
+    LANE_QUEUES,
+    WORKDAY_QUEUE,
+    configured_sources_file,
+    lanes_in_use,
+    load_sources,
+)
 
 ATS, WORKDAY, BROWSER = ATS_QUEUE, WORKDAY_QUEUE, BROWSER_QUEUE
 DEFAULT = "default"  # Airflow's default queue
@@ -41,11 +59,28 @@ class Worker:
     queues: tuple[str, ...]
 
 
-WORKERS = (
-    Worker("worker-1", (ATS, WORKDAY, DEFAULT)),
-    Worker("worker-2", (ATS, BROWSER, DEFAULT)),
-    Worker("worker-3", (WORKDAY, BROWSER, DEFAULT)),
-)
+def layout(lanes: Sequence[str] = LANES) -> tuple[Worker, ...]:
+    """The fewest workers (at least three) that give each lane a pair of its own; the
+    three base lanes get the pairs of workers 1-2, 1-3 and 2-3."""
+    count = 3
+    while count * (count - 1) // 2 < len(lanes):
+        count += 1
+    pairs = list(itertools.combinations(range(count), 2))
+    serves: list[list[str]] = [[] for _ in range(count)]
+    for lane, pair in zip(lanes, pairs, strict=False):
+        for n in pair:
+            serves[n].append(lane)
+    return tuple(Worker(f"worker-{n + 1}", (*serves[n], DEFAULT)) for n in range(count))
+
+
+# The layout of the three lanes: worker-1 ats+workday, worker-2 ats+browser,
+# worker-3 workday+browser.
+WORKERS = layout(LANES)
+
+
+def configured_workers() -> tuple[Worker, ...]:
+    """The layout for the lanes the configured sources file uses."""
+    return layout(lanes_in_use(s for _, s in load_sources(configured_sources_file()).enabled()))
 
 
 def lane_layout_problems(workers: Sequence[Worker], lanes: Sequence[str] = LANES) -> list[str]:
@@ -187,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("usage: python -m pipeline.airflow.workers commands", file=sys.stderr)
         return 2
     concurrency = AirflowSettings().celery_concurrency
-    for worker in WORKERS:
+    for worker in configured_workers():
         print(worker.name, shlex.join(worker_command(worker, concurrency)))
     return 0
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from pipeline.crawl.runs import finish_run, start_run
+from pipeline.crawl.runs import finish_run, reap_abandoned_runs, start_run
 from pipeline.db.connect import Database, advisory_lock
 from pipeline.db.rows import Json
 from pipeline.errors import LockNotAcquired
@@ -52,13 +52,16 @@ def run_phase(
     wait_s: float = 0.0,
     exclusive: bool = True,
 ) -> PhaseReport:
-    """Run `work(run_id)` under the (phase, source) advisory lock, recorded in crawl.runs.
+    """Run `work(run_id)` under the (phase, source) advisory lock, recorded in crawl.runs
+    (after marking failed any run whose process died: pipeline.crawl.runs).
 
     If another run holds the lock for longer than `wait_s`, this run is recorded
     as skipped and says so, instead of overlapping it. Phases whose work items are
     leased from a queue (discover) pass `exclusive=False`: concurrent runs are safe.
     """
     started = time.monotonic()
+    # A run killed with its worker never wrote its ending: say so before starting anew.
+    reap_abandoned_runs(db)
     try:
         lock = (
             advisory_lock(db, phase, source or "*", wait_s=wait_s)

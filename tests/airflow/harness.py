@@ -17,6 +17,7 @@ from typing import IO, Any
 
 import pytest
 
+from pipeline.airflow.setup import pools
 from pipeline.db.connect import sqlalchemy_url
 from pipeline.settings import REPO_ROOT
 
@@ -170,7 +171,7 @@ print(json.dumps({
             "outlets": {t.task_id: [o.uri for o in t.outlets] for t in dag.tasks if t.outlets},
             "tasks": {
                 t.task_id: {"pool": t.pool, "slots": t.pool_slots, "rule": getattr(t.trigger_rule, "value", str(t.trigger_rule)),
-                            "down": sorted(t.downstream_task_ids)}
+                            "down": sorted(t.downstream_task_ids), "queue": t.queue}
                 for t in dag.tasks
             },
         }
@@ -211,8 +212,10 @@ def airflow_db(pg_server, airflow_template: str) -> Iterator[str]:
 
 @contextlib.contextmanager
 def airflow_cli(env: dict[str, str]) -> Iterator[AirflowCli]:
-    """The CLI of `env`, with the `jobharbor` pool the tasks need."""
-    with AirflowCli(env) as cli:
-        pool = cli("pools", "set", "jobharbor", "3", "test pool")
+    """The CLI of `env`, with the pools the tasks need (the shared one and the lanes')."""
+    with AirflowCli(env) as cli, tempfile.NamedTemporaryFile("w", suffix=".json") as listed:
+        json.dump(pools(), listed)
+        listed.flush()
+        pool = cli("pools", "import", listed.name)
         assert pool.returncode == 0, pool.stderr[-3000:]
         yield cli

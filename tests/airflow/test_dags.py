@@ -13,7 +13,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from pipeline.config import load_sources
+from pipeline.config import lane_pool, load_sources, source_lane
 from pipeline.db.connect import advisory_lock
 from pipeline.settings import REPO_ROOT
 from tests.airflow.harness import (
@@ -48,32 +48,29 @@ def test_dagbag_loads_every_source_with_the_declared_graph(tmp_path: Path) -> No
         # The last phase updates the source's postings asset: the sync runs on it.
         source = dag_id.removeprefix("jobharbor_")
         assert dag["outlets"] == {"check": [f"jobharbor://postings/{source}"]}
-        assert dag["tasks"] == {
-            "discover": {
-                "pool": "jobharbor",
-                "slots": 1,
-                "rule": "all_success",
-                "down": ["fetch", "watcher"],
-            },
-            "fetch": {
-                "pool": "jobharbor",
-                "slots": 1,
-                "rule": "all_done",
-                "down": ["parse", "watcher"],
-            },
-            "parse": {
-                "pool": "jobharbor",
-                "slots": 1,
-                "rule": "all_done",
-                "down": ["check", "watcher"],
-            },
-            "check": {"pool": "jobharbor", "slots": 1, "rule": "all_done", "down": ["watcher"]},
-            "watcher": {"pool": "jobharbor", "slots": 1, "rule": "one_failed", "down": []},
-        }
-    # The sync takes all three slots of the shared pool: it never overlaps ingestion.
+        # Every task in its source's lane: queued there, and in the lane's own pool.
+        lane = source_lane(names[source])
+        assert {t["queue"] for t in dag["tasks"].values()} == {lane}
+        assert {t["pool"] for t in dag["tasks"].values()} == {lane_pool(lane)}
+        assert {t: {k: v for k, v in d.items() if k in ("slots", "rule", "down")} for t, d in dag["tasks"].items()} == {
+            "discover": {"slots": 1, "rule": "all_success", "down": ["fetch", "watcher"]},
+            "fetch": {"slots": 1, "rule": "all_done", "down": ["parse", "watcher"]},
+            "parse": {"slots": 1, "rule": "all_done", "down": ["check", "watcher"]},
+            "check": {"slots": 1, "rule": "all_done", "down": ["watcher"]},
+            "watcher": {"slots": 1, "rule": "one_failed", "down": []},
+        }  # fmt: skip
+    # The lanes' pools are apart: no lane's tasks can fill another lane's slots.
+    lanes = {source_lane(s) for s in names.values()}
+    used = {t["pool"] for d in source_dags for t in bag["dags"][d]["tasks"].values()}
+    assert used == {lane_pool(lane) for lane in lanes}
+    assert len(used) == len(lanes) >= 2
+    # The sync takes all three slots of the shared pool: it never overlaps another task
+    # there; against the lanes' tasks the ingest gate keeps it apart (test_ingest_gate.py).
     assert bag["dags"]["jobharbor_serving_sync"]["tasks"] == {
-        "sync": {"pool": "jobharbor", "slots": 3, "rule": "all_success", "down": []}
-    }
+        "sync": {
+            "pool": "jobharbor", "slots": 3, "rule": "all_success", "down": [], "queue": "default"
+        }
+    }  # fmt: skip
     # The sync runs when any source's postings update, or on its backstop timer, and
     # updates the serving asset the freshness report runs on (or hourly without one).
     sync = bag["dags"]["jobharbor_serving_sync"]

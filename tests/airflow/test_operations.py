@@ -14,8 +14,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from pipeline.airflow.setup import POOL, POOL_DESCRIPTION, POOL_SLOTS
+from pipeline.airflow.setup import LANE_POOL_SLOTS, POOL, POOL_DESCRIPTION, POOL_SLOTS, pools
 from pipeline.backfill.manifest import MAX_LIMIT
+from pipeline.config import LANE_QUEUES, lane_pool
 from pipeline.db import migrate
 from tests.airflow.harness import (
     AirflowCli,
@@ -74,8 +75,14 @@ def test_every_task_fits_the_pool_and_backfills_have_their_graph(tmp_path: Path)
     for dag_id, dag in bag["dags"].items():
         assert dag["paused"] is True, dag_id
         for task_id, task in dag["tasks"].items():
-            assert task["pool"] == POOL, (dag_id, task_id)
-            assert 1 <= task["slots"] <= POOL_SLOTS, (dag_id, task_id)
+            # The source DAGs' tasks take their lane's pool; every other task the shared one.
+            lane_task = task["queue"] != "default"
+            assert task["pool"] == (lane_pool(task["queue"]) if lane_task else POOL), (
+                dag_id,
+                task_id,
+            )
+            assert task["pool"] in pools(), (dag_id, task_id)  # one that setup creates
+            assert 1 <= task["slots"] <= pools()[task["pool"]]["slots"], (dag_id, task_id)
     for kind in ("reparse", "check", "sync", "enrich"):
         tasks = bag["dags"][f"jobharbor_backfill_{kind}"]["tasks"]
         assert {t: v["down"] for t, v in tasks.items()} == {
@@ -153,10 +160,12 @@ def test_setup_makes_the_pool_and_a_failed_discover_leaves_the_run_failed(
         setup = run([sys.executable, "-m", "pipeline", "airflow", "setup"], env)
         assert setup.returncode == 0, setup.stderr[-3000:]
     with AirflowCli(env) as cli:
-        pools = cli("pools", "get", POOL, "-o", "json")
-        (pool,) = json.loads(last_json_line(pools.stdout))
-        assert pool["slots"] == str(POOL_SLOTS)
-        assert pool["description"] == POOL_DESCRIPTION
+        listed = cli("pools", "list", "-o", "json")
+        made = {p["pool"]: p for p in json.loads(last_json_line(listed.stdout))}
+        assert made[POOL]["slots"] == str(POOL_SLOTS)
+        assert made[POOL]["description"] == POOL_DESCRIPTION
+        for lane in LANE_QUEUES:  # each lane its own pool
+            assert made[lane_pool(lane)]["slots"] == str(LANE_POOL_SLOTS)
         # The schema falls behind the code (a deploy without `jobharbor db up`).
         with databases.db.connect() as conn:
             conn.execute("UPDATE alembic_version SET version_num = '0002'")

@@ -22,12 +22,13 @@ from pipeline.airflow.workers import (
     Worker,
     broker_url,
     lane_layout_problems,
+    layout,
     main,
     redis_config,
     redis_password,
     worker_command,
 )
-from pipeline.config import load_sources, source_queue
+from pipeline.config import lanes_in_use, load_sources, source_lane, source_queue, workday_queue
 from pipeline.settings import REPO_ROOT
 from tests.airflow.harness import airflow_env, run
 
@@ -39,6 +40,54 @@ def test_each_source_goes_to_its_lane() -> None:
     # A browser source is in the browser lane whatever its platform.
     assert source_queue("html_site", "browser") == BROWSER
     assert source_queue("workday", "browser") == BROWSER
+
+
+def test_a_workday_source_in_one_data_centre_gets_that_data_centres_lane() -> None:
+    assert workday_queue(["acme.wd5/Careers", "beta.wd5/Jobs"]) == "workday-wd5"
+    assert workday_queue(["wd3.myworkdaysite.com/recruiting/acme/Careers"]) == "workday-wd3"
+    assert source_queue("workday", boards=["acme.wd1/Careers"]) == "workday-wd1"
+    # Boards in several data centres, or none named: the one Workday lane.
+    assert workday_queue(["acme.wd5/Careers", "beta.wd1/Jobs"]) == WORKDAY
+    assert workday_queue([]) == WORKDAY
+    # A browser source stays in the browser lane.
+    assert source_queue("workday", "browser", ["acme.wd5/Careers"]) == BROWSER
+
+
+def test_the_configured_workday_sources_span_data_centres_and_keep_one_lane() -> None:
+    for path in (REPO_ROOT / "sources.yaml", REPO_ROOT / "sandbox" / "sources.yaml"):
+        sources = load_sources(path, env={}).sources
+        assert source_lane(sources["workday"]) == WORKDAY, path
+        assert lanes_in_use(sources.values()) == (ATS, WORKDAY, BROWSER), path
+
+
+def test_the_layout_of_the_three_lanes_is_three_workers_each_serving_two() -> None:
+    assert [w.queues for w in WORKERS] == [
+        (ATS, WORKDAY, DEFAULT),
+        (ATS, BROWSER, DEFAULT),
+        (WORKDAY, BROWSER, DEFAULT),
+    ]
+
+
+@pytest.mark.parametrize("centres", [1, 3, 4, 7])
+def test_data_centre_lanes_add_workers_and_keep_both_rules(centres: int) -> None:
+    lanes = (ATS, WORKDAY, BROWSER, *(f"workday-wd{n}" for n in range(1, centres + 1)))
+    workers = layout(lanes)
+    assert lane_layout_problems(workers, lanes) == []
+    assert len(workers) == {1: 4, 3: 4, 4: 5, 7: 5}[centres]
+    assert all(DEFAULT in w.queues for w in workers)
+
+
+def test_four_lanes_on_three_workers_cannot_keep_both_rules() -> None:
+    """Why a fourth lane brings a fourth worker: three workers fail one rule or the other."""
+    lanes = (ATS, WORKDAY, BROWSER, "workday-wd5")
+    squeezed = [
+        Worker("worker-1", (ATS, WORKDAY, "workday-wd5", DEFAULT)),
+        Worker("worker-2", (ATS, BROWSER, DEFAULT)),
+        Worker("worker-3", (WORKDAY, BROWSER, "workday-wd5", DEFAULT)),
+    ]
+    assert "a slow workday-wd5 lane can fill every worker workday has" in lane_layout_problems(
+        squeezed, lanes
+    )
 
 
 def test_the_shipped_layout_keeps_every_lane_alive_and_unstarved() -> None:
@@ -134,7 +183,7 @@ def test_every_task_of_a_source_dag_is_queued_in_its_lane(tmp_path: Path) -> Non
     assert bag["errors"] == []
     sources = load_sources(REPO_ROOT / "sandbox" / "sources.yaml", env={}).enabled()
     for name, source in sources:
-        assert bag["queues"][f"jobharbor_{name}"] == [source_queue(source.platform)]
+        assert bag["queues"][f"jobharbor_{name}"] == [source_lane(source)]
     assert bag["queues"]["jobharbor_workday"] == [WORKDAY]
     assert bag["queues"]["jobharbor_greenhouse"] == [ATS]
     # Everything else stays on Airflow's default queue, which every worker consumes.

@@ -9,10 +9,12 @@ from datetime import UTC, datetime, timedelta
 from chaos.across_workers import (
     Arrival,
     Claim,
+    RunRow,
     double_claims,
     inside_cooldowns,
     lost_postings,
     over_budget,
+    stranded_runs,
 )
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -105,3 +107,18 @@ def test_a_listed_job_without_a_posting_is_lost() -> None:
     assert lost_postings(listed, stored - {(1, "101")}) == [(1, 101)]
     # A posting stored under another board does not count for this one.
     assert lost_postings(listed, {(1, "abc-100"), (1, "101"), (1, "R200")}) == [(2, 200)]
+
+
+def test_a_killed_workers_run_left_running_is_stranded() -> None:
+    runs = [
+        RunRow(1, "host:100", "running"),  # the killed process's, never ended
+        RunRow(2, "host:100", "failed", "abandoned: the process running it ..."),
+        RunRow(3, "host:200", "running"),  # a live process's run
+        RunRow(4, "host:101", "succeeded"),
+    ]
+    assert stranded_runs(runs, killed_pids=[100, 101]) == [runs[0]]
+
+
+def test_killed_runs_marked_failed_are_not_stranded() -> None:
+    runs = [RunRow(1, "host:100", "failed", "abandoned: ..."), RunRow(2, "host:7", "running")]
+    assert stranded_runs(runs, killed_pids=[100]) == []

@@ -22,6 +22,7 @@ import jsonschema
 import pytest
 import yaml
 
+from pipeline.config import LANE_QUEUES
 from pipeline.settings import REPO_ROOT, Settings
 from web.settings import WebSettings
 
@@ -81,7 +82,9 @@ def test_the_profile_adds_a_broker_and_two_workers_only() -> None:
     profiled = {name for name, s in SERVICES.items() if s.get("profiles")}
     assert profiled == {"redis", *WORKERS}
     assert all(SERVICES[name]["profiles"] == ["celery"] for name in profiled)
-    assert [SERVICES[w]["command"] for w in WORKERS] == ["celery worker"] * 2
+    # Both consume every lane the DAGs queue tasks in, and Airflow's default queue.
+    lanes = ",".join((*LANE_QUEUES, "default"))
+    assert [SERVICES[w]["command"] for w in WORKERS] == [f"celery worker --queues {lanes}"] * 2
     assert len({SERVICES[w]["hostname"] for w in WORKERS}) == 2
     for worker in WORKERS:
         assert SERVICES[worker]["depends_on"]["redis"] == {"condition": "service_healthy"}
@@ -281,7 +284,7 @@ def _airflow_parses(commands: list[list[str]], home: Path) -> subprocess.Complet
 def test_every_airflow_command_of_the_compose_file_exists(tmp_path: Path) -> None:
     commands, _ = image_commands()
     assert {"api-server", "scheduler", "dag-processor", "triggerer"} <= {c[0] for c in commands}
-    assert ["celery", "worker"] in commands
+    assert ["celery", "worker", "--queues", ",".join((*LANE_QUEUES, "default"))] in commands
     assert ["db", "migrate"] in commands
     done = _airflow_parses(commands, tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
