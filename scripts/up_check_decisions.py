@@ -6,8 +6,9 @@ made and seen in the Airflow UI (headless Chromium) on the running `make up`.
 2. approval: some lever results are made "older" (another parser version, other titles:
    what a parser upgrade leaves behind), a re-parse backfill that applies with approval
    waits on its Required Actions screen, which must show the counts by kind of change
-   and sample diffs; the check fills the reason, clicks Approve, then reads the run note
-   (who, why) and waits for success;
+   and sample diffs; the check (logged in as the analyst) fills the reason, clicks
+   Approve, waits for success, and proves the run note and crawl.backfill_approvals
+   name the analyst as the approver (approver_recorded);
 3. rejection: the same again, rejected with a reason: the run must not be green;
 4. empty preview: a re-parse of postings already up to date asks nobody (no HITL
    detail) and ends saying "nothing to apply";
@@ -31,6 +32,7 @@ from typing import Any
 
 import httpx
 
+from pipeline.airflow.auth import ANALYST
 from tests.airflow.sinks import Received
 
 SOURCE = "lever"
@@ -65,6 +67,12 @@ WHERE p.source_id = %(source)s AND p.status = 'active' ORDER BY p.id LIMIT %(n)s
 
 class StepFailed(RuntimeError):
     pass
+
+
+def approver_named(note: str, decided_by: str, user: str) -> bool:
+    """The run note and the approvals table both name `user` as the approver (the
+    recorded form is "<name> (id <id>)"): not "Anonymous", not someone else."""
+    return f"approved by {user} (" in note and decided_by.startswith(f"{user} (")
 
 
 def require(condition: object, message: str) -> None:
@@ -254,15 +262,24 @@ class Decisions:
         state, _, note = self._finished(run_id, "5-approved-run")
         require(keys, f"the screen lacks counts ({counts}) or sample diffs ({diffs})")
         require(state == "success", f"the approved run {run_id} is {state}")
+        recorded = self._decided_by(run_id)
         require(
-            "approved by" in note and REASON_APPROVE in note,
-            f"the run note does not name the approver and reason: {note!r}",
+            approver_named(note, recorded, ANALYST) and REASON_APPROVE in note,
+            f"the approval is not recorded as {ANALYST}'s, who clicked (note {note!r},"
+            f" crawl.backfill_approvals.decided_by {recorded!r})",
         )
         return Shown(
             ("approval_shows_diffs", "approver_recorded"),
             f"{REPARSE} {run_id}: the screen showed counts by change and sample diffs;"
-            f" approved in the UI; success; note: {note}",
+            f" approved in the UI by {ANALYST}; success; decided_by {recorded!r}; note: {note}",
         )
+
+    def _decided_by(self, run_id: str) -> str:
+        rows = self._sql(
+            "SELECT decided_by FROM crawl.backfill_approvals WHERE dag_id = %(d)s AND run_id = %(r)s",
+            {"d": REPARSE, "r": run_id},
+        )
+        return str(rows[0]["decided_by"] or "") if rows else ""
 
     def reject(self) -> Shown:
         ids = self._postings(STALE)

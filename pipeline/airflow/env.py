@@ -15,6 +15,9 @@ which holds Redis's password, is not exported: Airflow reads it with
 AIRFLOW__CELERY__BROKER_URL_CMD from a 0600 file in the data dir, so it is in no
 process's environment or command line. JOBHARBOR_AIRFLOW_SOURCES, when set, is the
 sources file the DAGs and tasks use instead of sandbox/sources.yaml.
+
+Nobody uses the UI or the REST API without logging in: the users and their passwords
+file are pipeline.airflow.auth's (made sure of here, before Airflow starts).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from pipeline.airflow.auth import ensure_passwords, passwords_file, users_setting
 from pipeline.airflow.settings import AirflowSettings
 from pipeline.airflow.workers import EXECUTORS, broker_url, ensure_redis, redis_password
 from pipeline.app import resolve_databases
@@ -41,19 +45,23 @@ def airflow_environment() -> dict[str, str]:
     given = airflow.metadata_url.get_secret_value() if airflow.metadata_url else None
     metadata = given or sqlalchemy_url(urls.airflow or "")
     sources = airflow.sources or REPO_ROOT / "sandbox" / "sources.yaml"
+    logins = passwords_file(settings.data_dir)
+    ensure_passwords(logins, airflow.given_passwords())
     env = {
         "AIRFLOW_HOME": str(home),
         "AIRFLOW__CORE__DAGS_FOLDER": str(REPO_ROOT / "dags"),
         "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
         "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": metadata,
         "AIRFLOW__CORE__EXECUTOR": EXECUTORS[airflow.executor],
-        # Local development only: the UI binds to loopback (unless JOBHARBOR_AIRFLOW_HOST
-        # says otherwise) and needs no login.
+        # The UI binds to loopback unless JOBHARBOR_AIRFLOW_HOST says otherwise.
         "AIRFLOW__API__HOST": host,
         "AIRFLOW__API__PORT": port,
         # Tasks report to the api-server's execution API: on the same port, whatever it is.
         "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": execution_api_url(host, port),
-        "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS": "True",
+        # Named users with passwords (pipeline.airflow.auth): a decision names who made it.
+        "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS": "False",
+        "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": users_setting(),
+        "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE": str(logins),
         "JOBHARBOR_SOURCES": str(sources),
         "JOBHARBOR_SANDBOX_URL": sandbox_url,
         "JOBHARBOR_ALLOW_PRIVATE_NETWORKS": "true",  # the sandbox is on loopback

@@ -94,3 +94,22 @@ def test_the_docs_copy_is_a_narrow_palette_png_much_smaller_and_skips_missing_st
         shots / "5-approval-screen.png"
     ).stat().st_size / 2
     assert said.startswith(str(docs))
+
+
+@pytest.mark.parametrize(
+    ("note", "decided_by", "named"),
+    [
+        ("Backfill approved by analyst (id analyst) at 2026-12-06T07:00:00+00:00: ok",
+         "analyst (id analyst)", True),
+        ("Backfill approved by Anonymous (id Anonymous) at 2026-12-06T07:00:00+00:00: ok",
+         "Anonymous (id Anonymous)", False),
+        ("Backfill approved by operator (id operator) at 2026-12-06T07:00:00+00:00: ok",
+         "operator (id operator)", False),
+        ("Backfill approved by analyst (id analyst) at 2026-12-06T07:00:00+00:00: ok",
+         "", False),
+    ],
+)  # fmt: skip
+def test_the_approver_counts_as_recorded_only_when_it_is_the_user_who_clicked(
+    note: str, decided_by: str, named: bool
+) -> None:
+    assert decisions.approver_named(note, decided_by, "analyst") is named
