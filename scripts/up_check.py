@@ -164,6 +164,15 @@ class Api:
         response.raise_for_status()
         return response.json()["assets"]
 
+    def dependencies(self) -> tuple[int, dict[str, Any]]:
+        """The UI's DAG/asset graph (/ui/dependencies, what the Assets page draws)."""
+        url = str(self.client.base_url).removesuffix("/").removesuffix("/api/v2")
+        response = self.client.get(f"{url}/ui/dependencies")
+        try:
+            return response.status_code, response.json()
+        except ValueError:
+            return response.status_code, {"text": response.text[:300]}
+
     def run_count(self, dag_id: str) -> int:
         response = self.client.get(f"/dags/{dag_id}/dagRuns", params={"limit": 1})
         response.raise_for_status()

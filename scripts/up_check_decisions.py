@@ -17,7 +17,8 @@ made and seen in the Airflow UI (headless Chromium) on the running `make up`.
 6. alert: the freshness DAG with a tiny `max_lag_s` fails and its alert reaches the
    SMTP sink this check started (the JOBHARBOR_ALERT_* settings `make up` was given);
 7. lineage: the Assets page and the serving asset's graph (sources -> serving/jobs ->
-   freshness).
+   freshness), drawn from Airflow's /ui/dependencies, which must answer 200 with that
+   chain (lineage_drawn).
 Each step sets its key in the final JSON line only when it was shown; a step that
 fails prints why and leaves its key false, and the next steps still run.
 """
@@ -46,6 +47,7 @@ KEYS = (
     "over_cap_refused",
     "forced_poll",
     "alert_delivered",
+    "lineage_drawn",
 )
 LIMIT_OVER_CAP = 100000
 STALE = 4  # results made "older" for the approval runs
@@ -380,8 +382,8 @@ class Decisions:
     def lineage(self) -> Shown:
         """The Assets page, and the serving asset's page with its graph. The chain is
         read from the API (every source DAG -> postings/<source> -> the sync ->
-        serving/jobs -> freshness); the graph is drawn only if Airflow's dependencies
-        endpoint answers (see docs/operations.md: it fails on this stack)."""
+        serving/jobs -> freshness) and from the graph Airflow's UI draws
+        (/ui/dependencies: 200, with the source -> sync -> freshness path)."""
         assets = {a["uri"]: a for a in self.api.assets()}
         serving = assets["jobharbor://serving/jobs"]
         sources = [u for u in assets if u.startswith("jobharbor://postings/")]
@@ -394,21 +396,41 @@ class Decisions:
             f" {[t['dag_id'] for t in serving['producing_tasks']]} -> jobharbor://serving/jobs"
             f" -> {[d['dag_id'] for d in serving['scheduled_dags']]}"
         )
+        status, graph = self.api.dependencies()
         self._goto("/assets")
         self.page.get_by_text("jobharbor://serving/jobs").first.wait_for(timeout=30_000)
         self._shot("10-assets")
         self.page.get_by_text("jobharbor://serving/jobs").first.click()
         self.page.wait_for_load_state("networkidle")
         nodes = self.page.locator(".react-flow__node")
-        try:
-            nodes.first.wait_for(timeout=20_000)
-            drawn = f"graph drawn: {len(nodes.all())} nodes"
-        except Exception:
-            drawn = "graph NOT drawn (Airflow's /ui/dependencies answered an error)"
+        nodes.first.wait_for(timeout=30_000)
+        drawn = len(nodes.all())
         self._shot("10-lineage")
         require(feeds_sync and serving["scheduled_dags"], f"the asset chain is broken: {chain}")
-        print(f"{'ok' if 'NOT' not in drawn else 'NOT SHOWN'}: the lineage {drawn}")
-        return Shown((), f"the Assets page; the lineage {chain}; {drawn}")
+        require(status == 200, f"/ui/dependencies answered {status}: {str(graph)[:300]}")
+        path = (f"dag:jobharbor_{SOURCE}", "dag:jobharbor_serving_sync", f"dag:{FRESHNESS}")
+        require(
+            reaches(graph, path[0], path[1]) and reaches(graph, path[1], path[2]),
+            f"/ui/dependencies lacks {' -> '.join(path)}: {graph.get('edges')}",
+        )
+        return Shown(
+            ("lineage_drawn",),
+            f"the Assets page; the lineage {chain}; /ui/dependencies 200 with"
+            f" {' -> '.join(path)} (through the assets); the graph drawn, {drawn} nodes",
+        )
+
+
+def reaches(graph: dict[str, Any], start: str, goal: str) -> bool:
+    """Whether `goal` is downstream of `start` in a /ui/dependencies graph."""
+    edges: dict[str, set[str]] = {}
+    for edge in graph.get("edges") or []:
+        edges.setdefault(edge["source_id"], set()).add(edge["target_id"])
+    seen, todo = {start}, [start]
+    while todo:
+        for after in edges.get(todo.pop(), set()) - seen:
+            seen.add(after)
+            todo.append(after)
+    return goal in seen - {start}
 
 
 # The decisions' screenshots kept in docs/ (the others stay in DATA_DIR/up-check/).

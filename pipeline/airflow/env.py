@@ -43,7 +43,7 @@ def airflow_environment() -> dict[str, str]:
     airflow = AirflowSettings()
     port, host = airflow.port, airflow.host
     given = airflow.metadata_url.get_secret_value() if airflow.metadata_url else None
-    metadata = given or sqlalchemy_url(urls.airflow or "")
+    metadata = given or metadata_url(urls.airflow or "")
     sources = airflow.sources or REPO_ROOT / "sandbox" / "sources.yaml"
     logins = passwords_file(settings.data_dir)
     ensure_passwords(logins, airflow.given_passwords())
@@ -88,6 +88,15 @@ def celery_environment(airflow: AirflowSettings, data_dir: Path, home: Path) -> 
         "AIRFLOW__CELERY__WORKER_CONCURRENCY": str(airflow.celery_concurrency),
         "JOBHARBOR_REDIS_PORT": str(port),
     }
+
+
+def metadata_url(url: str) -> str:
+    """Airflow's metadata database through psycopg2. Through psycopg 3 (the platform's
+    own driver) Airflow 3.3.2's `SerializedDagModel.get_dag_dependencies` fails, and with
+    it the UI's /ui/dependencies and the Assets graph: SQLAlchemy's psycopg dialect sends
+    the path of `data #> '{dag,dag_dependencies}'` cast to varchar, and PostgreSQL has no
+    `jsonb #> character varying`; psycopg2 sends it untyped, read as text[]."""
+    return sqlalchemy_url(url).replace("postgresql+psycopg://", "postgresql+psycopg2://", 1)
 
 
 def execution_api_url(host: str, port: str) -> str:

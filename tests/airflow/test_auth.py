@@ -26,6 +26,7 @@ from pipeline.airflow.auth import (
     token_from_file,
     users_setting,
 )
+from pipeline.airflow.env import metadata_url
 from tests.airflow.harness import airflow_db, airflow_env, airflow_template  # noqa: F401
 
 pytestmark = pytest.mark.airflow
@@ -64,14 +65,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def api_server(tmp_path: Path, metadata_url: str) -> Iterator[tuple[str, dict[str, str]]]:
-    """`airflow api-server` with `make up`'s auth settings (pipeline.airflow.env)."""
+def api_server(tmp_path: Path, database_url: str) -> Iterator[tuple[str, dict[str, str]]]:
+    """`airflow api-server` with `make up`'s auth settings and metadata driver
+    (pipeline.airflow.env)."""
     passwords = ensure_passwords(tmp_path / "passwords.json", {})
     port = free_port()
     env = airflow_env(
         tmp_path,
         {
-            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": metadata_url,
+            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": metadata_url(database_url),
             "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS": "False",
             "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": users_setting(),
             "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE": str(tmp_path / "passwords.json"),
@@ -125,3 +127,6 @@ def test_the_api_refuses_an_unauthenticated_call_and_knows_who_logged_in(
         me = c.get("/ui/auth/me", headers=analyst)
         assert me.status_code == 200
         assert me.json()["username"] == ANALYST
+        # The Assets graph's query (a jsonb #> path) through the psycopg2 driver.
+        graph = c.get("/ui/dependencies", headers=analyst)
+        assert graph.status_code == 200, graph.text[:500]

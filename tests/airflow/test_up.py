@@ -92,3 +92,10 @@ def test_the_local_settings_preload_the_task_code_only_when_told(
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == str(loaded)
+
+
+def test_airflows_metadata_goes_through_psycopg2_whatever_the_platforms_url_says() -> None:
+    from pipeline.airflow.env import metadata_url
+
+    for given in ("postgresql://u:p@h:5/airflow", "postgresql+psycopg://u:p@h:5/airflow"):
+        assert metadata_url(given) == "postgresql+psycopg2://u:p@h:5/airflow"

@@ -113,3 +113,17 @@ def test_the_approver_counts_as_recorded_only_when_it_is_the_user_who_clicked(
     note: str, decided_by: str, named: bool
 ) -> None:
     assert decisions.approver_named(note, decided_by, "analyst") is named
+
+
+def test_the_lineage_path_is_found_through_the_assets_and_only_downstream() -> None:
+    graph = {
+        "edges": [
+            {"source_id": "dag:jobharbor_lever", "target_id": "asset:1"},
+            {"source_id": "asset:1", "target_id": "dag:jobharbor_serving_sync"},
+            {"source_id": "dag:jobharbor_serving_sync", "target_id": "asset:2"},
+            {"source_id": "asset:2", "target_id": "dag:jobharbor_freshness"},
+        ]
+    }
+    assert decisions.reaches(graph, "dag:jobharbor_lever", "dag:jobharbor_freshness")
+    assert not decisions.reaches(graph, "dag:jobharbor_freshness", "dag:jobharbor_lever")
+    assert not decisions.reaches({"edges": []}, "dag:jobharbor_lever", "dag:jobharbor_lever")
