@@ -5,9 +5,10 @@ Chromium through Playwright and Airflow's REST API:
 0. lists the listening sockets of every process `make up` started: all on loopback,
    nothing on the task-log ports 8793/8794;
 1. logs in as the analyst through the login page (the REST calls are the operator's,
-   each with a JWT from `POST /auth/token`); 2. sees every source DAG paused; 3. triggers one source DAG twice, quickly,
-   and while the first run's discover holds the source's lock runs the same phase from
-   the CLI twice (once refused at once, once with --wait); 4. waits for success: the two
+   each with a JWT from `POST /auth/token`); 2. sees every source DAG paused;
+3. triggers one source DAG twice, quickly, and while the first run's discover holds
+   the source's lock runs the same phase from the CLI twice (once refused at once,
+   once with --wait); 4. waits for success: the two
    runs did not overlap, the refused CLI run said who holds the lock, no two runs of a
    phase overlapped, nothing duplicated or closed; then triggers the sync; 5. sees both
    runs in the UI's grid; 6. previews a re-parse backfill and sees its manifest in the

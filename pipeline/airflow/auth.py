@@ -75,12 +75,6 @@ def read_passwords(path: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
-def configured_passwords_file() -> Path | None:
-    """The passwords file of the Airflow this process runs under (a task), if any."""
-    value = os.environ.get("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE")
-    return Path(value) if value else None
-
-
 def token(client: httpx.Client, username: str, password: str) -> str:
     """A JWT for `username` from the API server `client` points at."""
     answer = client.post("/auth/token", json={"username": username, "password": password})

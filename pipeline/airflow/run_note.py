@@ -11,11 +11,12 @@ the decision itself is recorded in the database.
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import quote
 
 import httpx
 
-from pipeline.airflow.auth import LoginFailed, configured_passwords_file, token_from_file
+from pipeline.airflow.auth import LoginFailed, token_from_file
 
 TIMEOUT_S = 10.0
 
@@ -30,6 +31,14 @@ def ui_base_url() -> str | None:
         execution = conf.get("core", "execution_api_server_url", fallback=None) or ""
         base = execution.removesuffix("/").removesuffix("/execution") or None
     return base.rstrip("/") if base else None
+
+
+def configured_passwords_file() -> Path | None:
+    """The simple auth manager's passwords file of the Airflow this task runs under."""
+    from airflow.configuration import conf
+
+    value = conf.get("core", "simple_auth_manager_passwords_file", fallback=None)
+    return Path(value) if value else None
 
 
 def write_run_note(dag_id: str, run_id: str, note: str) -> str | None:
