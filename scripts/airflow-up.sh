@@ -92,6 +92,9 @@ for _ in $(seq 1 120); do
     if healthy; then
         echo
         echo "Airflow UI: $api  (DAGs start paused: unpause, then trigger)"
+        echo "log in as operator (Admin) or analyst (User: triggers, approves); passwords:" \
+            "JOBHARBOR_AIRFLOW_PASSWORD / JOBHARBOR_AIRFLOW_ANALYST_PASSWORD when set, else" \
+            "in $AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE (see docs/operations.md#logging-in)"
         echo "logs: $AIRFLOW_HOME/{api-server,scheduler,dag-processor,triggerer}.log; stop everything with: make down"
         if $celery; then
             echo "Celery workers (logs: $AIRFLOW_HOME/<worker>.log), Redis on 127.0.0.1:$JOBHARBOR_REDIS_PORT:"

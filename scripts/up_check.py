@@ -4,9 +4,11 @@ Starts Airflow the way `make up` does (scripts/airflow-up.sh), then, with headle
 Chromium through Playwright and Airflow's REST API:
 0. lists the listening sockets of every process `make up` started: all on loopback,
    nothing on the task-log ports 8793/8794;
-1. logs in; 2. sees every source DAG paused; 3. triggers one source DAG twice, quickly,
-   and while the first run's discover holds the source's lock runs the same phase from
-   the CLI twice (once refused at once, once with --wait); 4. waits for success: the two
+1. logs in as the analyst through the login page (the REST calls are the operator's,
+   each with a JWT from `POST /auth/token`); 2. sees every source DAG paused;
+3. triggers one source DAG twice, quickly, and while the first run's discover holds
+   the source's lock runs the same phase from the CLI twice (once refused at once,
+   once with --wait); 4. waits for success: the two
    runs did not overlap, the refused CLI run said who holds the lock, no two runs of a
    phase overlapped, nothing duplicated or closed; then triggers the sync; 5. sees both
    runs in the UI's grid; 6. previews a re-parse backfill and sees its manifest in the
@@ -45,6 +47,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from up_check_decisions import ALERT_TO, publish  # noqa: E402
 
+from pipeline.airflow.auth import ANALYST  # noqa: E402
 from tests.airflow.sinks import Received, smtp_sink  # noqa: E402  (the tests' SMTP sink)
 
 SOURCE = "lever"
@@ -77,8 +80,17 @@ def start_airflow(port: int) -> None:
 
 
 class Api:
+    """Airflow's REST API as `make up`'s operator (a JWT from `POST /auth/token`)."""
+
     def __init__(self, base: str) -> None:
-        self.client = httpx.Client(base_url=f"{base}/api/v2", timeout=60)
+        from pipeline.airflow.auth import passwords_file, token_from_file
+        from pipeline.settings import load_settings
+
+        with httpx.Client(base_url=base, timeout=60) as login:
+            token = token_from_file(login, passwords_file(load_settings().data_dir))
+        self.client = httpx.Client(
+            base_url=f"{base}/api/v2", timeout=60, headers={"Authorization": f"Bearer {token}"}
+        )
         self.unpaused: set[str] = set()
 
     def pause_again(self) -> None:
@@ -152,6 +164,15 @@ class Api:
         response = self.client.get("/assets", params={"limit": 100})
         response.raise_for_status()
         return response.json()["assets"]
+
+    def dependencies(self) -> tuple[int, dict[str, Any]]:
+        """The UI's DAG/asset graph (/ui/dependencies, what the Assets page draws)."""
+        url = str(self.client.base_url).removesuffix("/").removesuffix("/api/v2")
+        response = self.client.get(f"{url}/ui/dependencies")
+        try:
+            return response.status_code, response.json()
+        except ValueError:
+            return response.status_code, {"text": response.text[:300]}
 
     def run_count(self, dag_id: str) -> int:
         response = self.client.get(f"/dags/{dag_id}/dagRuns", params={"limit": 1})
@@ -408,14 +429,13 @@ def _drive(
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=load_settings().browser_executable)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.goto(f"{base}/auth/token/login?next={base}/dags")  # 1. log in
-        page.wait_for_load_state("networkidle")
+        log_in(page, base, shots)  # 1.
         page.screenshot(path=shots / "1-dags.png")
         sources = [d for d in api.dags() if d["dag_id"].startswith("jobharbor_") and "ingest" in
                    [t["name"] for t in d["tags"]]]  # fmt: skip
         require(sources, "no source DAG listed")
         require(all(d["is_paused"] for d in sources), "a source DAG is not paused")
-        done.append(f"logged in; {len(sources)} source DAGs, all paused")  # 2.
+        done.append(f"logged in as {ANALYST}; {len(sources)} source DAGs, all paused")  # 2.
 
         drill = ConcurrentRuns(api, data_dir, int(base.rsplit(":", 1)[1]))  # 3. and 4.
         done.extend(drill.run())
@@ -461,6 +481,23 @@ def _drive(
         figures.update(shown)
         browser.close()
     return done
+
+
+def log_in(page: Any, base: str, shots: Path) -> None:
+    """The login page, as a person uses it: the analyst's name and password typed in,
+    then the DAGs list. Every decision the browser makes is the analyst's."""
+    from pipeline.airflow.auth import passwords_file, read_passwords
+    from pipeline.settings import load_settings
+
+    password = read_passwords(passwords_file(load_settings().data_dir))[ANALYST]
+    page.goto(f"{base}/dags")  # not logged in: Airflow sends the browser to its login page
+    page.wait_for_url("**/auth/login**", timeout=60_000)
+    page.get_by_label("Username").fill(ANALYST)
+    page.get_by_label("Password").fill(password)
+    page.screenshot(path=shots / "0-login.png")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/dags**", timeout=60_000)
+    page.wait_for_load_state("networkidle")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,8 +6,9 @@ made and seen in the Airflow UI (headless Chromium) on the running `make up`.
 2. approval: some lever results are made "older" (another parser version, other titles:
    what a parser upgrade leaves behind), a re-parse backfill that applies with approval
    waits on its Required Actions screen, which must show the counts by kind of change
-   and sample diffs; the check fills the reason, clicks Approve, then reads the run note
-   (who, why) and waits for success;
+   and sample diffs; the check (logged in as the analyst) fills the reason, clicks
+   Approve, waits for success, and proves the run note and crawl.backfill_approvals
+   name the analyst as the approver (approver_recorded);
 3. rejection: the same again, rejected with a reason: the run must not be green;
 4. empty preview: a re-parse of postings already up to date asks nobody (no HITL
    detail) and ends saying "nothing to apply";
@@ -16,7 +17,8 @@ made and seen in the Airflow UI (headless Chromium) on the running `make up`.
 6. alert: the freshness DAG with a tiny `max_lag_s` fails and its alert reaches the
    SMTP sink this check started (the JOBHARBOR_ALERT_* settings `make up` was given);
 7. lineage: the Assets page and the serving asset's graph (sources -> serving/jobs ->
-   freshness).
+   freshness), drawn from Airflow's /ui/dependencies, which must answer 200 with that
+   chain (lineage_drawn).
 Each step sets its key in the final JSON line only when it was shown; a step that
 fails prints why and leaves its key false, and the next steps still run.
 """
@@ -31,6 +33,7 @@ from typing import Any
 
 import httpx
 
+from pipeline.airflow.auth import ANALYST
 from tests.airflow.sinks import Received
 
 SOURCE = "lever"
@@ -44,6 +47,7 @@ KEYS = (
     "over_cap_refused",
     "forced_poll",
     "alert_delivered",
+    "lineage_drawn",
 )
 LIMIT_OVER_CAP = 100000
 STALE = 4  # results made "older" for the approval runs
@@ -65,6 +69,12 @@ WHERE p.source_id = %(source)s AND p.status = 'active' ORDER BY p.id LIMIT %(n)s
 
 class StepFailed(RuntimeError):
     pass
+
+
+def approver_named(note: str, decided_by: str, user: str) -> bool:
+    """The run note and the approvals table both name `user` as the approver (the
+    recorded form is "<name> (id <id>)"): not "Anonymous", not someone else."""
+    return f"approved by {user} (" in note and decided_by.startswith(f"{user} (")
 
 
 def require(condition: object, message: str) -> None:
@@ -254,15 +264,24 @@ class Decisions:
         state, _, note = self._finished(run_id, "5-approved-run")
         require(keys, f"the screen lacks counts ({counts}) or sample diffs ({diffs})")
         require(state == "success", f"the approved run {run_id} is {state}")
+        recorded = self._decided_by(run_id)
         require(
-            "approved by" in note and REASON_APPROVE in note,
-            f"the run note does not name the approver and reason: {note!r}",
+            approver_named(note, recorded, ANALYST) and REASON_APPROVE in note,
+            f"the approval is not recorded as {ANALYST}'s, who clicked (note {note!r},"
+            f" crawl.backfill_approvals.decided_by {recorded!r})",
         )
         return Shown(
             ("approval_shows_diffs", "approver_recorded"),
             f"{REPARSE} {run_id}: the screen showed counts by change and sample diffs;"
-            f" approved in the UI; success; note: {note}",
+            f" approved in the UI by {ANALYST}; success; decided_by {recorded!r}; note: {note}",
         )
+
+    def _decided_by(self, run_id: str) -> str:
+        rows = self._sql(
+            "SELECT decided_by FROM crawl.backfill_approvals WHERE dag_id = %(d)s AND run_id = %(r)s",
+            {"d": REPARSE, "r": run_id},
+        )
+        return str(rows[0]["decided_by"] or "") if rows else ""
 
     def reject(self) -> Shown:
         ids = self._postings(STALE)
@@ -363,8 +382,8 @@ class Decisions:
     def lineage(self) -> Shown:
         """The Assets page, and the serving asset's page with its graph. The chain is
         read from the API (every source DAG -> postings/<source> -> the sync ->
-        serving/jobs -> freshness); the graph is drawn only if Airflow's dependencies
-        endpoint answers (see docs/operations.md: it fails on this stack)."""
+        serving/jobs -> freshness) and from the graph Airflow's UI draws
+        (/ui/dependencies: 200, with the source -> sync -> freshness path)."""
         assets = {a["uri"]: a for a in self.api.assets()}
         serving = assets["jobharbor://serving/jobs"]
         sources = [u for u in assets if u.startswith("jobharbor://postings/")]
@@ -377,21 +396,41 @@ class Decisions:
             f" {[t['dag_id'] for t in serving['producing_tasks']]} -> jobharbor://serving/jobs"
             f" -> {[d['dag_id'] for d in serving['scheduled_dags']]}"
         )
+        status, graph = self.api.dependencies()
         self._goto("/assets")
         self.page.get_by_text("jobharbor://serving/jobs").first.wait_for(timeout=30_000)
         self._shot("10-assets")
         self.page.get_by_text("jobharbor://serving/jobs").first.click()
         self.page.wait_for_load_state("networkidle")
         nodes = self.page.locator(".react-flow__node")
-        try:
-            nodes.first.wait_for(timeout=20_000)
-            drawn = f"graph drawn: {len(nodes.all())} nodes"
-        except Exception:
-            drawn = "graph NOT drawn (Airflow's /ui/dependencies answered an error)"
+        nodes.first.wait_for(timeout=30_000)
+        drawn = len(nodes.all())
         self._shot("10-lineage")
         require(feeds_sync and serving["scheduled_dags"], f"the asset chain is broken: {chain}")
-        print(f"{'ok' if 'NOT' not in drawn else 'NOT SHOWN'}: the lineage {drawn}")
-        return Shown((), f"the Assets page; the lineage {chain}; {drawn}")
+        require(status == 200, f"/ui/dependencies answered {status}: {str(graph)[:300]}")
+        path = (f"dag:jobharbor_{SOURCE}", "dag:jobharbor_serving_sync", f"dag:{FRESHNESS}")
+        require(
+            reaches(graph, path[0], path[1]) and reaches(graph, path[1], path[2]),
+            f"/ui/dependencies lacks {' -> '.join(path)}: {graph.get('edges')}",
+        )
+        return Shown(
+            ("lineage_drawn",),
+            f"the Assets page; the lineage {chain}; /ui/dependencies 200 with"
+            f" {' -> '.join(path)} (through the assets); the graph drawn, {drawn} nodes",
+        )
+
+
+def reaches(graph: dict[str, Any], start: str, goal: str) -> bool:
+    """Whether `goal` is downstream of `start` in a /ui/dependencies graph."""
+    edges: dict[str, set[str]] = {}
+    for edge in graph.get("edges") or []:
+        edges.setdefault(edge["source_id"], set()).add(edge["target_id"])
+    seen, todo = {start}, [start]
+    while todo:
+        for after in edges.get(todo.pop(), set()) - seen:
+            seen.add(after)
+            todo.append(after)
+    return goal in seen - {start}
 
 
 # The decisions' screenshots kept in docs/ (the others stay in DATA_DIR/up-check/).

@@ -15,12 +15,18 @@ class AirflowSettings(BaseSettings):
     model_config = SettingsConfigDict(extra="ignore", frozen=True, populate_by_name=True)
 
     port: str = Field(default="8080", alias="AIRFLOW_PORT")
-    # Loopback unless set: the local UI needs no login.
+    # Loopback unless set.
     host: str = Field(default="127.0.0.1", alias="JOBHARBOR_AIRFLOW_HOST")
     # Airflow's metadata database; the embedded cluster's `airflow` database when unset.
     # It can hold a password: a secret, never logged (only `make up`'s exports print it).
     metadata_url: SecretStr | None = Field(
         default=None, alias="AIRFLOW__DATABASE__SQL_ALCHEMY_CONN"
+    )
+    # The UI's passwords (pipeline.airflow.auth): for `operator` and `analyst`; each
+    # one unset is generated once into DATA_DIR/airflow/passwords.json (0600).
+    password: SecretStr | None = Field(default=None, alias="JOBHARBOR_AIRFLOW_PASSWORD")
+    analyst_password: SecretStr | None = Field(
+        default=None, alias="JOBHARBOR_AIRFLOW_ANALYST_PASSWORD"
     )
     # `make up EXECUTOR=celery`: Celery workers with Redis as the broker
     # (pipeline.airflow.workers); the LocalExecutor otherwise.
@@ -35,6 +41,11 @@ class AirflowSettings(BaseSettings):
     # The sources file the DAGs and tasks of `make up` use; sandbox/sources.yaml when unset
     # (`make up-check EXECUTOR=celery` sets one with a tighter budget).
     sources: Path | None = Field(default=None, alias="JOBHARBOR_AIRFLOW_SOURCES")
+
+    def given_passwords(self) -> dict[str, str | None]:
+        """The passwords set in the environment, by user name (None: not set)."""
+        given = {"operator": self.password, "analyst": self.analyst_password}
+        return {name: s.get_secret_value() if s else None for name, s in given.items()}
 
 
 class AlertSettings(BaseSettings):

@@ -92,3 +92,23 @@ def test_the_local_settings_preload_the_task_code_only_when_told(
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == str(loaded)
+
+
+def test_airflows_metadata_goes_through_psycopg2_whatever_the_platforms_url_says() -> None:
+    from pipeline.airflow.env import metadata_url
+
+    for given in ("postgresql://u:p@h:5/airflow", "postgresql+psycopg://u:p@h:5/airflow"):
+        assert metadata_url(given) == "postgresql+psycopg2://u:p@h:5/airflow"
+
+
+def test_make_up_turns_the_deadline_alert_on_unless_the_setting_is_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pipeline.airflow.env import MAKE_UP_DEADLINE_MINUTES, make_up_deadline_minutes
+    from pipeline.airflow.settings import AlertSettings
+
+    monkeypatch.delenv("JOBHARBOR_ALERT_DEADLINE_MINUTES", raising=False)
+    assert make_up_deadline_minutes(AlertSettings()) == MAKE_UP_DEADLINE_MINUTES
+    monkeypatch.setenv("JOBHARBOR_ALERT_DEADLINE_MINUTES", "0")  # off, as asked
+    assert make_up_deadline_minutes(AlertSettings()) is None
+    assert AlertSettings().deadline_minutes == 0

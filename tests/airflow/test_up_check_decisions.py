@@ -94,3 +94,36 @@ def test_the_docs_copy_is_a_narrow_palette_png_much_smaller_and_skips_missing_st
         shots / "5-approval-screen.png"
     ).stat().st_size / 2
     assert said.startswith(str(docs))
+
+
+@pytest.mark.parametrize(
+    ("note", "decided_by", "named"),
+    [
+        ("Backfill approved by analyst (id analyst) at 2026-12-06T07:00:00+00:00: ok",
+         "analyst (id analyst)", True),
+        ("Backfill approved by Anonymous (id Anonymous) at 2026-12-06T07:00:00+00:00: ok",
+         "Anonymous (id Anonymous)", False),
+        ("Backfill approved by operator (id operator) at 2026-12-06T07:00:00+00:00: ok",
+         "operator (id operator)", False),
+        ("Backfill approved by analyst (id analyst) at 2026-12-06T07:00:00+00:00: ok",
+         "", False),
+    ],
+)  # fmt: skip
+def test_the_approver_counts_as_recorded_only_when_it_is_the_user_who_clicked(
+    note: str, decided_by: str, named: bool
+) -> None:
+    assert decisions.approver_named(note, decided_by, "analyst") is named
+
+
+def test_the_lineage_path_is_found_through_the_assets_and_only_downstream() -> None:
+    graph = {
+        "edges": [
+            {"source_id": "dag:jobharbor_lever", "target_id": "asset:1"},
+            {"source_id": "asset:1", "target_id": "dag:jobharbor_serving_sync"},
+            {"source_id": "dag:jobharbor_serving_sync", "target_id": "asset:2"},
+            {"source_id": "asset:2", "target_id": "dag:jobharbor_freshness"},
+        ]
+    }
+    assert decisions.reaches(graph, "dag:jobharbor_lever", "dag:jobharbor_freshness")
+    assert not decisions.reaches(graph, "dag:jobharbor_freshness", "dag:jobharbor_lever")
+    assert not decisions.reaches({"edges": []}, "dag:jobharbor_lever", "dag:jobharbor_lever")
