@@ -29,7 +29,13 @@ def test_enrich_dag_is_manual_with_one_pool_slot(tmp_path: Path) -> None:
     assert dag["paused"] is True
     assert dag["schedule"] == "None"
     assert dag["tasks"] == {
-        "enrich": {"pool": "jobharbor", "slots": 1, "rule": "all_success", "down": []}
+        "enrich": {
+            "pool": "jobharbor",
+            "slots": 1,
+            "rule": "all_success",
+            "down": [],
+            "queue": "default",
+        }
     }
 
 
