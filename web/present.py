@@ -137,7 +137,7 @@ def value_label(group: str, value: str) -> str:
     known = VALUE_LABELS.get(group, {}).get(value)
     if known:
         return _(known)
-    if group in ("seniority", "work_mode", "enrichment"):
+    if group in ("seniority", "work_mode", "enrichment", "job_type"):
         return value.replace("_", " ").capitalize()
     if group == "employment_type":
         return value.replace("_", "-").capitalize()
@@ -145,8 +145,6 @@ def value_label(group: str, value: str) -> str:
         return skill_name(value)
     if group == "country":
         return country_name(value)
-    if group == "job_type":
-        return value.replace("_", " ").capitalize()
     if group == "month":
         return i18n.month(value)
     return value
