@@ -20,6 +20,7 @@ from typing import Any
 
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
 from parsers.entities import has_entity_code
+from parsers.hygiene import CheckedPayload, json_body_storable
 from parsers.jsonutil import load_json
 from parsers.rowfind import SHAPE_ISSUES, FoundRows, RowMarkers, Step, find_rows
 from parsers.signals import json_error_signal
@@ -39,6 +40,7 @@ from parsers.types import (
     RawDocument,
     RawOffice,
     Salary,
+    posting_of,
 )
 
 # ---------------------------------------------------------------- paths
@@ -262,10 +264,13 @@ def _text(value: Any) -> str | None:
     return clean_space(str(value))
 
 
+_EMPTY = (None, "", [], {})
+
+
 def _first(getters: tuple[Getter, ...], item: Any, root: Any) -> Any:
     for get in getters:
         value = get(item, root)
-        if value not in (None, "", [], {}):
+        if value or value not in _EMPTY:  # a true value needs no comparisons (most do)
             return value
     return None
 
@@ -363,27 +368,29 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
     )
     salary = draft.get("salary")
     company, legal_entity = split_entity(_text(draft.get("company")), draft.get("legal_entity"))
-    return Posting(
-        external_id=_text(draft.get("external_id")) or "",
-        url=url,
-        title=title,
-        company=company,
-        department=_text(draft.get("department")),
-        location_text=location_text,
-        offices=offices,
-        description_html=description_html or None,
-        description_text=description_text,
-        employment_type=employment_type,
-        posted_at=posted_at,
-        posted_precision=precision,  # type: ignore[arg-type]
-        remote=remote,  # type: ignore[arg-type]
-        salary=salary if isinstance(salary, Salary) else None,
-        apply_url=_text(draft.get("apply_url")) or url or None,
-        job_type=draft.get("job_type") or job_type_for(title, employment_type),
-        more_offices=int(draft.get("more_offices") or 0),
-        detail_url=_text(draft.get("detail_url")),
-        legal_entity=legal_entity,
-        payload=item,
+    return posting_of(
+        {
+            "external_id": _text(draft.get("external_id")) or "",
+            "url": url,
+            "title": title,
+            "company": company,
+            "department": _text(draft.get("department")),
+            "location_text": location_text,
+            "offices": offices,
+            "description_html": description_html or None,
+            "description_text": description_text,
+            "employment_type": employment_type,
+            "posted_at": posted_at,
+            "posted_precision": precision,
+            "remote": remote,
+            "salary": salary if isinstance(salary, Salary) else None,
+            "apply_url": _text(draft.get("apply_url")) or url or None,
+            "job_type": draft.get("job_type") or job_type_for(title, employment_type),
+            "more_offices": int(draft.get("more_offices") or 0),
+            "detail_url": _text(draft.get("detail_url")),
+            "legal_entity": legal_entity,
+            "payload": item,
+        }
     )
 
 
@@ -480,16 +487,19 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
     ctx = Context(doc=doc, root=root, single=single)
     candidates: list[tuple[str, Posting]] = []
     not_objects = 0
+    # Rows decoded from a body with nothing unstorable in it go out as checked payloads
+    # (parsers.hygiene): a prepared body (Personio's XML) was not decoded from the bytes.
+    checked = parser.prepare is None and json_body_storable(doc.body)
     for index, item in enumerate(items):
-        path = f"{where}[{index}]"
         if not isinstance(item, dict):
-            issues.append(Issue("bad_item", "an item is not an object", path))
+            issues.append(Issue("bad_item", "an item is not an object", f"{where}[{index}]"))
             not_objects += 1
             continue
         draft = draft_item(c, item, root)
         if parser.adapt is not None:
             parser.adapt(draft, item, ctx)
-        candidates.append((path, finish(draft, item, ctx)))
+        payload = CheckedPayload(item) if checked else item
+        candidates.append((f"{where}[{index}]", finish(draft, payload, ctx)))
     candidates = dedupe_postings(candidates)
     total = None if single or c.total is None else c.total(root, root)
     next_url: str | None = None

@@ -120,6 +120,26 @@ class Posting:
         return out
 
 
+_POSTING_NAMES = frozenset(f.name for f in fields(Posting))
+
+
+def posting_of(values: dict[str, Any]) -> Posting:
+    """The Posting `Posting(**values)` builds, `values` naming every field (and taken
+    over: not to be changed after). The generated __init__ of a frozen dataclass sets
+    each of the 21 fields by its own `object.__setattr__` call; parsers build a posting
+    for every row of every listing, where those calls cost about as much as the rest of
+    a short row's fields together. Equality, hashing and frozenness are the class's."""
+    if values.keys() != _POSTING_NAMES:
+        missing = sorted(_POSTING_NAMES - values.keys())
+        unknown = sorted(values.keys() - _POSTING_NAMES)
+        raise TypeError(
+            f"posting_of needs every Posting field: missing {missing}, unknown {unknown}"
+        )
+    posting = object.__new__(Posting)
+    object.__setattr__(posting, "__dict__", values)
+    return posting
+
+
 @dataclass(frozen=True)
 class RawDocument:
     """Stored bytes plus what we knew when we fetched them."""

@@ -3,14 +3,34 @@ path-naming walk (unstorable_field) finds a NUL or a lone surrogate, wherever it
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from parsers.hygiene import posting_storable, screen, storable, storable_text, unstorable_field
-from parsers.types import ParseOutcome, Posting, Quality, RawOffice, Salary
+from parsers.hygiene import (
+    CheckedPayload,
+    json_body_storable,
+    posting_storable,
+    screen,
+    storable,
+    storable_text,
+    unstorable_field,
+)
+from parsers.registry import REGISTRY
+from parsers.types import (
+    DocumentKind,
+    ParseOutcome,
+    Posting,
+    Quality,
+    RawDocument,
+    RawOffice,
+    Salary,
+)
 
 LONG = "Beschreibung — " * 40  # over the length checked once per object
 
@@ -105,3 +125,74 @@ def test_screen_names_the_field_after_the_fast_check_refuses() -> None:
     assert [p.external_id for p in outcome.postings] == ["1"]
     assert [i.path for i in outcome.issues] == ["payload.a.b[1]"]
     assert outcome.dropped == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "ok"),
+    [
+        (b'{"a": "plain", "b": [1, 2]}', True),
+        ('{"a": "Hà Nội 한국 日本 🙂"}'.encode(), True),  # ED 95 9C (한) is no surrogate
+        (b'{"a": "\\u003cp\\u003e caf\\u00e9"}', True),
+        (b'{"a": "x\\u0000y"}', False),
+        (b'{"a": "\\ud800"}', False),
+        (b'{"a": "\\uDFFF"}', False),
+        (b'{"a": "\\ud83d\\ude00"}', False),  # a pair: left to the walk, never assumed
+        (b'{"a": "\xed\xa0\x80"}', False),  # a surrogate written in UTF-8
+        ('{"a": "x"}'.encode("utf-16"), False),  # NUL bytes: not read as UTF-8 here
+    ],
+)
+def test_json_body_storable_refuses_every_way_json_decodes_to_unstorable_text(
+    body: bytes, ok: bool
+) -> None:
+    assert json_body_storable(body) is ok
+
+
+@given(
+    st.recursive(
+        st.text(st.characters(exclude_categories=())) | st.none() | st.integers(),
+        lambda kids: (
+            st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=5), kids, max_size=3)
+        ),
+        max_leaves=8,
+    )
+)
+def test_a_body_the_byte_scan_passes_decodes_to_storable_data_only(data: object) -> None:
+    for ensure_ascii in (True, False):
+        body = json.dumps(data, ensure_ascii=ensure_ascii).encode("utf-8", "surrogatepass")
+        if json_body_storable(body):
+            assert storable(json.loads(body)), body
+
+
+def test_a_checked_payload_is_not_walked_but_an_unchecked_one_is() -> None:
+    bad = {"k": "\x00"}
+    assert storable(bad) is False
+    assert storable(CheckedPayload(bad)) is True  # the check was made on the body
+
+
+def test_a_row_with_a_nul_only_in_its_payload_is_still_dropped_with_its_issue() -> None:
+    """The byte scan sees the escape, so the row's payload is walked and refused."""
+    rows = [
+        {"id": 1, "title": "Dev", "absolute_url": "https://x.example/1", "extra": "a\u0000b"},
+        {"id": 2, "title": "Ops", "absolute_url": "https://x.example/2", "extra": "fine"},
+    ]
+    body = json.dumps({"jobs": rows}).encode()  # the NUL goes out as a \\u0000 escape
+    doc = RawDocument(
+        body, "https://boards-api.greenhouse.io/v1/boards/acme/jobs", DocumentKind.LISTING
+    )
+    outcome = REGISTRY.get("greenhouse").parse(doc)
+    assert [p.external_id for p in outcome.postings] == ["2"]
+    assert [(i.code, i.path) for i in outcome.issues if i.code == "unstorable_text"] == [
+        ("unstorable_text", "payload.extra")
+    ]
+
+
+def test_rows_of_a_clean_json_body_carry_checked_payloads_equal_to_their_rows() -> None:
+    rows = [{"id": 7, "title": "Kỹ sư", "absolute_url": "https://x.example/7"}]
+    doc = RawDocument(
+        json.dumps({"jobs": rows}).encode(),
+        "https://boards-api.greenhouse.io/v1/boards/acme/jobs",
+        DocumentKind.LISTING,
+    )
+    (posting,) = REGISTRY.get("greenhouse").parse(doc).postings
+    assert type(posting.payload) is CheckedPayload
+    assert posting.payload == rows[0]
