@@ -87,7 +87,7 @@ def compile_path(spec: str) -> Getter:
                 value = value.get(step) if isinstance(value, dict) else None
         return value
 
-    if not from_root and all(isinstance(step, str) for step in steps) and 1 <= len(steps) <= 2:
+    if not from_root and all(isinstance(step, str) for step in steps) and len(steps) <= 2:
         return _key_getter(*steps)  # type: ignore[arg-type]
 
     def get(item: Any, root: Any) -> Any:
@@ -105,9 +105,15 @@ def path_steps(spec: str) -> tuple[Step, ...]:
     )
 
 
-def _key_getter(first: str, second: str | None = None) -> Getter:
-    """`name` and `name.sub`, most paths of every mapping, without the general walk
+def _key_getter(first: str | None = None, second: str | None = None) -> Getter:
+    """``, `name` and `name.sub`, most paths of every mapping, without the general walk
     (it runs for every field of every item)."""
+    if first is None:
+
+        def itself(item: Any, root: Any) -> Any:
+            return item
+
+        return itself
     if second is None:
 
         def one(item: Any, root: Any) -> Any:
@@ -275,6 +281,9 @@ def _first(getters: tuple[Getter, ...], item: Any, root: Any) -> Any:
     return None
 
 
+_TEXT_OR_NONE = frozenset((str, type(None)))  # an office's values the memo can key
+
+
 def _offices(compiled: _Compiled, item: Any, root: Any) -> list[RawOffice]:
     out: list[RawOffice] = []
     for items, text, city, region, country in compiled.offices:
@@ -288,7 +297,12 @@ def _offices(compiled: _Compiled, item: Any, root: Any) -> list[RawOffice]:
                 region(office, root) if region else None,
                 country(office, root) if country else None,
             )
-            plain = all(value is None or type(value) is str for value in raw)
+            plain = (
+                type(raw[0]) in _TEXT_OR_NONE
+                and type(raw[1]) in _TEXT_OR_NONE
+                and type(raw[2]) in _TEXT_OR_NONE
+                and type(raw[3]) in _TEXT_OR_NONE
+            )
             candidate = _office_of_text(*raw) if plain else _office(*raw)
             if candidate is not None and candidate not in out:
                 out.append(candidate)
