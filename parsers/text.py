@@ -133,7 +133,7 @@ def unescape_html(value: str) -> str:
     return html.unescape(value) if "&" in value else value
 
 
-_HTML_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True)
+_HTML_UTF8_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, encoding="utf-8")
 # C0 controls but tab, newline and carriage return; surrogates; the two non-characters.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _NOT_XML_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])
@@ -151,13 +151,25 @@ def xml_text(value: str) -> str:
         data = value.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate
         return _NOT_XML.sub(" ", value)
-    if (
+    return _NOT_XML.sub(" ", value) if _holds_not_xml(data) else value
+
+
+def xml_utf8(value: str) -> bytes:
+    """`xml_text(value)` in UTF-8, the text encoded once: lxml parses bytes in a
+    declared encoding faster than a str it must convert first."""
+    try:
+        data = value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return _NOT_XML.sub(" ", value).encode("utf-8")
+    return _NOT_XML.sub(" ", value).encode("utf-8") if _holds_not_xml(data) else data
+
+
+def _holds_not_xml(data: bytes) -> bool:
+    return (
         len(data.translate(None, _NOT_XML_BYTES)) != len(data)
         or b"\xef\xbf\xbe" in data
         or b"\xef\xbf\xbf" in data
-    ):
-        return _NOT_XML.sub(" ", value)
-    return value
+    )
 
 
 def html_to_text(markup: str | None) -> str | None:
@@ -192,12 +204,10 @@ def collapse_lines(text: str) -> str:
 def _fragment(markup: str) -> etree._Element | None:
     """The fragment parsed, without the elements that show nothing; None if unparseable."""
     # lxml refuses strings with characters XML cannot hold, also when a parsed tail is
-    # set again later: a stray control character would make the whole parse fail.
-    markup = xml_text(markup)
+    # set again later: a stray control character would make the whole parse fail. The
+    # parser is told UTF-8, which a <meta charset> in the fragment does not override.
     try:
-        root = etree.fromstring(markup, _HTML_PARSER)
-    except ValueError:  # a str that declares its own encoding
-        root = etree.fromstring(markup.encode("utf-8"), _HTML_PARSER)
+        root = etree.fromstring(xml_utf8(markup), _HTML_UTF8_PARSER)
     except etree.XMLSyntaxError:
         return None
     if root is not None:
