@@ -161,33 +161,39 @@ def _field_names(kind: type, value: Any) -> tuple[str, ...]:
     return names
 
 
-# A posting's values but the payload, and its offices' and salary's, read by one C call.
-_POSTING_VALUES = attrgetter(*(f.name for f in dataclasses.fields(Posting) if f.name != "payload"))
+# A posting's values but its payload, offices and salary; its offices' and salary's:
+# each read by one C call.
+_POSTING_VALUES = attrgetter(
+    *(f.name for f in dataclasses.fields(Posting) if f.name not in ("payload", "offices", "salary"))
+)
 _OFFICE_VALUES = attrgetter(*(f.name for f in dataclasses.fields(RawOffice)))
 _SALARY_VALUES = attrgetter(*(f.name for f in dataclasses.fields(Salary)))
 _NOT_TEXT = (type(None), int, float, bool, datetime)
+_PLAIN_KINDS = frozenset((str, *_NOT_TEXT))
 
 
 def posting_storable(posting: Posting) -> bool:
     """`storable(posting)`, its own values checked as one joined string: a NUL shows
     by one memchr, a lone surrogate by one failed encode (joining pairs no surrogates).
     The walk pushed and popped each of two dozen values in Python, more than the rest
-    of a short listing row's checks together. Values of another kind (a list where
-    text belongs, a str subclass) go to the walk; the payload is walked as before."""
-    texts: list[str] = []
-    for value in _POSTING_VALUES(posting):
-        kind = type(value)
-        if kind is str:
-            texts.append(value)
-        elif kind is tuple:  # offices
-            for office in value:
-                if type(office) is not RawOffice or not _gather(_OFFICE_VALUES(office), texts):
-                    return storable(posting)
-        elif kind is Salary:
-            if not _gather(_SALARY_VALUES(value), texts):
-                return storable(posting)
-        elif kind not in _NOT_TEXT:
+    of a short listing row's checks together; the kinds of the values are told by one
+    set built in C, their texts gathered by one comprehension. Values of another kind
+    (a list where text belongs, a str subclass) go to the walk, and so does a payload
+    not checked already (parsers.hygiene.CheckedPayload)."""
+    values = _POSTING_VALUES(posting)
+    if not _PLAIN_KINDS.issuperset(map(type, values)):
+        return storable(posting)
+    texts = [value for value in values if type(value) is str]
+    offices, salary = posting.offices, posting.salary
+    if type(offices) is not tuple:
+        return storable(posting)
+    for office in offices:
+        if type(office) is not RawOffice or not _gather(_OFFICE_VALUES(office), texts):
             return storable(posting)
+    if salary is not None and (
+        type(salary) is not Salary or not _gather(_SALARY_VALUES(salary), texts)
+    ):
+        return storable(posting)
     joined = "\x01".join(texts)
     if "\x00" in joined or not (joined.isascii() or storable_text(joined)):
         return False

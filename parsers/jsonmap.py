@@ -89,6 +89,8 @@ def compile_path(spec: str) -> Getter:
 
     if not from_root and all(isinstance(step, str) for step in steps) and len(steps) <= 2:
         return _key_getter(*steps)  # type: ignore[arg-type]
+    if not from_root and len(steps) == 2 and isinstance(steps[0], str) and steps[1] is None:
+        return _each_getter(steps[0])
 
     def get(item: Any, root: Any) -> Any:
         return walk(root if from_root else item, 0)
@@ -126,6 +128,25 @@ def _key_getter(first: str | None = None, second: str | None = None) -> Getter:
         return value.get(second) if type(value) is dict else None
 
     return two
+
+
+def _each_getter(name: str) -> Getter:
+    """`name[*]` (a row's list of offices), as the general walk reads it: the list's
+    items but None, an item that is itself a list flattened into them."""
+
+    def each(item: Any, root: Any) -> Any:
+        value = item.get(name) if type(item) is dict else None
+        if not isinstance(value, list):
+            return None
+        out: list[Any] = []
+        for element in value:
+            if isinstance(element, list):
+                out.extend(element)
+            elif element is not None:
+                out.append(element)
+        return out
+
+    return each
 
 
 # ---------------------------------------------------------------- the mapping

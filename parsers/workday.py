@@ -93,6 +93,11 @@ def superseded_id(row: Mapping[str, Any]) -> str | None:
     return from_path
 
 
+@lru_cache(maxsize=4096)  # a board names the same few places on every row (frozen values)
+def _office(text: str) -> RawOffice:
+    return RawOffice(text)
+
+
 def _listing_row(draft: Draft, row: dict[str, Any], ctx: Context) -> None:
     path = row.get("externalPath")
     draft["external_id"] = listing_id(path, row_bullets(row))
@@ -105,7 +110,7 @@ def _listing_row(draft: Draft, row: dict[str, Any], ctx: Context) -> None:
     if counted:
         draft["more_offices"] = int(counted.group(1))  # the detail names them
     elif text:
-        draft["offices"] = [RawOffice(text)]
+        draft["offices"] = [_office(text)]
 
 
 def _detail(draft: Draft, info: dict[str, Any], ctx: Context) -> None:

@@ -35,6 +35,27 @@ def test_paths(path: str, expected: object) -> None:
     assert compile_path(path)(ITEM, {"root_key": "root"}) == expected
 
 
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"offices": [{"n": 1}, None, ["a", None, "b"], "c", [], {}]},
+        {"offices": []},
+        {"offices": None},
+        {"offices": {"not": "a list"}},
+        {"offices": "text"},
+        {},
+        ["offices"],
+        None,
+    ],
+)
+def test_the_fast_paths_read_what_the_general_walk_reads(item: object) -> None:
+    """`name`, `name.sub`, `name[*]` and `` have getters of their own; a path from the
+    root (`$.`) is always read by the general walk, so the two must agree."""
+    for path in ("offices", "offices.not", "offices[*]"):
+        assert compile_path(path)(item, None) == compile_path(f"$.{path}")(None, item), path
+    assert compile_path("")(item, None) is item
+
+
 TOY = JsonMapping(
     platform="toy",
     listing="rows",
