@@ -327,7 +327,7 @@ class _Worker:
         return None
 
     def _send(self, poll: Poll) -> None:
-        """Start a poll from within the run (after a fallback's or a probe's answer)."""
+        """Start a poll from within the run: the board's own format after a return probe."""
         unpolled: dict[int, float] = {}
         request = self._open(poll, unpolled)
         self._requeue(unpolled)
