@@ -200,10 +200,19 @@ UPDATE crawl.boards SET etag = NULL, last_modified = NULL, body_hash = NULL WHER
 """
 
 
-# A board whose format fell back (pipeline.phases.fallback) and answered in the new one:
-# it is read there from now on. Only while this worker still holds its lease.
+# A board whose format fell back, or returned to a better one (pipeline.phases.fallback),
+# and answered in the new one: it is read there from now on, and its return probe is a
+# week away again. Only while this worker still holds its lease.
 SWITCH_FORMAT = """
 UPDATE crawl.boards
-SET url = %(url)s, host = %(host)s, lane = %(lane)s, format = %(format)s, updated_at = now()
+SET url = %(url)s, host = %(host)s, lane = %(lane)s, format = %(format)s,
+    format_chosen_at = now(), updated_at = now()
 WHERE id = %(id)s AND lease_owner = %(owner)s
+"""
+
+# A return probe found no listing in the better format: the board keeps its format, and
+# its next probe is a week away (a failure that may pass is asked again then, not on
+# every poll).
+KEEP_FORMAT = """
+UPDATE crawl.boards SET format_chosen_at = now() WHERE id = %(id)s AND lease_owner = %(owner)s
 """

@@ -80,6 +80,9 @@ class BoardRow(FromRow):
     url: str
     host: str = ""
     format: str | None = None  # the listing format it is read in (NULL: the platform's only one)
+    # When that format was last chosen over the better ones (a switch, a return probe,
+    # the board's creation): a board in a fallback asks its best one a week after.
+    format_chosen_at: datetime | None = None
     etag: str | None = None
     last_modified: str | None = None
     body_hash: str | None = None

@@ -121,6 +121,9 @@ boards = sa.Table(
     # The listing format the board is read in (migration board_format): NULL where the
     # platform has one; else the catalog's, the import's or the last fallback's choice.
     sa.Column("format", sa.Text),
+    # When that format was last chosen over the better ones (migration format_return): a
+    # board read in a fallback asks its best format again a week after it.
+    _ts("format_chosen_at", False, True),
     _ts("last_polled_at"),
     _ts("last_changed_at"),
     _ts("last_full_pass_at"),

@@ -30,7 +30,6 @@ from pipeline.crawl.board_choice import named_board_ids
 from pipeline.crawl.http.fetcher import FetchRequest, FetchResult, ResultStream
 from pipeline.crawl.http.transports import Transports
 from pipeline.crawl.pacing import cooling_down, slowed
-from pipeline.crawl.platforms import host_of
 from pipeline.crawl.queue import (
     ClaimFilter,
     LeaseKeeper,
@@ -297,22 +296,43 @@ class _Worker:
                 unpolled[board.id] = RETRY_SOON_S
                 self.deferrals[board.id] = Deferral(board.host, "its source was disabled")
                 continue
-            poll = Poll(board, ctx)
-            prepared = self._prepare(poll, first_request(ctx, board))
-            if isinstance(prepared, FetchRequest):
-                requests.append(prepared)
-            elif prepared.deferred:
-                # robots.txt could not be read yet (its host's budget or cooldown): the
-                # host's other boards would wait the same, and a forced run, whose
-                # deferred boards stay claimable, would otherwise claim them again at once.
-                wait = max(RETRY_SOON_S, prepared.retry_in_s or 0.0)
-                unpolled[board.id] = wait
-                self._hold_host(board.host, wait)
-                self.deferrals[board.id] = Deferral(ctx.platform.pacing_key(board.url))
-            else:
-                self._finish(poll, poll.read("disallowed", prepared.reason))
+            request = self._open(self._first_poll(board, ctx), unpolled)
+            if request is not None:
+                requests.append(request)
         self._requeue(unpolled)
         self.transports.submit(self.stream, requests)
+
+    def _open(self, poll: Poll, unpolled: dict[int, float]) -> FetchRequest | None:
+        """The poll's first request with its host's budget; None when robots.txt refuses
+        it (recorded now) or cannot be read yet (the board goes in `unpolled`)."""
+        ctx, board = poll.ctx, poll.board
+        prepared = self._prepare(poll, first_request(ctx, board))
+        if isinstance(prepared, FetchRequest):
+            return prepared
+        if poll.probing:
+            # The better format may not be asked (robots.txt) or not yet: the board's own
+            # format is read as usual; only a refusal counts as the probe's answer.
+            refused = None if prepared.deferred else f"robots.txt: {prepared.reason}"
+            return self._open(self._stay(poll, refused), unpolled)
+        if prepared.deferred:
+            # robots.txt could not be read yet (its host's budget or cooldown): the
+            # host's other boards would wait the same, and a forced run, whose
+            # deferred boards stay claimable, would otherwise claim them again at once.
+            wait = max(RETRY_SOON_S, prepared.retry_in_s or 0.0)
+            unpolled[board.id] = wait
+            self._hold_host(board.host, wait)
+            self.deferrals[board.id] = Deferral(ctx.platform.pacing_key(board.url))
+        else:
+            self._finish(poll, poll.read("disallowed", prepared.reason))
+        return None
+
+    def _send(self, poll: Poll) -> None:
+        """Start a poll from within the run: the board's own format after a return probe."""
+        unpolled: dict[int, float] = {}
+        request = self._open(poll, unpolled)
+        self._requeue(unpolled)
+        if request is not None:
+            self.transports.submit(self.stream, [request])
 
     def _prepare(self, poll: Poll, request: FetchRequest) -> FetchRequest | Refusal:
         """The request with its host's budget, or why it may not be sent (robots.txt)."""
@@ -347,6 +367,9 @@ class _Worker:
         poll: Poll = result.request.tag
         if result.deferred:
             self._hold_host(poll.board.host, result.deferred_s or RETRY_SOON_S)
+            if poll.probing and not poll.attempts:
+                self._send(self._stay(poll, None))  # the probe waits; the board's read does not
+                return
             if not poll.attempts:
                 # Nothing was sent: the board goes back in the queue as if never claimed.
                 self._requeue({poll.board.id: max(RETRY_SOON_S, result.deferred_s or 0.0)})
@@ -369,10 +392,17 @@ class _Worker:
         self.saturated[host] = max(self.saturated.get(host, 0.0), until)
 
     def _finish(self, poll: Poll, read: ListingRead) -> None:
-        if self._fall_back(poll, read):
+        if poll.probing:
+            if not read.has_listing:
+                self._send(self._stay(poll, read))  # its own format is read next
+                return
+            read = self._returned(poll, read)
+        elif self._fall_back(poll, read):
             return  # the next format's request is in flight; its poll finishes the board
         if poll.tries:
             read = self._after_fallback(poll, read)
+        if poll.probed:
+            read = self._after_probe(poll, read)
         self.deferrals.pop(poll.board.id, None)  # deferred earlier in the run, polled now
         self.recorder.finish(poll, read)
         self.progress.advance()  # one board polled
@@ -389,25 +419,16 @@ class _Worker:
         if reason is None:
             return False
         api_base = ctx.platform.api_base_for(ctx.source)
-        current = fallback.format_of(ctx.platform, poll.board, api_base) or "listing"
+        current = self._format_name(ctx, poll.board)
         tries = [*poll.tries, FormatTry(current, poll.board.url, reason, read.attempts, read.raws)]
-        found = fallback.next_format(ctx.platform, poll.board, api_base, [t.format for t in tries])
+        asked = [t.format for t in (*poll.probed, *tries)]  # a probe's format is not asked twice
+        found = fallback.next_format(ctx.platform, poll.board, api_base, asked)
         if found is None:
             return False
         fmt, url = found
         original = poll.original or poll.board
-        # Another URL: the old format's validators and hashes say nothing about it.
-        board = replace(
-            original,
-            url=url,
-            host=host_of(url),
-            format=fmt.name,
-            etag=None,
-            last_modified=None,
-            body_hash=None,
-            listing_hash=None,
-        )
-        following = Poll(board, ctx, original=original, tries=tries)
+        board = fallback.at_format(original, fmt.name, url)
+        following = Poll(board, ctx, original=original, tries=tries, probed=poll.probed)
         prepared = self._prepare(following, first_request(ctx, board))
         if not isinstance(prepared, FetchRequest):
             return False  # robots.txt: record what the old format answered
@@ -422,17 +443,72 @@ class _Worker:
         adopted = read.has_listing
         board = poll.board
         if adopted:
-            lane = poll.ctx.platform.lane(poll.ctx.source, board.url)
-            values = {"id": board.id, "owner": self.owner, "url": board.url}
-            values |= {"host": board.host, "lane": lane, "format": board.format}
-            with self.conn.transaction():
-                moved = self.conn.execute(scan_store.SWITCH_FORMAT, values).rowcount
-            self.stats.format_switches += moved
+            self.stats.format_switches += self._switch_format(poll)
         else:
             poll.board = poll.original  # it stays where it was, validators and all
         issues = fallback.switch_issues(poll.tries, board.format or "", adopted)
-        earlier = tuple(pair for tried in poll.tries for pair in tried.logged())
+        earlier = tuple(row for tried in poll.tries for row in tried.logged())
         return replace(read, issues=(*issues, *read.issues), earlier=earlier)
+
+    def _switch_format(self, poll: Poll) -> int:
+        """Move the board to the format its poll read (1), unless its lease was lost (0)."""
+        board = poll.board
+        lane = poll.ctx.platform.lane(poll.ctx.source, board.url)
+        values = {"id": board.id, "owner": self.owner, "url": board.url}
+        values |= {"host": board.host, "lane": lane, "format": board.format}
+        with self.conn.transaction():
+            return int(self.conn.execute(scan_store.SWITCH_FORMAT, values).rowcount)
+
+    # ------------------------------------------------------------ the way back
+
+    def _first_poll(self, board: BoardRow, ctx: SourceContext) -> Poll:
+        """The board's poll: a return probe when one is due (a board read in a fallback
+        asks its best format first; pipeline.phases.fallback), else its own format."""
+        if len(ctx.platform.listing_formats()) < 2:
+            return Poll(board, ctx)
+        api_base = ctx.platform.api_base_for(ctx.source)
+        found = fallback.return_probe(ctx.platform, board, api_base, datetime.now(UTC))
+        if found is None:
+            return Poll(board, ctx)
+        fmt, url = found
+        return Poll(fallback.at_format(board, fmt.name, url), ctx, original=board, probing=True)
+
+    def _returned(self, poll: Poll, read: ListingRead) -> ListingRead:
+        """A probe that answered with a listing: the board is read in the better format
+        again from now on, this read being its first (a new scope, so a new baseline)."""
+        assert poll.original is not None
+        self.stats.format_returns += self._switch_format(poll)
+        left = self._format_name(poll.ctx, poll.original)
+        issue = fallback.return_issue(poll.board.format or "", left, poll.board.url)
+        return replace(read, issues=(issue, *read.issues))
+
+    def _stay(self, probe: Poll, answer: ListingRead | str | None) -> Poll:
+        """The poll of the board's own format after a return probe that found no listing
+        (`answer`: its read, or robots.txt's refusal) or was not sent (None). An answer
+        puts the next probe a week away; nothing from it counts against any posting."""
+        assert probe.original is not None
+        if answer is None:
+            return Poll(probe.original, probe.ctx)
+        fmt, url = probe.board.format or "", probe.board.url
+        if isinstance(answer, str):
+            tried = FormatTry(fmt, url, answer, (), ())
+        else:
+            tried = fallback.probe_try(fmt, url, answer)
+        with self.conn.transaction():
+            self.conn.execute(scan_store.KEEP_FORMAT, {"id": probe.board.id, "owner": self.owner})
+        return Poll(probe.original, probe.ctx, probed=[tried])
+
+    def _after_probe(self, poll: Poll, read: ListingRead) -> ListingRead:
+        """The board's own read after a probe that found no listing: its scan says which
+        better format was asked and why it was not taken, and the fetch log keeps it."""
+        issues = fallback.stayed_issues(poll.probed, self._format_name(poll.ctx, poll.board))
+        probed = tuple(row for tried in poll.probed for row in tried.logged())
+        return replace(read, issues=(*issues, *read.issues), earlier=(*probed, *read.earlier))
+
+    @staticmethod
+    def _format_name(ctx: SourceContext, board: BoardRow) -> str:
+        api_base = ctx.platform.api_base_for(ctx.source)
+        return fallback.format_of(ctx.platform, board, api_base) or "listing"
 
     def forced_message(self) -> str:
         """The forced run's message, once its work is done."""

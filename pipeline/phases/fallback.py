@@ -21,10 +21,13 @@ with a listing; otherwise it stays where it was and the run records both failure
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
+from dataclasses import replace
+from datetime import datetime, timedelta
 
 from parsers.types import Issue
-from pipeline.crawl.platforms import Platform
+from pipeline.crawl.platforms import Platform, host_of
 from pipeline.crawl.platforms.base import (
     GONE_STATUSES,
     NOT_THIS_FORMAT,
@@ -36,6 +39,18 @@ from pipeline.phases.listing import FormatTry, ListingRead
 
 SWITCH_ISSUE = "format_fallback"
 KEPT_ISSUE = "format_unavailable"
+RETURN_ISSUE = "format_return"
+STAYED_ISSUE = "format_return_failed"
+
+# How often a board read in a fallback asks its best format again. A fallback is taken
+# on a 404 or a body of another kind, which are usually for good (an endpoint retired,
+# a feed switched off) but sometimes a vendor's bad day; a week bounds how long such a
+# day keeps a board in the worse format, at one extra request per board per week.
+RETURN_PROBE_EVERY = timedelta(days=7)
+# Boards that fell back together (one vendor's outage moves all its boards in the same
+# hour) would otherwise probe together every week after; each board's probe comes a
+# fixed share of this later (from its id), so they land on different runs of the day.
+RETURN_PROBE_SPREAD = timedelta(days=1)
 
 
 def unavailable(read: ListingRead) -> str | None:
@@ -86,3 +101,77 @@ def switch_issues(tries: Iterable[FormatTry], now_format: str, adopted: bool) ->
             message = f"{tried.format} unavailable ({tried.reason}); {now_format} did not answer"
             issues.append(Issue(KEPT_ISSUE, message + " with a listing either", tried.url))
     return issues
+
+
+def at_format(board: BoardRow, name: str, url: str) -> BoardRow:
+    """The board as read in format `name` at `url`. Another URL: the old format's
+    validators and hashes say nothing about it."""
+    return replace(
+        board,
+        url=url,
+        host=host_of(url),
+        format=name,
+        etag=None,
+        last_modified=None,
+        body_hash=None,
+        listing_hash=None,
+    )
+
+
+# ------------------------------------------------------------ the way back
+
+
+def probe_offset(board_id: int) -> timedelta:
+    """The board's own share of RETURN_PROBE_SPREAD: the same on every run, and spread
+    evenly over the boards (a hash of the id, not the id, so neighbours differ)."""
+    digest = hashlib.sha256(str(board_id).encode()).digest()
+    return RETURN_PROBE_SPREAD * (int.from_bytes(digest[:8], "big") / 2**64)
+
+
+def probe_due(board: BoardRow, now: datetime) -> bool:
+    """Whether the board's better formats are due to be asked again: a week and its
+    offset after its format was last chosen (a switch, a probe, the board's creation).
+    Never chosen on record (None) is due."""
+    if board.format_chosen_at is None:
+        return True
+    return now >= board.format_chosen_at + RETURN_PROBE_EVERY + probe_offset(board.id)
+
+
+def return_probe(
+    platform: Platform, board: BoardRow, api_base: str | None, now: datetime
+) -> tuple[ListingFormat, str] | None:
+    """The format a return probe asks now: the best one the board's token leads to, when
+    the board is read in a worse one and its probe is due; else None."""
+    found = platform.board_formats(api_base, board.board_key)
+    if len(found) < 2 or not probe_due(board, now):
+        return None
+    best, url = found[0]
+    current = format_of(platform, board, api_base)
+    if current is None or current == best.name or url == board.url:
+        return None  # read in its best format already (or in none this token leads to)
+    return best, url
+
+
+def probe_try(fmt: str, url: str, read: ListingRead) -> FormatTry:
+    """A return probe that found no listing, as the evidence its scan and the fetch log
+    keep: an unavailable format as a fallback records it, anything else as a probe that
+    failed (it may pass; the next probe asks again)."""
+    gone = unavailable(read)
+    if gone is not None:
+        return FormatTry(fmt, url, gone, read.attempts, read.raws)
+    why = read.outcome + (f": {read.error}" if read.error else "")
+    return FormatTry(fmt, url, why, read.attempts, read.raws, logged_as="format_probe_failed")
+
+
+def return_issue(returned_to: str, left: str, url: str) -> Issue:
+    """What the scan of a board that went back to a better format records."""
+    message = f"{returned_to} answered with a listing again: read as {returned_to}, not {left}"
+    return Issue(RETURN_ISSUE, message, url)
+
+
+def stayed_issues(probed: Iterable[FormatTry], now_format: str) -> list[Issue]:
+    """What the scan of a board whose return probe found no listing records."""
+    return [
+        Issue(STAYED_ISSUE, f"{t.format} still not read ({t.reason}): read as {now_format}", t.url)
+        for t in probed
+    ]

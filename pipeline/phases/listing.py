@@ -75,9 +75,10 @@ class ListingRead:
     probe: bool = False  # the count probe ended the poll after the first page
     retry_in_s: float | None = None  # the host (or our limiter) asked us to wait this long
     scope_hash: str | None = None  # what this read covered (URL, page cap, facets)
-    # Requests of the formats this poll gave up on before its own (pipeline.phases
-    # .fallback), each with the raw object it was stored as: the fetch log keeps them.
-    earlier: tuple[tuple[FetchResult, str | None], ...] = ()
+    # Requests of the formats this poll asked before its own (pipeline.phases.fallback:
+    # given up on, or a return probe that found no listing), each with the raw object it
+    # was stored as and the outcome the fetch log keeps it under.
+    earlier: tuple[tuple[FetchResult, str | None, str], ...] = ()
 
     @property
     def has_listing(self) -> bool:
@@ -95,11 +96,12 @@ class FormatTry:
     reason: str
     attempts: tuple[FetchResult, ...]
     raws: tuple[RawRef, ...]
+    logged_as: str = "format_unavailable"  # the fetch log's outcome for its requests
 
-    def logged(self) -> tuple[tuple[FetchResult, str | None], ...]:
+    def logged(self) -> tuple[tuple[FetchResult, str | None, str], ...]:
         """Its requests with the raw object each was stored as, for the fetch log."""
         return tuple(
-            (a, self.raws[i].sha256 if i < len(self.raws) else None)
+            (a, self.raws[i].sha256 if i < len(self.raws) else None, self.logged_as)
             for i, a in enumerate(self.attempts)
         )
 
@@ -126,6 +128,11 @@ class Poll:
     # formats given up on, in order (pipeline.phases.fallback.FormatTry).
     original: BoardRow | None = None
     tries: list[FormatTry] = field(default_factory=list)
+    # A return probe's poll (`probing`: the board asks its best format, `original` is the
+    # board as claimed), and on the poll of the board's own format after it, the better
+    # formats the probe asked that gave no listing.
+    probing: bool = False
+    probed: list[FormatTry] = field(default_factory=list)
 
     def validators(self) -> dict[str, str | None]:
         """The first page's validators, for the next conditional request."""

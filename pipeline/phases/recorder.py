@@ -63,6 +63,7 @@ class DiscoverStats:
     postings_renamed: int = 0  # stored under the id an earlier parser gave them
     new_baselines: int = 0
     format_switches: int = 0  # boards now read in another format (pipeline.phases.fallback)
+    format_returns: int = 0  # boards back in a better format after a return probe
     suspect_boards: int = 0
     pages: int = 0
     requests: int = 0
@@ -85,6 +86,7 @@ class DiscoverStats:
             "postings_renamed": self.postings_renamed,
             "new_baselines": self.new_baselines,
             "format_switches": self.format_switches,
+            "format_returns": self.format_returns,
             "suspect_boards": self.suspect_boards,
             "deferred": self.deferred,
             "lease_lost": self.lease_lost,
@@ -387,8 +389,8 @@ def attempt_values(board: BoardRow, read: ListingRead, outcome: str) -> list[Att
     """Every request the poll made; each page with the raw object it was stored as
     (pages are stored in order until one ends the poll)."""
     rows: list[AttemptValues] = []
-    for attempt, raw_sha in read.earlier:
-        rows += attempt_rows(None, attempt, "format_unavailable", board_id=board.id, raw=raw_sha)
+    for attempt, raw_sha, logged_as in read.earlier:
+        rows += attempt_rows(None, attempt, logged_as, board_id=board.id, raw=raw_sha)
     for index, attempt in enumerate(read.attempts):
         last = index == len(read.attempts) - 1
         raw = read.raws[index].sha256 if index < len(read.raws) else None
