@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -47,6 +48,8 @@ from serving_sync.text import unaccent
 from serving_sync.verify import Expected, VerificationFailed, verify
 
 __all__ = ["PUBLISHED_STATUSES", "SyncReport", "check_removal", "reconcile", "serving_row"]
+
+log = logging.getLogger("jobharbor")
 
 _SYNC_LOCK = "jobharbor:serving:sync"
 BATCH_ROWS = 2000  # rows per server-side cursor fetch; bounds the sync's memory
@@ -231,6 +234,10 @@ def reconcile(
         try:
             with conn.transaction(force_rollback=dry_run):
                 conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_SYNC_LOCK,))
+                # The commit waits for its WAL flush whatever the server's default: the
+                # VACUUM after it (vacuum_jobs) can mark a page all-visible only once its
+                # rows' commit is flushed (until then their hint bits cannot be set).
+                conn.execute("SET LOCAL synchronous_commit = on")
                 report, snapshot, identity = _sync(conn, source, options)
                 report = replace(report, elapsed_s=time.monotonic() - started)
                 if not dry_run:
@@ -241,7 +248,32 @@ def reconcile(
         if dry_run:
             with conn.transaction():
                 _record(conn, report, "previewed", None, None)
+        elif vacuum_due(report):
+            vacuum_jobs(conn)
     return report
+
+
+def vacuum_due(report: SyncReport) -> bool:
+    """Whether the applied sync left old row versions in serving.jobs: any row it
+    inserted, updated, removed or marked seen again."""
+    return report.changed + report.liveness > 0
+
+
+def vacuum_jobs(conn: DictConnection) -> None:
+    """VACUUM serving.jobs after the sync's commit. Each row the sync rewrote clears
+    its page's all-visible bit, and a page not all-visible is read from the heap by
+    every index-only scan and every bitmap scan's row check; a 1% sync stays far below
+    autovacuum's thresholds, so until then filtered searches read those pages: at
+    200,000 rows a term with 3 filters went from p95 12 ms to 21 ms after a 1% sync,
+    and back to 12 ms after a VACUUM of 2 s. SKIP_LOCKED: a VACUUM already running
+    (autovacuum, another sync's) does the same work, so this one does not wait."""
+    conn.autocommit = True  # VACUUM cannot run inside a transaction block
+    try:
+        started = time.monotonic()
+        conn.execute("VACUUM (SKIP_LOCKED) serving.jobs")
+        log.info("serving.jobs vacuumed after the sync in %.1fs", time.monotonic() - started)
+    finally:
+        conn.autocommit = False
 
 
 def _sync(

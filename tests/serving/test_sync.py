@@ -3,6 +3,8 @@ the web app's read-only role."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import psycopg
 import pytest
 
@@ -11,7 +13,7 @@ from pipeline.phases.fetch import fetch_details
 from pipeline.phases.parse import parse_source
 from pipeline.phases.sync import sync_serving
 from serving_sync import schema
-from serving_sync.reconcile import reconcile, search, serving_row
+from serving_sync.reconcile import SyncReport, reconcile, search, serving_row, vacuum_due
 from serving_sync.text import fold
 
 
@@ -201,3 +203,39 @@ def test_serving_row_reads_the_layout_from_the_postings_html() -> None:
     assert serving_row(html)["description_layout"] == "hu"
     assert "description_html" not in serving_row(html)  # used, never published
     assert serving_row(record)["description_layout"] == "pp"
+
+
+def _pages(app) -> tuple[int, int]:
+    """serving.jobs' (pages, all-visible pages) as its last VACUUM or ANALYZE left them."""
+    with app.serving_db.connect() as conn:
+        row = conn.execute(
+            "SELECT relpages, relallvisible FROM pg_class WHERE oid = 'serving.jobs'::regclass"
+        ).fetchone()
+    return row["relpages"], row["relallvisible"]
+
+
+def test_an_applied_sync_that_wrote_rows_leaves_every_page_of_jobs_all_visible(app) -> None:
+    collect(app)
+    reconcile(app.db, app.serving_db, dry_run=True)
+    assert _pages(app)[1] == 0  # a dry run writes nothing and vacuums nothing
+    assert reconcile(app.db, app.serving_db).inserted > 0
+    pages, visible = _pages(app)
+    assert pages > 0
+    assert visible == pages  # vacuumed after the commit: index-only scans skip the heap
+    with app.db.connect() as conn:
+        conn.execute(
+            "UPDATE core.postings SET status = 'expired' WHERE id = (SELECT min(id) FROM core.postings)"
+        )
+        conn.commit()
+    assert reconcile(app.db, app.serving_db).removed == 1
+    pages, visible = _pages(app)
+    assert visible == pages
+
+
+def test_a_sync_vacuums_only_when_it_left_old_row_versions() -> None:
+    quiet = SyncReport(
+        dry_run=False, source_rows=5, inserted=0, updated=0, removed=0, unchanged=5, elapsed_s=0
+    )
+    assert not vacuum_due(quiet)
+    for change in ("inserted", "updated", "removed", "liveness"):
+        assert vacuum_due(replace(quiet, **{change: 1})), change
