@@ -87,7 +87,7 @@ def json_body_storable(body: bytes) -> bool:
     return b"\\u" not in body or _UNSTORABLE_ESCAPE.search(body) is None
 
 
-class CheckedPayload(dict):  # type: ignore[type-arg]
+class CheckedPayload(dict[str, Any]):
     """A posting's payload whose every text is known storable: a row of a JSON body
     `json_body_storable` passed. `storable` takes it as checked instead of walking it
     (for short listing rows the walk cost as much as building the posting). A value,

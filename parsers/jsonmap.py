@@ -291,7 +291,7 @@ def _text(value: Any) -> str | None:
     return clean_space(str(value))
 
 
-_EMPTY = (None, "", [], {})
+_EMPTY: tuple[Any, ...] = (None, "", [], {})
 
 
 def _first(getters: tuple[Getter, ...], item: Any, root: Any) -> Any:
