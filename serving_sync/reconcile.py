@@ -255,8 +255,8 @@ def reconcile(
 
 def vacuum_due(report: SyncReport) -> bool:
     """Whether the applied sync left old row versions in serving.jobs: any row it
-    inserted, updated, removed or marked seen again."""
-    return report.changed + report.liveness > 0
+    inserted, updated or removed (liveness goes to serving.job_liveness)."""
+    return report.changed > 0
 
 
 def vacuum_jobs(conn: DictConnection) -> None:

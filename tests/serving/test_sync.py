@@ -237,5 +237,6 @@ def test_a_sync_vacuums_only_when_it_left_old_row_versions() -> None:
         dry_run=False, source_rows=5, inserted=0, updated=0, removed=0, unchanged=5, elapsed_s=0
     )
     assert not vacuum_due(quiet)
-    for change in ("inserted", "updated", "removed", "liveness"):
+    assert not vacuum_due(replace(quiet, liveness=5))  # serving.job_liveness, not jobs
+    for change in ("inserted", "updated", "removed"):
         assert vacuum_due(replace(quiet, **{change: 1})), change
