@@ -526,15 +526,16 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
     # (parsers.hygiene): a prepared body (Personio's XML) was not decoded from the bytes.
     checked = parser.prepare is None and json_body_storable(doc.body)
     for index, item in enumerate(items):
+        path = f"{where}[{index}]"
         if not isinstance(item, dict):
-            issues.append(Issue("bad_item", "an item is not an object", f"{where}[{index}]"))
+            issues.append(Issue("bad_item", "an item is not an object", path))
             not_objects += 1
             continue
         draft = draft_item(c, item, root)
         if parser.adapt is not None:
             parser.adapt(draft, item, ctx)
         payload = CheckedPayload(item) if checked else item
-        candidates.append((f"{where}[{index}]", finish(draft, payload, ctx)))
+        candidates.append((path, finish(draft, payload, ctx)))
     candidates = dedupe_postings(candidates)
     total = None if single or c.total is None else c.total(root, root)
     next_url: str | None = None

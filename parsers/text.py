@@ -147,29 +147,29 @@ def xml_text(value: str) -> str:
     controls are their own bytes, U+FFFE and U+FFFF have their own three bytes, and
     a lone surrogate cannot be encoded at all. Almost every text has none of them.
     """
-    try:
-        data = value.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate
-        return _NOT_XML.sub(" ", value)
-    return _NOT_XML.sub(" ", value) if _holds_not_xml(data) else value
+    return value if _xml_holdable_utf8(value) is not None else _NOT_XML.sub(" ", value)
 
 
 def xml_utf8(value: str) -> bytes:
     """`xml_text(value)` in UTF-8, the text encoded once: lxml parses bytes in a
     declared encoding faster than a str it must convert first."""
+    data = _xml_holdable_utf8(value)
+    return data if data is not None else _NOT_XML.sub(" ", value).encode("utf-8")
+
+
+def _xml_holdable_utf8(value: str) -> bytes | None:
+    """`value` in UTF-8 when XML can hold every character of it, else None."""
     try:
         data = value.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate
-        return _NOT_XML.sub(" ", value).encode("utf-8")
-    return _NOT_XML.sub(" ", value).encode("utf-8") if _holds_not_xml(data) else data
-
-
-def _holds_not_xml(data: bytes) -> bool:
-    return (
+        return None
+    if (
         len(data.translate(None, _NOT_XML_BYTES)) != len(data)
         or b"\xef\xbf\xbe" in data
         or b"\xef\xbf\xbf" in data
-    )
+    ):
+        return None
+    return data
 
 
 def html_to_text(markup: str | None) -> str | None:
