@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import queue
 import threading
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -120,24 +119,34 @@ def deferred_result(
 
 class ResultStream:
     """Results of requests submitted to one or more fetchers, in completion order.
-    Submit and consume from one thread; fetchers deliver from theirs."""
+    Submit and consume from one thread; fetchers deliver from theirs.
+
+    A fetcher hands over what its loop finished in one pass as one batch
+    (`put_many`): waking the consumer is a futex call and a hand-over of the GIL, and
+    one wake per response cost the 304 poll pass about a tenth of its time."""
 
     def __init__(self) -> None:
-        self._done: queue.Queue[FetchResult | BaseException] = queue.Queue()
+        self._ready = threading.Condition(threading.Lock())
+        self._items: deque[FetchResult | BaseException] = deque()
         self.pending = 0
 
     def expect(self) -> None:
         self.pending += 1
 
     def put(self, item: FetchResult | BaseException) -> None:
-        self._done.put(item)
+        self.put_many((item,))
+
+    def put_many(self, items: Iterable[FetchResult | BaseException]) -> None:
+        with self._ready:
+            self._items.extend(items)
+            self._ready.notify()
 
     def next(self, timeout: float | None = None) -> FetchResult | None:
         """The next finished result, or None if none finished within `timeout`."""
-        try:
-            item = self._done.get(timeout=timeout)
-        except queue.Empty:
-            return None
+        with self._ready:
+            if not self._items and not self._ready.wait_for(lambda: self._items, timeout):
+                return None
+            item = self._items.popleft()
         self.pending -= 1
         return _unwrap(item)
 
@@ -176,6 +185,8 @@ class Fetcher:
         self._client: httpx.AsyncClient = self.run(self._make_client(max_connections))
         self._sending = self.run(_make_semaphore(max_connections))
         self._local: dict[str, LocalBucket] = {}
+        self._tasks: set[asyncio.Task[FetchResult]] = set()
+        self._outbox: dict[ResultStream, list[FetchResult | BaseException]] = {}
 
     async def _make_client(self, max_connections: int) -> httpx.AsyncClient:
         transport = httpx.AsyncHTTPTransport(
@@ -217,15 +228,42 @@ class Fetcher:
 
     def submit(self, stream: ResultStream, requests: Iterable[FetchRequest]) -> None:
         """Start the requests; their results arrive on `stream` as they complete."""
+        started: list[tuple[FetchRequest, float, float]] = []
         for request, delay, reserved_at in self._schedule(list(requests)):
             stream.expect()
             if isinstance(delay, FetchResult):
                 stream.put(delay)
-                continue
-            future: Future[FetchResult] = asyncio.run_coroutine_threadsafe(
-                self._paced(request, delay, reserved_at), self._loop
-            )
-            future.add_done_callback(lambda f: stream.put(f.exception() or f.result()))
+            else:
+                started.append((request, delay, reserved_at))
+        if started:  # one wake-up of the loop for the whole batch
+            self._loop.call_soon_threadsafe(self._start, stream, started)
+
+    def _start(
+        self, stream: ResultStream, started: list[tuple[FetchRequest, float, float]]
+    ) -> None:
+        """(In the loop.) A task per request, delivering to `stream` when done."""
+        for request, delay, reserved_at in started:
+            task = self._loop.create_task(self._paced(request, delay, reserved_at))
+            self._tasks.add(task)  # the loop holds its tasks weakly
+            task.add_done_callback(partial(self._done, stream))
+
+    def _done(self, stream: ResultStream, task: asyncio.Task[FetchResult]) -> None:
+        """(In the loop.) A finished request joins its stream's batch; the batch is
+        handed over once the loop has run everything else that was ready."""
+        self._tasks.discard(task)
+        item: FetchResult | BaseException
+        if task.cancelled():
+            item = asyncio.CancelledError("the fetcher closed before the request finished")
+        else:
+            item = task.exception() or task.result()
+        batch = self._outbox.get(stream)
+        if batch is None:
+            batch = self._outbox[stream] = []
+            self._loop.call_soon(self._hand_over, stream)
+        batch.append(item)
+
+    def _hand_over(self, stream: ResultStream) -> None:
+        stream.put_many(self._outbox.pop(stream))
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -292,7 +330,9 @@ class Fetcher:
             if wait > 0:
                 await asyncio.sleep(wait)
             async with self._sending:
-                await asyncio.sleep(self._local_wait(key, budget))
+                local_wait = self._local_wait(key, budget)
+                if local_wait > 0:  # sleep(0) would still cost the request a loop pass
+                    await asyncio.sleep(local_wait)
                 # A cooldown another request (or worker) started after our slot was
                 # granted wins over the slot: re-reserve behind it, or defer.
                 if self.pacer is None or not self.pacer.cooldown_remaining(
@@ -409,7 +449,7 @@ class Fetcher:
             request=request,
             final_url=url,
             status=response.status_code,
-            headers={k.lower(): v for k, v in response.headers.items()},
+            headers=dict(response.headers.items()),  # httpx gives the names lowercased
             body=content,
             elapsed_ms=_ms(started),
             redirects=tuple(h.url for h in hops),

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 import httpcore
 
+from pipeline.crawl.http.streams import IdleCheckedStream
 from pipeline.errors import BlockedAddressError, EgressRefusedError
 from pipeline.settings import Allowlist
 
@@ -126,18 +127,17 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.AsyncNetworkStream:
         self._vet_egress(host, port)
-        if self.allow_private:
-            return await self.inner.connect_tcp(host, port, timeout, local_address, socket_options)
-        addresses = await _resolve(host, port)
-        for address in addresses:
-            reason = None if is_allowed(address, self.allowed) else refusal_reason(address)
-            if reason:
-                raise BlockedAddressError(
-                    f"refused to connect to a {reason} address", host=host, address=address
-                )
-        return await self.inner.connect_tcp(
-            addresses[0], port, timeout, local_address, socket_options
-        )
+        if not self.allow_private:
+            addresses = await _resolve(host, port)
+            for address in addresses:
+                reason = None if is_allowed(address, self.allowed) else refusal_reason(address)
+                if reason:
+                    raise BlockedAddressError(
+                        f"refused to connect to a {reason} address", host=host, address=address
+                    )
+            host = addresses[0]
+        stream = await self.inner.connect_tcp(host, port, timeout, local_address, socket_options)
+        return IdleCheckedStream(stream)
 
     def preflight(self, url: str) -> BlockedAddressError | None:
         """The refusal a request to `url` would meet, known before anything is sent
