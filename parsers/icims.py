@@ -26,6 +26,7 @@ from parsel.selector import create_root_node
 
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
+from parsers.hygiene import ROWS_CHECKED, text_rows_storable
 from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
 from parsers.rowfind import SHAPE_ISSUE, SHAPE_ISSUES
@@ -176,20 +177,24 @@ class _Classed:
     card_labels: bool = False
 
 
+# Every `class` attribute of the page, as a string that knows its element: most are
+# not looked at further, so their elements are never wrapped for Python.
+_CLASS_VALUES = etree.XPath("descendant-or-self::*/@class")
+
+
 def _classed(root: etree._Element) -> _Classed:
     found = _Classed()
-    for element in root.iter(etree.Element):
-        value = element.get("class")
-        if not value:
-            continue
-        if _has_class(value, "row"):
-            found.rows.append(element)
-        if _has_class(value, "iCIMS_JobsTable"):
-            found.tables.append(element)
-        if _has_class(value, "iCIMS_Paging"):
-            found.paging.append(element)
-        if not found.card_labels and _has_class(value, "field-label"):
-            found.card_labels = True
+    for value in _CLASS_VALUES(root):
+        # Each name is first looked for as a substring, as the queries' `contains()`.
+        if "row" in value and _has_class(value, "row"):
+            found.rows.append(value.getparent())
+        if "iCIMS_" in value:
+            if _has_class(value, "iCIMS_JobsTable"):
+                found.tables.append(value.getparent())
+            if _has_class(value, "iCIMS_Paging"):
+                found.paging.append(value.getparent())
+        if "field-label" in value and not found.card_labels:
+            found.card_labels = _has_class(value, "field-label")
     return found
 
 
@@ -254,8 +259,11 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
             )
         )
     rows = [_row(row, doc.url, classed.card_labels) for row in row_nodes]
+    jobs = [r for r in rows if r]
     next_url, _ = _next_page(_paging_text(root, classed.paging), doc.url)
-    return {"jobs": [r for r in rows if r], "next": next_url, SHAPE_ISSUES: issues}, None
+    # The rows' texts checked here at once, not walked row by row by the screen.
+    checked = text_rows_storable(jobs)
+    return {"jobs": jobs, "next": next_url, SHAPE_ISSUES: issues, ROWS_CHECKED: checked}, None
 
 
 def _without_rows(sel: Selector) -> tuple[Any, ParseOutcome | None]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
 from parsers.entities import has_entity_code
-from parsers.hygiene import CheckedPayload, json_body_storable
+from parsers.hygiene import ROWS_CHECKED, CheckedPayload, json_body_storable
 from parsers.jsonutil import load_json
 from parsers.rowfind import SHAPE_ISSUES, FoundRows, RowMarkers, Step, find_rows
 from parsers.signals import json_error_signal
@@ -523,8 +523,12 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
     candidates: list[tuple[str, Posting]] = []
     not_objects = 0
     # Rows decoded from a body with nothing unstorable in it go out as checked payloads
-    # (parsers.hygiene): a prepared body (Personio's XML) was not decoded from the bytes.
-    checked = parser.prepare is None and json_body_storable(doc.body)
+    # (parsers.hygiene): a prepared body (Personio's XML) was not decoded from the bytes,
+    # so its rows are checked only where the reader checked them all.
+    if parser.prepare is None:
+        checked = json_body_storable(doc.body)
+    else:
+        checked = isinstance(data, dict) and data.get(ROWS_CHECKED) is True
     for index, item in enumerate(items):
         path = f"{where}[{index}]"
         if not isinstance(item, dict):
