@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
@@ -89,7 +90,7 @@ def _row(row: etree._Element, base: str, card_labels: bool) -> dict[str, Any] | 
     # `following-sibling::dd` queries select, in the same order, without an XPath
     # evaluation each.
     for dt in row.iter("dt"):
-        key = _LABELS.get((clean_space(_joined_text(dt)) or "").lower())
+        key = _label_key(_joined_text(dt))
         if key is None:
             continue
         dd = _next_dd(dt)
@@ -100,6 +101,12 @@ def _row(row: etree._Element, base: str, card_labels: bool) -> dict[str, Any] | 
         for key, value in _card_fields(row):
             out.setdefault(key, value)
     return out
+
+
+@lru_cache(maxsize=512)  # the same few labels on every row
+def _label_key(text: str) -> str | None:
+    """The row field a label's text names ("Job Locations" -> location), or None."""
+    return _LABELS.get((clean_space(text) or "").lower())
 
 
 def _has_class(value: str | None, name: str) -> bool:
@@ -120,10 +127,14 @@ def _heading_texts(anchor: etree._Element) -> list[str]:
     """The text nodes of the link's `h3` and `h2` headings (`h3 ::text, h2 ::text`). A
     heading without children holds one text node at most, its `.text`; headings with
     markup inside (or one inside another) are left to the query's union."""
-    headings = list(anchor.iter("h3", "h2"))
-    if all(len(heading) == 0 for heading in headings):
-        return [heading.text for heading in headings if heading.text]
-    texts: list[str] = _TITLE_TEXT(anchor)
+    texts: list[str] = []
+    for heading in anchor.iter("h3", "h2"):
+        if len(heading):
+            texts = _TITLE_TEXT(anchor)
+            return texts
+        text = heading.text
+        if text:
+            texts.append(text)
     return texts
 
 
@@ -157,7 +168,7 @@ def _card_fields(row: etree._Element) -> list[tuple[str, str]]:
     <span>US</span>`), without `dt` / `dd`. A label with no sibling value says nothing."""
     found: list[tuple[str, str]] = []
     for label in _FIELD_LABELS(row):
-        key = _LABELS.get((clean_space(" ".join(_TEXT(label))) or "").lower())
+        key = _label_key(" ".join(_TEXT(label)))
         sibling = _NEXT_SIBLING(label)
         value = clean_space(" ".join(_TEXT(sibling[0]))) if sibling else None
         if key and value:
@@ -326,13 +337,23 @@ def parse_page(doc: RawDocument) -> ParseOutcome:
 
 def _adapt(draft: Draft, row: dict[str, Any], ctx: Context) -> None:
     """Portals write dates month first ("01/05/2026 09:00 AM")."""
-    found = _US_DATE.match(str(row.get("posted") or ""))
-    if found:
-        month, day, year = (int(g) for g in found.groups())
-        try:
-            draft["posted_at"] = (datetime(year, month, day, tzinfo=UTC), "day")
-        except ValueError:
-            draft["posted_at"] = None
+    month_first, posted = _us_date(str(row.get("posted") or ""))
+    if month_first:
+        draft["posted_at"] = posted
+
+
+@lru_cache(maxsize=1024)  # a page's rows share a few dates; the values are immutable
+def _us_date(text: str) -> tuple[bool, tuple[datetime, str] | None]:
+    """(whether `text` starts with a month-first date, the date read from it or None
+    for an impossible one)."""
+    found = _US_DATE.match(text)
+    if not found:
+        return False, None
+    month, day, year = (int(g) for g in found.groups())
+    try:
+        return True, (datetime(year, month, day, tzinfo=UTC), "day")
+    except ValueError:
+        return True, None
 
 
 _search = JsonParser(mappings.ICIMS, adapt=_adapt, prepare=read_search, paging=_paging)
