@@ -373,9 +373,17 @@ def _remote(compiled: _Compiled, item: Any, root: Any) -> str | None:
 
 
 def draft_item(compiled: _Compiled, item: Mapping[str, Any], root: Any) -> Draft:
-    draft: Draft = {name: _first(getters, item, root) for name, getters in compiled.fields.items()}
-    draft["offices"] = _offices(compiled, item, root)
-    draft["remote"] = _remote(compiled, item, root)
+    # A field of one path (most fields) is read as `_first` reads it, without the call;
+    # a mapping without offices or remote rules skips their functions.
+    draft: Draft = {}
+    for name, getters in compiled.fields.items():
+        if len(getters) == 1:
+            value = getters[0](item, root)
+            draft[name] = value if value or value not in _EMPTY else None
+        else:
+            draft[name] = _first(getters, item, root)
+    draft["offices"] = _offices(compiled, item, root) if compiled.offices else []
+    draft["remote"] = _remote(compiled, item, root) if compiled.remote else None
     return draft
 
 
