@@ -73,7 +73,8 @@ def _row(row: etree._Element, base: str, card_labels: bool) -> dict[str, Any] | 
     found = _JOB_ID.search(href or "")
     if not href or not found:
         return None
-    title = clean_space(" ".join(text for a in anchors for text in _heading_texts(a)))
+    texts = [text for a in anchors for text in _heading_texts(a)]
+    title = clean_space(" ".join(texts))
     if not title:
         title = re.sub(r"^\d+\s*-\s*", "", anchors[0].get("title", "")).strip() or None
     page = join_claim(base, href)
@@ -199,11 +200,10 @@ def _classed(root: etree._Element) -> _Classed:
         # Each name is first looked for as a substring, as the queries' `contains()`.
         if "row" in value and _has_class(value, "row"):
             found.rows.append(value.getparent())
-        if "iCIMS_" in value:
-            if _has_class(value, "iCIMS_JobsTable"):
-                found.tables.append(value.getparent())
-            if _has_class(value, "iCIMS_Paging"):
-                found.paging.append(value.getparent())
+        if "iCIMS_JobsTable" in value and _has_class(value, "iCIMS_JobsTable"):
+            found.tables.append(value.getparent())
+        if "iCIMS_Paging" in value and _has_class(value, "iCIMS_Paging"):
+            found.paging.append(value.getparent())
         if "field-label" in value and not found.card_labels:
             found.card_labels = _has_class(value, "field-label")
     return found
