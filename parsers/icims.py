@@ -216,7 +216,9 @@ def _table_rows(classed: _Classed) -> list[etree._Element]:
         row
         for table in classed.tables
         for row in classed.rows
-        if row is table or any(above is table for above in row.iterancestors())
+        if row is table
+        or row.getparent() is table  # the usual place, without a walk up
+        or any(above is table for above in row.iterancestors())
     ]
 
 
