@@ -408,6 +408,8 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
     employment_type = _text(draft.get("employment_type"))
     remote = draft.get("remote") or remote_from_text(
         " ".join([location_text or "", *(o.text for o in offices)])
+        if offices
+        else location_text or ""  # the same text, without a generator per posting
     )
     salary = draft.get("salary")
     company, legal_entity = split_entity(_text(draft.get("company")), draft.get("legal_entity"))
