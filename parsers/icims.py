@@ -180,8 +180,8 @@ def _card_fields(row: etree._Element) -> list[tuple[str, str]]:
 @dataclass
 class _Classed:
     """The page's elements that the search reader looks for by class, found in one
-    pass over the tree: each `.name` query walks every element of the page and builds
-    a string per `class` attribute, about as long as lxml's whole parse."""
+    pass over the page's `class` attributes: each `.name` query walked every element
+    and built a string per `class` attribute, about half as long as lxml's parse."""
 
     tables: list[etree._Element] = field(default_factory=list)
     rows: list[etree._Element] = field(default_factory=list)
