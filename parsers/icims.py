@@ -14,16 +14,20 @@ the posting as schema.org JSON-LD (description, date, locations).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 from lxml import etree
 from parsel import Selector
 from parsel.csstranslator import HTMLTranslator
+from parsel.selector import create_root_node
 
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
+from parsers.hygiene import ROWS_CHECKED, text_rows_storable
 from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
 from parsers.rowfind import SHAPE_ISSUE, SHAPE_ISSUES
@@ -56,24 +60,21 @@ def _css(query: str) -> etree.XPath:
     return etree.XPath(HTMLTranslator().css_to_xpath(query), smart_strings=False)
 
 
-_ANCHORS = _css("a.iCIMS_Anchor")
 _TITLE_TEXT = _css("h3 ::text, h2 ::text")
 _TEXT = _css("::text")
-_TITLE_ATTR = _css("[title]::attr(title)")
-_TABLES = _css(".iCIMS_JobsTable")
-_TABLE_ROWS = _css(".row")
 _FIELD_LABELS = _css(".field-label")
 _NEXT_SIBLING = etree.XPath("following-sibling::*[1]")
 _PAGING_TEXT = _css(".iCIMS_Paging ::text")
 
 
-def _row(row: etree._Element, base: str) -> dict[str, Any] | None:
-    anchors = _ANCHORS(row)
+def _row(row: etree._Element, base: str, card_labels: bool) -> dict[str, Any] | None:
+    anchors = _anchors(row)
     href = anchors[0].get("href") if anchors else None
     found = _JOB_ID.search(href or "")
     if not href or not found:
         return None
-    title = clean_space(" ".join(text for a in anchors for text in _TITLE_TEXT(a)))
+    texts = [text for a in anchors for text in _heading_texts(a)]
+    title = clean_space(" ".join(texts))
     if not title:
         title = re.sub(r"^\d+\s*-\s*", "", anchors[0].get("title", "")).strip() or None
     page = join_claim(base, href)
@@ -85,20 +86,81 @@ def _row(row: etree._Element, base: str) -> dict[str, Any] | None:
         "detail_url": page,
         "title": title,
     }
-    # The labels and their values read by the element API: `iter("dt")`, `itertext()`
-    # and `itersiblings("dd")` are what the `dt`, `::text` and `following-sibling::dd`
-    # queries select, in the same order, without an XPath evaluation each.
+    # The labels and their values read by the element API: `iter("dt")`, the text
+    # nodes and the next `dd` sibling are what the `dt`, `::text` and
+    # `following-sibling::dd` queries select, in the same order, without an XPath
+    # evaluation each.
     for dt in row.iter("dt"):
-        key = _LABELS.get((clean_space(" ".join(dt.itertext())) or "").lower())
+        key = _label_key(_joined_text(dt))
         if key is None:
             continue
-        dd = next(dt.itersiblings("dd"), None)
+        dd = _next_dd(dt)
         if dd is not None:
-            value = next(iter(_TITLE_ATTR(dd)), None) if key == "posted" else None
-            out[key] = value or clean_space(" ".join(dd.itertext()))
-    for key, value in _card_fields(row):
-        out.setdefault(key, value)
+            value = _first_title(dd) if key == "posted" else None
+            out[key] = value or clean_space(_joined_text(dd))
+    if card_labels:
+        for key, value in _card_fields(row):
+            out.setdefault(key, value)
     return out
+
+
+@lru_cache(maxsize=512)  # the same few labels on every row
+def _label_key(text: str) -> str | None:
+    """The row field a label's text names ("Job Locations" -> location), or None."""
+    return _LABELS.get((clean_space(text) or "").lower())
+
+
+def _has_class(value: str | None, name: str) -> bool:
+    """Whether a `class` attribute holds `name`, as the CSS query `.name` decides it:
+    XPath's normalize-space splits on XML's four whitespace characters only."""
+    return value is not None and name in value and name in _XML_SPACE.split(value)
+
+
+_XML_SPACE = re.compile(r"[ \t\r\n]+")
+
+
+def _anchors(row: etree._Element) -> list[etree._Element]:
+    """`a.iCIMS_Anchor` in the row, in document order."""
+    return [a for a in row.iter("a") if _has_class(a.get("class"), "iCIMS_Anchor")]
+
+
+def _heading_texts(anchor: etree._Element) -> list[str]:
+    """The text nodes of the link's `h3` and `h2` headings (`h3 ::text, h2 ::text`). A
+    heading without children holds one text node at most, its `.text`; headings with
+    markup inside (or one inside another) are left to the query's union."""
+    texts: list[str] = []
+    for heading in anchor.iter("h3", "h2"):
+        if len(heading):
+            texts = _TITLE_TEXT(anchor)
+            return texts
+        text = heading.text
+        if text:
+            texts.append(text)
+    return texts
+
+
+def _joined_text(element: etree._Element) -> str:
+    """`" ".join(element.itertext())`, without the iterator for a childless element."""
+    if len(element) == 0:
+        return element.text or ""
+    return " ".join(element.itertext())
+
+
+def _next_dd(dt: etree._Element) -> etree._Element | None:
+    """The first `dd` after the label: almost always the very next element."""
+    following = dt.getnext()
+    if following is not None and following.tag == "dd":
+        return following
+    return next(dt.itersiblings("dd"), None)
+
+
+def _first_title(element: etree._Element) -> str | None:
+    """The first `title` attribute at or under `element` (`[title]::attr(title)`)."""
+    for node in element.iter(etree.Element):
+        value = node.get("title")
+        if value is not None:
+            return value
+    return None
 
 
 def _card_fields(row: etree._Element) -> list[tuple[str, str]]:
@@ -107,7 +169,7 @@ def _card_fields(row: etree._Element) -> list[tuple[str, str]]:
     <span>US</span>`), without `dt` / `dd`. A label with no sibling value says nothing."""
     found: list[tuple[str, str]] = []
     for label in _FIELD_LABELS(row):
-        key = _LABELS.get((clean_space(" ".join(_TEXT(label))) or "").lower())
+        key = _label_key(" ".join(_TEXT(label)))
         sibling = _NEXT_SIBLING(label)
         value = clean_space(" ".join(_TEXT(sibling[0]))) if sibling else None
         if key and value:
@@ -115,9 +177,61 @@ def _card_fields(row: etree._Element) -> list[tuple[str, str]]:
     return found
 
 
-def _next_page(sel: Selector, url: str) -> tuple[str | None, int | None]:
+@dataclass
+class _Classed:
+    """The page's elements that the search reader looks for by class, found in one
+    pass over the page's `class` attributes: each `.name` query walked every element
+    and built a string per `class` attribute, about half as long as lxml's parse."""
+
+    tables: list[etree._Element] = field(default_factory=list)
+    rows: list[etree._Element] = field(default_factory=list)
+    paging: list[etree._Element] = field(default_factory=list)
+    card_labels: bool = False
+
+
+# Every `class` attribute of the page, as a string that knows its element: most are
+# not looked at further, so their elements are never wrapped for Python.
+_CLASS_VALUES = etree.XPath("descendant-or-self::*/@class")
+
+
+def _classed(root: etree._Element) -> _Classed:
+    found = _Classed()
+    for value in _CLASS_VALUES(root):
+        # Each name is first looked for as a substring, as the queries' `contains()`.
+        if "row" in value and _has_class(value, "row"):
+            found.rows.append(value.getparent())
+        if "iCIMS_JobsTable" in value and _has_class(value, "iCIMS_JobsTable"):
+            found.tables.append(value.getparent())
+        if "iCIMS_Paging" in value and _has_class(value, "iCIMS_Paging"):
+            found.paging.append(value.getparent())
+        if "field-label" in value and not found.card_labels:
+            found.card_labels = _has_class(value, "field-label")
+    return found
+
+
+def _table_rows(classed: _Classed) -> list[etree._Element]:
+    """`.row` elements in each jobs table (`.iCIMS_JobsTable .row`), table by table:
+    a row in two nested tables counts twice, as the queries per table return it."""
+    return [
+        row
+        for table in classed.tables
+        for row in classed.rows
+        if row is table
+        or row.getparent() is table  # the usual place, without a walk up
+        or any(above is table for above in row.iterancestors())
+    ]
+
+
+def _paging_text(root: etree._Element, paging: list[etree._Element]) -> str:
+    """The text of the `.iCIMS_Paging` blocks; the page-wide query only where there
+    are several (one inside another would count its text once)."""
+    if len(paging) > 1:
+        return " ".join(_PAGING_TEXT(root))
+    return " ".join(_TEXT(paging[0])) if paging else ""
+
+
+def _next_page(paging: str, url: str) -> tuple[str | None, int | None]:
     """The next page's URL (pr + 1) while "Page N of M" says there is one."""
-    paging = " ".join(_PAGING_TEXT(sel.root))
     pages = _PAGES.search(paging)
     if not pages or int(pages.group(1)) >= int(pages.group(2)):
         return None, int(pages.group(2)) if pages else None
@@ -127,19 +241,25 @@ def _next_page(sel: Selector, url: str) -> tuple[str | None, int | None]:
     return urlunsplit(parts._replace(query=urlencode(query))), int(pages.group(2))
 
 
+def _page_root(body: bytes) -> etree._Element:
+    """The tree parsel builds for `Selector(text=body.decode("utf-8", "replace"),
+    type="html")`, with lxml's plain element classes: `lxml.html`'s are looked up
+    by a Python function for every element the reader touches."""
+    return create_root_node(body.decode("utf-8", "replace"), etree.HTMLParser)
+
+
 def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
     if looks_blocked(doc.body):
         return None, ParseOutcome.rejected(
             Issue("blocked", "the page is a bot-challenge page"), signal=PageSignal.BLOCKED
         )
-    sel = Selector(text=doc.body.decode("utf-8", "replace"), type="html")
-    # The compiled queries on the parsed tree, as parsel's `.css()` evaluates them,
-    # without a Selector built around every row and every text node.
-    tables = _TABLES(sel.root)
+    root = _page_root(doc.body)
+    classed = _classed(root)
     issues: list[Issue] = []
-    if tables:
-        row_nodes = [row for table in tables for row in _TABLE_ROWS(table)]
+    if classed.tables:
+        row_nodes = _table_rows(classed)
     else:
+        sel = Selector(root=root, type="html")
         row_nodes = [row.root for row in _rows_by_links(sel)]
         if not row_nodes:
             return _without_rows(sel)
@@ -151,9 +271,12 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
                 "a.iCIMS_Anchor",
             )
         )
-    rows = [_row(row, doc.url) for row in row_nodes]
-    next_url, _ = _next_page(sel, doc.url)
-    return {"jobs": [r for r in rows if r], "next": next_url, SHAPE_ISSUES: issues}, None
+    rows = [_row(row, doc.url, classed.card_labels) for row in row_nodes]
+    jobs = [r for r in rows if r]
+    next_url, _ = _next_page(_paging_text(root, classed.paging), doc.url)
+    # The rows' texts checked here at once, not walked row by row by the screen.
+    checked = text_rows_storable(jobs)
+    return {"jobs": jobs, "next": next_url, SHAPE_ISSUES: issues, ROWS_CHECKED: checked}, None
 
 
 def _without_rows(sel: Selector) -> tuple[Any, ParseOutcome | None]:
@@ -216,13 +339,23 @@ def parse_page(doc: RawDocument) -> ParseOutcome:
 
 def _adapt(draft: Draft, row: dict[str, Any], ctx: Context) -> None:
     """Portals write dates month first ("01/05/2026 09:00 AM")."""
-    found = _US_DATE.match(str(row.get("posted") or ""))
-    if found:
-        month, day, year = (int(g) for g in found.groups())
-        try:
-            draft["posted_at"] = (datetime(year, month, day, tzinfo=UTC), "day")
-        except ValueError:
-            draft["posted_at"] = None
+    month_first, posted = _us_date(str(row.get("posted") or ""))
+    if month_first:
+        draft["posted_at"] = posted
+
+
+@lru_cache(maxsize=1024)  # a page's rows share a few dates; the values are immutable
+def _us_date(text: str) -> tuple[bool, tuple[datetime, str] | None]:
+    """(whether `text` starts with a month-first date, the date read from it or None
+    for an impossible one)."""
+    found = _US_DATE.match(text)
+    if not found:
+        return False, None
+    month, day, year = (int(g) for g in found.groups())
+    try:
+        return True, (datetime(year, month, day, tzinfo=UTC), "day")
+    except ValueError:
+        return True, None
 
 
 _search = JsonParser(mappings.ICIMS, adapt=_adapt, prepare=read_search, paging=_paging)

@@ -20,7 +20,7 @@ from typing import Any
 
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
 from parsers.entities import has_entity_code
-from parsers.hygiene import CheckedPayload, json_body_storable
+from parsers.hygiene import ROWS_CHECKED, CheckedPayload, json_body_storable
 from parsers.jsonutil import load_json
 from parsers.rowfind import SHAPE_ISSUES, FoundRows, RowMarkers, Step, find_rows
 from parsers.signals import json_error_signal
@@ -373,9 +373,17 @@ def _remote(compiled: _Compiled, item: Any, root: Any) -> str | None:
 
 
 def draft_item(compiled: _Compiled, item: Mapping[str, Any], root: Any) -> Draft:
-    draft: Draft = {name: _first(getters, item, root) for name, getters in compiled.fields.items()}
-    draft["offices"] = _offices(compiled, item, root)
-    draft["remote"] = _remote(compiled, item, root)
+    # A field of one path (most fields) is read as `_first` reads it, without the call;
+    # a mapping without offices or remote rules skips their functions.
+    draft: Draft = {}
+    for name, getters in compiled.fields.items():
+        if len(getters) == 1:
+            value = getters[0](item, root)
+            draft[name] = value if value or value not in _EMPTY else None
+        else:
+            draft[name] = _first(getters, item, root)
+    draft["offices"] = _offices(compiled, item, root) if compiled.offices else []
+    draft["remote"] = _remote(compiled, item, root) if compiled.remote else None
     return draft
 
 
@@ -400,6 +408,8 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
     employment_type = _text(draft.get("employment_type"))
     remote = draft.get("remote") or remote_from_text(
         " ".join([location_text or "", *(o.text for o in offices)])
+        if offices
+        else location_text or ""  # the same text, without a generator per posting
     )
     salary = draft.get("salary")
     company, legal_entity = split_entity(_text(draft.get("company")), draft.get("legal_entity"))
@@ -523,8 +533,12 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
     candidates: list[tuple[str, Posting]] = []
     not_objects = 0
     # Rows decoded from a body with nothing unstorable in it go out as checked payloads
-    # (parsers.hygiene): a prepared body (Personio's XML) was not decoded from the bytes.
-    checked = parser.prepare is None and json_body_storable(doc.body)
+    # (parsers.hygiene): a prepared body (Personio's XML) was not decoded from the bytes,
+    # so its rows are checked only where the reader checked them all.
+    if parser.prepare is None:
+        checked = json_body_storable(doc.body)
+    else:
+        checked = isinstance(data, dict) and data.get(ROWS_CHECKED) is True
     for index, item in enumerate(items):
         path = f"{where}[{index}]"
         if not isinstance(item, dict):

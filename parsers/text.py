@@ -82,8 +82,13 @@ def clean_space(value: str | None) -> str | None:
     if value is None:
         return None
     if value.isascii():
-        if not _needs_cleaning(value):
-            return value or None  # the common case, without a regular expression
+        # The common case, without a regular expression. Printable ASCII has no blank
+        # but the space, so three tests stand for the general check's seven.
+        if value.isprintable():
+            if "  " not in value and value[:1] != " " and value[-1:] != " ":
+                return value or None
+        elif not _needs_cleaning(value):
+            return value or None
     else:
         value = drop_invisible(value)
         # Already clean apart from that (no-break spaces are the one non-ASCII space

@@ -17,6 +17,7 @@ rules, shared by every parser that reads a page:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import SplitResult, urljoin, urlsplit
 
 # Path segments that only name a section or a language, never one posting.
@@ -38,10 +39,32 @@ def _split(url: str) -> SplitResult:
 
 def join_claim(base: str, claim: str) -> str | None:
     """urljoin, or None for a claim it cannot parse (a broken IPv6 literal)."""
+    if _PLAIN_ABSOLUTE.fullmatch(claim) and _base_parses(base):
+        return claim  # what urljoin returns for it, without splitting both URLs
     try:
         return urljoin(base, claim)
     except ValueError:
         return None
+
+
+# An absolute http(s) URL that urljoin returns as written, whatever the base (a link
+# on a listing page usually is one): a lowercase scheme, a host of letters, digits,
+# dots and hyphens, an optional port, then printable ASCII without the `;` of path
+# parameters or a `#`, and no empty query (a trailing `?`). urljoin returns a URL of
+# another scheme untouched, and one of the base's scheme with a host rebuilt from its
+# split parts, which for this form are the URL again; splitting strips, drops or
+# rewrites nothing here (no whitespace, controls, brackets or non-ASCII).
+_PLAIN_ABSOLUTE = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:[/?][!-\"$-:<-~]*)?(?<!\?)")
+
+
+@lru_cache(maxsize=256)  # one base per page, and a crawl fetches a board's pages in turn
+def _base_parses(base: str) -> bool:
+    """Whether urljoin can split `base`: it does so before looking at the link."""
+    try:
+        urlsplit(base)
+    except ValueError:
+        return False
+    return True
 
 
 def _segments(url: str) -> list[str]:

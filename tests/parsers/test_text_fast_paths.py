@@ -92,3 +92,13 @@ def test_clean_space_equals_the_regular_expressions_on_short_and_long_text() -> 
         pieces = [rng.choice(CLEANING) for _ in range(rng.randint(0, 12))]
         for text in ("".join(pieces), "".join(pieces) + "x" * 70 + "".join(pieces)):
             assert clean_space(text) == _clean_space_by_regex(text), repr(text)
+
+
+def test_clean_space_on_ascii_with_controls_equals_the_regular_expressions() -> None:
+    """Printable ASCII takes a shortcut (a space is its only blank): text with a control
+    character, blank or not, must still come out as the general path makes it."""
+    rng = random.Random(31)
+    alphabet = [" ", "  ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\x01", "\x7f", "a"]
+    for _ in range(4000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10)))
+        assert clean_space(text) == _clean_space_by_regex(text), repr(text)
