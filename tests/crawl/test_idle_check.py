@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.crawl.http.fetcher import Fetcher, FetchRequest
 from pipeline.crawl.http.guard import GuardedBackend
-from pipeline.crawl.http.streams import IdleCheckedStream, socket_readable
+from pipeline.crawl.http.streams import IdleCheckedStream
 from pipeline.settings import Settings
 
 
@@ -81,11 +81,32 @@ def test_an_idle_connection_reads_readable_only_once_the_server_has_closed_it() 
     assert closed_readable is True
 
 
-def test_a_socket_without_a_descriptor_counts_as_readable_so_the_pool_drops_it() -> None:
-    gone = socket.socket()
-    gone.close()
-    assert socket_readable(gone) is True
-    assert socket_readable(None) is True
+class _OverSocket(httpcore.AsyncNetworkStream):
+    """A stream that is only its socket: what the idle check looks at."""
+
+    def __init__(self, sock: socket.socket | None) -> None:
+        self.sock = sock
+
+    def get_extra_info(self, info: str) -> object:
+        return self.sock if info == "socket" else None
+
+
+def test_a_closed_socket_or_none_counts_as_readable_so_the_pool_drops_it() -> None:
+    left, right = socket.socketpair()
+    with right:
+        checked = IdleCheckedStream(_OverSocket(left))
+        assert checked.get_extra_info("is_readable") is False
+        left.close()
+        assert checked.get_extra_info("is_readable") is True
+    assert IdleCheckedStream(_OverSocket(None)).get_extra_info("is_readable") is True
+
+
+def test_a_socket_with_unread_data_counts_as_readable() -> None:
+    left, right = socket.socketpair()
+    with left, right:
+        checked = IdleCheckedStream(_OverSocket(left))
+        right.sendall(b"HTTP/1.1 408 Request Timeout\r\n\r\n")
+        assert checked.get_extra_info("is_readable") is True
 
 
 def test_the_fetcher_reconnects_when_the_server_closed_a_kept_alive_connection(
