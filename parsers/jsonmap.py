@@ -198,6 +198,12 @@ class JsonMapping:
 class _Compiled:
     mapping: JsonMapping
     fields: dict[str, tuple[Getter, ...]]
+    # The fields split by how a row reads them (see draft_item): one key of the row
+    # itself, read inline; paths that all start at the document root, read once a
+    # page; any other paths, walked for each row.
+    key_fields: tuple[tuple[str, str], ...]
+    page_fields: tuple[tuple[str, tuple[Getter, ...]], ...]
+    walked_fields: tuple[tuple[str, tuple[Getter, ...]], ...]
     offices: tuple[
         tuple[Getter, tuple[Getter, ...], Getter | None, Getter | None, Getter | None], ...
     ]
@@ -218,9 +224,23 @@ def _compile(mapping: JsonMapping) -> _Compiled:
     def opt(spec: str | None) -> Getter | None:
         return compile_path(spec) if spec else None
 
+    fields = {name: paths(spec) for name, spec in mapping.fields.items()}
+    keys = {name: spec for name, spec in mapping.fields.items() if _is_one_key(spec)}
+    from_root = {
+        name
+        for name, spec in mapping.fields.items()
+        if all(p.startswith("$") for p in _specs(spec))
+    }
     return _Compiled(
         mapping=mapping,
-        fields={name: paths(spec) for name, spec in mapping.fields.items()},
+        fields=fields,
+        key_fields=tuple((name, str(key)) for name, key in keys.items()),
+        page_fields=tuple((name, fields[name]) for name in fields if name in from_root),
+        walked_fields=tuple(
+            (name, getters)
+            for name, getters in fields.items()
+            if name not in keys and name not in from_root
+        ),
         offices=tuple(
             (
                 compile_path(o.items),
@@ -240,6 +260,16 @@ def _compile(mapping: JsonMapping) -> _Compiled:
         ),
         markers=row_markers(mapping),
         listing_steps=path_steps(mapping.listing),
+    )
+
+
+def _is_one_key(spec: str | tuple[str, ...]) -> bool:
+    """A path that is one key of the row itself (`title`, not `a.b`, `a[0]` or `$.a`)."""
+    return (
+        isinstance(spec, str)
+        and bool(spec)
+        and _TOKEN.fullmatch(spec) is not None
+        and (not spec.startswith("$"))
     )
 
 
@@ -372,10 +402,31 @@ def _remote(compiled: _Compiled, item: Any, root: Any) -> str | None:
     return None
 
 
-def draft_item(compiled: _Compiled, item: Mapping[str, Any], root: Any) -> Draft:
-    draft: Draft = {name: _first(getters, item, root) for name, getters in compiled.fields.items()}
-    draft["offices"] = _offices(compiled, item, root)
-    draft["remote"] = _remote(compiled, item, root)
+def page_values(compiled: _Compiled, root: Any) -> Draft:
+    """The fields read from the document root alone: the same for every row of a page."""
+    return {name: _first(getters, root, root) for name, getters in compiled.page_fields}
+
+
+def draft_item(
+    compiled: _Compiled, item: Mapping[str, Any], root: Any, page: Draft | None = None
+) -> Draft:
+    """The row's values by schema field name. `page` holds the root-relative fields
+    (`page_values`) when the caller read them once for the page."""
+    if type(item) is dict:
+        # A row's own key, as its getter and `_first` read it, without the two calls
+        # (the most common path, once for every field of every row).
+        get = item.get
+        draft: Draft = {
+            name: value if (value := get(key)) or value not in _EMPTY else None
+            for name, key in compiled.key_fields
+        }
+    else:
+        draft = {name: _first(compiled.fields[name], item, root) for name, _ in compiled.key_fields}
+    for name, getters in compiled.walked_fields:
+        draft[name] = _first(getters, item, root)
+    draft.update(page_values(compiled, root) if page is None else page)
+    draft["offices"] = _offices(compiled, item, root) if compiled.offices else []
+    draft["remote"] = _remote(compiled, item, root) if compiled.remote else None
     return draft
 
 
@@ -525,13 +576,14 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
     # Rows decoded from a body with nothing unstorable in it go out as checked payloads
     # (parsers.hygiene): a prepared body (Personio's XML) was not decoded from the bytes.
     checked = parser.prepare is None and json_body_storable(doc.body)
+    page = page_values(c, root)
     for index, item in enumerate(items):
         path = f"{where}[{index}]"
         if not isinstance(item, dict):
             issues.append(Issue("bad_item", "an item is not an object", path))
             not_objects += 1
             continue
-        draft = draft_item(c, item, root)
+        draft = draft_item(c, item, root, page)
         if parser.adapt is not None:
             parser.adapt(draft, item, ctx)
         payload = CheckedPayload(item) if checked else item
