@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
@@ -430,37 +431,70 @@ def draft_item(
     return draft
 
 
+# The fields `finish` reads as text, in the order it unpacks them.
+_TEXT_FIELDS = (
+    "external_id",
+    "url",
+    "title",
+    "company",
+    "department",
+    "location_text",
+    "employment_type",
+    "apply_url",
+    "detail_url",
+)
+_OFFICE_TEXT = attrgetter("text")
+
+
 def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
     """A draft (values by schema field name, as the source gave them) -> Posting."""
-    description_html = draft.get("description_html")
-    if not isinstance(description_html, str):
+    get = draft.get
+    description_html = get("description_html")
+    if description_html is not None and not isinstance(description_html, str):
         description_html = _text(description_html)
-    description_text = draft.get("description_text")
+    description_text = get("description_text")
     description_text = (
         description_text.strip() or None
         if isinstance(description_text, str)
         else html_to_text(description_html)
+        if description_html
+        else None
     )
-    title = _text(draft.get("title")) or ""
-    url = _text(draft.get("url")) or ""
-    location_text = clean_place(_text(draft.get("location_text")))
-    offices = tuple(draft.get("offices") or ())
+    # One comprehension for the texts: a field the source left out costs no call.
+    (
+        external_id,
+        url,
+        title,
+        company,
+        department,
+        location_text,
+        employment_type,
+        apply_url,
+        (detail_url),
+    ) = [None if (value := get(name)) is None else _text(value) for name in _TEXT_FIELDS]
+    title = title or ""
+    url = url or ""
+    location_text = clean_place(location_text)
+    offices = tuple(get("offices") or ())
     if location_text is None and offices:
-        location_text = "; ".join(o.text for o in offices)
-    posted_at, precision = _posted(draft.get("posted_at"), ctx)
-    employment_type = _text(draft.get("employment_type"))
-    remote = draft.get("remote") or remote_from_text(
-        " ".join([location_text or "", *(o.text for o in offices)])
+        location_text = "; ".join(map(_OFFICE_TEXT, offices))
+    posted = get("posted_at")
+    # A tuple is an adapter's decision already (datetime, precision).
+    posted_at, precision = (
+        posted if isinstance(posted, tuple) else parse_posted(posted, ctx.doc.fetched_at)
     )
-    salary = draft.get("salary")
-    company, legal_entity = split_entity(_text(draft.get("company")), draft.get("legal_entity"))
+    remote = get("remote") or remote_from_text(
+        " ".join([location_text or "", *map(_OFFICE_TEXT, offices)])
+    )
+    salary = get("salary")
+    company, legal_entity = split_entity(company, get("legal_entity"))
     return posting_of(
         {
-            "external_id": _text(draft.get("external_id")) or "",
+            "external_id": external_id or "",
             "url": url,
             "title": title,
             "company": company,
-            "department": _text(draft.get("department")),
+            "department": department,
             "location_text": location_text,
             "offices": offices,
             "description_html": description_html or None,
@@ -470,10 +504,10 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
             "posted_precision": precision,
             "remote": remote,
             "salary": salary if isinstance(salary, Salary) else None,
-            "apply_url": _text(draft.get("apply_url")) or url or None,
-            "job_type": draft.get("job_type") or job_type_for(title, employment_type),
-            "more_offices": int(draft.get("more_offices") or 0),
-            "detail_url": _text(draft.get("detail_url")),
+            "apply_url": apply_url or url or None,
+            "job_type": get("job_type") or job_type_for(title, employment_type),
+            "more_offices": int(get("more_offices") or 0),
+            "detail_url": detail_url,
             "legal_entity": legal_entity,
             "payload": item,
         }
@@ -487,12 +521,6 @@ def split_entity(company: str | None, legal_entity: Any = None) -> tuple[str | N
     if company is not None and has_entity_code(company):
         return None, legal or company
     return company, legal
-
-
-def _posted(value: Any, ctx: Context) -> tuple[Any, str]:
-    if isinstance(value, tuple):  # an adapter already decided (datetime, precision)
-        return value
-    return parse_posted(value, ctx.doc.fetched_at)
 
 
 # ---------------------------------------------------------------- the parser
