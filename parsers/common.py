@@ -4,8 +4,10 @@ and which kind of job a title describes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import fields, replace
 from functools import lru_cache
+from typing import Any
 
 from parsers.plausible import implausible_salary
 from parsers.types import Issue, ParseOutcome, Posting, Quality
@@ -148,13 +150,16 @@ def outcome_from_postings(
     next_page_url: str | None = None,
     listing: bool = False,
     dropped: int = 0,
+    paging: Mapping[str, Any] | None = None,
+    board_company: str | None = None,
 ) -> ParseOutcome:
     """Assess each (path, posting); drop rejected ones with their issues kept.
 
     A listing whose every item is unusable is rejected as a whole, so a garbled
     page can never pass for a valid (and much smaller) listing. `dropped` counts
     items the caller could not even turn into candidates; rejected candidates add
-    to it, and the outcome reports the sum.
+    to it, and the outcome reports the sum. `paging` and `board_company` go on the
+    outcome either way (given here, the outcome is built once, not copied).
     """
     all_issues = list(issues or ())
     kept: list[Posting] = []
@@ -169,7 +174,12 @@ def outcome_from_postings(
     dropped += len(candidates) - len(kept)
     if (candidates or all_issues) and not kept:
         return ParseOutcome(
-            quality=Quality.REJECTED, issues=tuple(all_issues), total=total, dropped=dropped
+            quality=Quality.REJECTED,
+            issues=tuple(all_issues),
+            total=total,
+            paging=paging or {},
+            dropped=dropped,
+            board_company=board_company,
         )
     quality = combine_quality(qualities) if kept else Quality.ACCEPTED
     if all_issues and quality is Quality.ACCEPTED:
@@ -180,7 +190,9 @@ def outcome_from_postings(
         issues=tuple(all_issues),
         total=total,
         next_page_url=next_page_url,
+        paging=paging or {},
         dropped=dropped,
+        board_company=board_company,
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any
@@ -622,18 +622,16 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
     paging: Mapping[str, Any] = {}
     if parser.paging is not None and not single:
         next_url, paging = parser.paging(root, doc, len(items))
-    outcome = outcome_from_postings(
+    return outcome_from_postings(
         candidates,
         issues=issues,
         total=total if isinstance(total, int) and not isinstance(total, bool) else None,
         next_page_url=next_url,
         listing=not single and not mapping.listing_has_description,
         dropped=not_objects,
+        paging=paging,
+        board_company=None if single else _text(_first(c.board_company, root, root)),
     )
-    owner = None if single else _text(_first(c.board_company, root, root))
-    if owner is not None:
-        outcome = replace(outcome, board_company=owner)
-    return replace(outcome, paging=paging) if paging else outcome
 
 
 def _prepared_issues(data: Any) -> list[Issue]:
