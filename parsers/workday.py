@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from parsers import mappings
 from parsers.entities import looks_like_legal_entity
 from parsers.hosted import parse_hosted_page
-from parsers.jsonmap import Context, Draft, JsonParser
+from parsers.jsonmap import Context, Draft, JsonParser, looks_like_html
 from parsers.registry import register
 from parsers.text import clean_space, parse_posted
 from parsers.types import ParseOutcome, RawDocument, RawOffice
@@ -208,8 +209,6 @@ def paging(data: Any, doc: RawDocument, count: int) -> tuple[str | None, dict[st
 
 
 def _workday_total(outcome: ParseOutcome) -> ParseOutcome:
-    from dataclasses import replace
-
     total = outcome.total
     # 2,000 is Workday's ceiling, and pages after the first say 0: neither is a count.
     if total is not None and (total >= TOTAL_CAP or (total == 0 and outcome.postings)):
@@ -226,8 +225,6 @@ def parse_page(doc: RawDocument) -> ParseOutcome:
 
 @register("workday", PARSER_VERSION)
 def parse_workday(doc: RawDocument) -> ParseOutcome:
-    from parsers.jsonmap import looks_like_html
-
     if looks_like_html(doc.body):
         return parse_page(doc)
     return _workday_total(_parser(doc))
