@@ -81,44 +81,26 @@ def clean_space(value: str | None) -> str | None:
     become None (unknown stays unknown)."""
     if value is None:
         return None
-    if value.isascii():
-        if _clean_ascii(value):
-            return value or None  # the common case, without a regular expression
-    else:
+    if not value.isascii():
         value = drop_invisible(value)
-        # Already clean apart from that (no-break spaces are the one non-ASCII space
-        # collapsed): a description's thousand single spaces are not each replaced.
-        if "\u00a0" not in value and not _needs_cleaning(value):
-            return value or None
-    value = _WS.sub(" ", value).strip() if value else value
-    return value or None
-
-
-def _clean_ascii(value: str) -> bool:
-    """`not _needs_cleaning(value)` for ASCII text, cheaper: `strip` returns the string
-    itself when there is nothing at its ends, a single character is found by memchr,
-    and the slower search for two spaces runs only where there is a space at all
-    (URLs and ids have none). It runs for most fields of every row."""
-    return (
-        value.strip() is value
+        # No-break spaces are the one non-ASCII space collapsed.
+        if "\u00a0" in value:
+            return _WS.sub(" ", value).strip() or None
+    # Already clean, the common case, told without a regular expression (a
+    # description's thousand single spaces are not each replaced): nothing at the
+    # ends (`strip` gives the string itself back), no tab or other break found by
+    # memchr, and the slower search for two spaces only where there is a space at all
+    # (URLs and ids have none). It runs for most fields of every row.
+    if (
+        value.strip() == value
         and "\t" not in value
         and "\r" not in value
         and "\f" not in value
         and "\v" not in value
         and (" " not in value or "  " not in value)
-    )
-
-
-def _needs_cleaning(value: str) -> bool:
-    return (
-        "  " in value
-        or "\t" in value
-        or "\r" in value
-        or "\f" in value
-        or "\v" in value
-        or value[:1].isspace()
-        or value[-1:].isspace()
-    )
+    ):
+        return value or None
+    return _WS.sub(" ", value).strip() or None
 
 
 _EMPTY_SEGMENTS = re.compile(r"\s*,(?:\s*,)+\s*")
@@ -132,8 +114,7 @@ def clean_place(value: str | None) -> str | None:
         return value
     if value.count(",") > 1:  # an empty segment needs two commas; "City, Country" has one
         value = _EMPTY_SEGMENTS.sub(", ", value)
-    value = value.strip(" ,")
-    return value or None
+    return value.strip(" ,") or None
 
 
 _COMMON_ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#39;", "'"), ("&#x27;", "'"))
