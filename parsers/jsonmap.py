@@ -460,7 +460,7 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         if description_html
         else None
     )
-    # One comprehension for the texts: a field the source left out costs no call.
+    # One comprehension for the texts: a text goes straight to its cleaning.
     (
         external_id,
         url,
@@ -471,7 +471,14 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         employment_type,
         apply_url,
         (detail_url),
-    ) = [None if (value := get(name)) is None else _text(value) for name in _TEXT_FIELDS]
+    ) = [
+        clean_space(value)
+        if type(value := get(name)) is str
+        else None
+        if value is None
+        else _text(value)
+        for name in _TEXT_FIELDS
+    ]
     title = title or ""
     url = url or ""
     location_text = clean_place(location_text)
@@ -484,7 +491,7 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         posted if isinstance(posted, tuple) else parse_posted(posted, ctx.doc.fetched_at)
     )
     remote = get("remote") or remote_from_text(
-        " ".join([location_text or "", *map(_OFFICE_TEXT, offices)])
+        " ".join([location_text or "", *map(_OFFICE_TEXT, offices)]) if offices else location_text
     )
     salary = get("salary")
     company, legal_entity = split_entity(company, get("legal_entity"))
@@ -510,7 +517,8 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
             "detail_url": detail_url,
             "legal_entity": legal_entity,
             "payload": item,
-        }
+        },
+        literal=True,
     )
 
 
