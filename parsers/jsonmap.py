@@ -200,9 +200,10 @@ class _Compiled:
     mapping: JsonMapping
     fields: dict[str, tuple[Getter, ...]]
     # The fields split by how a row reads them (see draft_item): one key of the row
-    # itself, read inline; paths that all start at the document root, read once a
-    # page; any other paths, walked for each row.
+    # itself, or the first of several, read inline; paths that all start at the
+    # document root, read once a page; any other paths, walked for each row.
     key_fields: tuple[tuple[str, str], ...]
+    key_choices: tuple[tuple[str, tuple[str, ...]], ...]
     page_fields: tuple[tuple[str, tuple[Getter, ...]], ...]
     walked_fields: tuple[tuple[str, tuple[Getter, ...]], ...]
     offices: tuple[
@@ -227,6 +228,11 @@ def _compile(mapping: JsonMapping) -> _Compiled:
 
     fields = {name: paths(spec) for name, spec in mapping.fields.items()}
     keys = {name: spec for name, spec in mapping.fields.items() if _is_one_key(spec)}
+    choices = {
+        name: spec
+        for name, spec in mapping.fields.items()
+        if isinstance(spec, tuple) and spec and all(_is_one_key(key) for key in spec)
+    }
     from_root = {
         name
         for name, spec in mapping.fields.items()
@@ -236,11 +242,12 @@ def _compile(mapping: JsonMapping) -> _Compiled:
         mapping=mapping,
         fields=fields,
         key_fields=tuple((name, str(key)) for name, key in keys.items()),
+        key_choices=tuple((name, tuple(spec)) for name, spec in choices.items()),
         page_fields=tuple((name, fields[name]) for name in fields if name in from_root),
         walked_fields=tuple(
             (name, getters)
             for name, getters in fields.items()
-            if name not in keys and name not in from_root
+            if name not in keys and name not in choices and name not in from_root
         ),
         offices=tuple(
             (
@@ -414,15 +421,25 @@ def draft_item(
     """The row's values by schema field name. `page` holds the root-relative fields
     (`page_values`) when the caller read them once for the page."""
     if type(item) is dict:
-        # A row's own key, as its getter and `_first` read it, without the two calls
-        # (the most common path, once for every field of every row).
+        # A row's own keys, as their getters and `_first` read them, without the calls
+        # (the most common paths, read for every field of every row).
         get = item.get
         draft: Draft = {
             name: value if (value := get(key)) or value not in _EMPTY else None
             for name, key in compiled.key_fields
         }
+        for name, keys in compiled.key_choices:
+            draft[name] = None
+            for key in keys:
+                value = get(key)
+                if value or value not in _EMPTY:
+                    draft[name] = value
+                    break
     else:
-        draft = {name: _first(compiled.fields[name], item, root) for name, _ in compiled.key_fields}
+        draft = {
+            name: _first(compiled.fields[name], item, root)
+            for name, _ in (*compiled.key_fields, *compiled.key_choices)
+        }
     for name, getters in compiled.walked_fields:
         draft[name] = _first(getters, item, root)
     draft.update(page_values(compiled, root) if page is None else page)
