@@ -106,6 +106,7 @@ def clean_space(value: str | None) -> str | None:
 _EMPTY_SEGMENTS = re.compile(r"\s*,(?:\s*,)+\s*")
 
 
+@lru_cache(maxsize=4096)  # pure; a board names the same few places on every row
 def clean_place(value: str | None) -> str | None:
     """A location as stated, without empty segments: "Szczecin, , Poland" is
     "Szczecin, Poland" (a CMS joined an empty region field)."""
