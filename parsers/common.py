@@ -128,7 +128,7 @@ def assess(posting: Posting, *, listing: bool = False) -> tuple[Quality, tuple[I
         issues.append(Issue("missing_description", "the posting has no description text"))
     if not posting.location_text and not posting.offices:
         issues.append(Issue("missing_location", "the posting states no location"))
-    salary_doubt = implausible_salary(posting.salary)
+    salary_doubt = None if posting.salary is None else implausible_salary(posting.salary)
     if salary_doubt:
         issues.append(Issue("implausible_salary", salary_doubt))
     return (Quality.PARTIAL if issues else Quality.ACCEPTED), tuple(issues)
@@ -137,7 +137,7 @@ def assess(posting: Posting, *, listing: bool = False) -> tuple[Quality, tuple[I
 def combine_quality(qualities: list[Quality]) -> Quality:
     if not qualities:
         return Quality.REJECTED
-    if all(q is Quality.ACCEPTED for q in qualities):
+    if qualities.count(Quality.ACCEPTED) == len(qualities):  # one C loop, not a generator
         return Quality.ACCEPTED
     return Quality.PARTIAL
 

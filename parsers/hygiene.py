@@ -195,7 +195,10 @@ def postings_storable(postings: Sequence[Posting]) -> bool:
         plain = (
             type(posting.posted_at) in _DATE_KINDS
             and type(posting.more_offices) is int
-            and _office_texts(posting, texts)
+            and (
+                (posting.offices == () and posting.salary is None)  # a listing row's, often
+                or _office_texts(posting, texts)
+            )
         )
         if not plain:
             if not storable(posting):

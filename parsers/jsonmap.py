@@ -273,12 +273,9 @@ def _compile(mapping: JsonMapping) -> _Compiled:
 
 def _is_one_key(spec: str | tuple[str, ...]) -> bool:
     """A path that is one key of the row itself (`title`, not `a.b`, `a[0]` or `$.a`)."""
-    return (
-        isinstance(spec, str)
-        and bool(spec)
-        and _TOKEN.fullmatch(spec) is not None
-        and (not spec.startswith("$"))
-    )
+    if not isinstance(spec, str) or not spec or spec.startswith("$"):
+        return False
+    return _TOKEN.fullmatch(spec) is not None
 
 
 def row_markers(mapping: JsonMapping) -> RowMarkers:
@@ -487,7 +484,7 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         location_text,
         employment_type,
         apply_url,
-        (detail_url),
+        detail_url,
     ) = [
         clean_space(value)
         if type(value := get(name)) is str
