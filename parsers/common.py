@@ -225,6 +225,9 @@ def dedupe_postings(candidates: list[tuple[str, Posting]]) -> list[tuple[str, Po
     """One posting per external id. Repeats (Workable lists a job once per country,
     feeds repeat positions) add their offices to the first and keep their own
     payload under `_repeats`, so nothing the source said is lost."""
+    ids = [posting.external_id for _, posting in candidates]
+    if all(ids) and len(set(ids)) == len(ids):  # nearly every page: nothing to merge
+        return list(candidates)
     order: list[str] = []
     merged: dict[str, tuple[str, Posting, list[Posting]]] = {}
     for path, posting in candidates:
