@@ -208,6 +208,17 @@ def postings_storable(postings: Sequence[Posting]) -> bool:
         payload = posting.payload
         if type(payload) is not CheckedPayload and not storable(payload):
             return False
+        # A description is most of a page's text: a posting with one has its texts
+        # checked at once, while they are in the cache (one join of a page of
+        # descriptions cost more than the checks it saved).
+        if posting.description_html or posting.description_text:
+            if not _joined_storable(texts, postings):
+                return False
+            texts.clear()
+    return _joined_storable(texts, postings)
+
+
+def _joined_storable(texts: list[str], postings: Sequence[Posting]) -> bool:
     try:
         joined = "\x01".join(texts)
     except TypeError:  # not all texts: the walk tells
