@@ -4,8 +4,10 @@ and which kind of job a title describes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import fields, replace
 from functools import lru_cache
+from typing import Any
 
 from parsers.plausible import implausible_salary
 from parsers.types import Issue, ParseOutcome, Posting, Quality
@@ -126,7 +128,7 @@ def assess(posting: Posting, *, listing: bool = False) -> tuple[Quality, tuple[I
         issues.append(Issue("missing_description", "the posting has no description text"))
     if not posting.location_text and not posting.offices:
         issues.append(Issue("missing_location", "the posting states no location"))
-    salary_doubt = implausible_salary(posting.salary)
+    salary_doubt = None if posting.salary is None else implausible_salary(posting.salary)
     if salary_doubt:
         issues.append(Issue("implausible_salary", salary_doubt))
     return (Quality.PARTIAL if issues else Quality.ACCEPTED), tuple(issues)
@@ -135,7 +137,7 @@ def assess(posting: Posting, *, listing: bool = False) -> tuple[Quality, tuple[I
 def combine_quality(qualities: list[Quality]) -> Quality:
     if not qualities:
         return Quality.REJECTED
-    if all(q is Quality.ACCEPTED for q in qualities):
+    if qualities.count(Quality.ACCEPTED) == len(qualities):  # one C loop, not a generator
         return Quality.ACCEPTED
     return Quality.PARTIAL
 
@@ -148,13 +150,16 @@ def outcome_from_postings(
     next_page_url: str | None = None,
     listing: bool = False,
     dropped: int = 0,
+    paging: Mapping[str, Any] | None = None,
+    board_company: str | None = None,
 ) -> ParseOutcome:
     """Assess each (path, posting); drop rejected ones with their issues kept.
 
     A listing whose every item is unusable is rejected as a whole, so a garbled
     page can never pass for a valid (and much smaller) listing. `dropped` counts
     items the caller could not even turn into candidates; rejected candidates add
-    to it, and the outcome reports the sum.
+    to it, and the outcome reports the sum. `paging` and `board_company` go on the
+    outcome either way (given here, the outcome is built once, not copied).
     """
     all_issues = list(issues or ())
     kept: list[Posting] = []
@@ -169,7 +174,12 @@ def outcome_from_postings(
     dropped += len(candidates) - len(kept)
     if (candidates or all_issues) and not kept:
         return ParseOutcome(
-            quality=Quality.REJECTED, issues=tuple(all_issues), total=total, dropped=dropped
+            quality=Quality.REJECTED,
+            issues=tuple(all_issues),
+            total=total,
+            paging=paging or {},
+            dropped=dropped,
+            board_company=board_company,
         )
     quality = combine_quality(qualities) if kept else Quality.ACCEPTED
     if all_issues and quality is Quality.ACCEPTED:
@@ -180,7 +190,9 @@ def outcome_from_postings(
         issues=tuple(all_issues),
         total=total,
         next_page_url=next_page_url,
+        paging=paging or {},
         dropped=dropped,
+        board_company=board_company,
     )
 
 
@@ -213,6 +225,9 @@ def dedupe_postings(candidates: list[tuple[str, Posting]]) -> list[tuple[str, Po
     """One posting per external id. Repeats (Workable lists a job once per country,
     feeds repeat positions) add their offices to the first and keep their own
     payload under `_repeats`, so nothing the source said is lost."""
+    ids = [posting.external_id for _, posting in candidates]
+    if all(ids) and len(set(ids)) == len(ids):  # nearly every page: nothing to merge
+        return list(candidates)
     order: list[str] = []
     merged: dict[str, tuple[str, Posting, list[Posting]]] = {}
     for path, posting in candidates:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from operator import attrgetter
 from typing import Any
@@ -184,43 +184,82 @@ def _field_names(kind: type, value: Any) -> tuple[str, ...]:
     return names
 
 
-# A posting's values but its payload, offices and salary; its offices' and salary's:
-# each read by one C call.
-_POSTING_VALUES = attrgetter(
-    *(f.name for f in dataclasses.fields(Posting) if f.name not in ("payload", "offices", "salary"))
+# A posting's fields typed `str | None` and its offices' (all of theirs): each read by
+# one C call, their texts joined by C calls (`filter(None, ...)` drops the None). A
+# salary's holds numbers, sorted out by `_gather`.
+_TEXT_VALUES = attrgetter(
+    *(
+        f.name
+        for f in dataclasses.fields(Posting)
+        if f.name not in ("payload", "offices", "salary", "posted_at", "more_offices")
+    )
 )
 _OFFICE_VALUES = attrgetter(*(f.name for f in dataclasses.fields(RawOffice)))
 _SALARY_VALUES = attrgetter(*(f.name for f in dataclasses.fields(Salary)))
 _NOT_TEXT = (type(None), int, float, bool, datetime)
-_PLAIN_KINDS = frozenset((str, *_NOT_TEXT))
+_DATE_KINDS = (type(None), datetime)
 
 
 def posting_storable(posting: Posting) -> bool:
-    """`storable(posting)`, its own values checked as one joined string: a NUL shows
-    by one memchr, a lone surrogate by one failed encode (joining pairs no surrogates).
-    The walk pushed and popped each of two dozen values in Python, more than the rest
-    of a short listing row's checks together; the kinds of the values are told by one
-    set built in C, their texts gathered by one comprehension. Values of another kind
-    (a list where text belongs, a str subclass) go to the walk, and so does a payload
-    not checked already (parsers.hygiene.CheckedPayload)."""
-    values = _POSTING_VALUES(posting)
-    if not _PLAIN_KINDS.issuperset(map(type, values)):
-        return storable(posting)
-    texts = [value for value in values if type(value) is str]
+    """`storable(posting)`; see `postings_storable`."""
+    return postings_storable((posting,))
+
+
+def postings_storable(postings: Sequence[Posting]) -> bool:
+    """`all(storable(p) for p in postings)`, their texts checked as one joined string:
+    a NUL shows by one memchr, a lone surrogate by one failed encode (joining pairs no
+    surrogates). The walk pushed and popped each of two dozen values of every posting
+    in Python, more than the rest of a short listing row's checks together. A value
+    of another kind where the schema has text (a list, a number) fails the join and
+    sends the postings to the walk; so does a date, a count, an office or a salary of
+    another kind, and a payload not checked already (parsers.hygiene.CheckedPayload)."""
+    texts: list[str] = []
+    for posting in postings:
+        plain = (
+            type(posting.posted_at) in _DATE_KINDS
+            and type(posting.more_offices) is int
+            and (
+                (posting.offices == () and posting.salary is None)  # a listing row's, often
+                or _office_texts(posting, texts)
+            )
+        )
+        if not plain:
+            if not storable(posting):
+                return False
+            continue
+        texts.extend(filter(None, _TEXT_VALUES(posting)))
+        payload = posting.payload
+        if type(payload) is not CheckedPayload and not storable(payload):
+            return False
+        # A description is most of a page's text: a posting with one has its texts
+        # checked at once, while they are in the cache (one join of a page of
+        # descriptions cost more than the checks it saved).
+        if posting.description_html or posting.description_text:
+            if not _joined_storable(texts, postings):
+                return False
+            texts.clear()
+    return _joined_storable(texts, postings)
+
+
+def _joined_storable(texts: list[str], postings: Sequence[Posting]) -> bool:
+    try:
+        joined = "\x01".join(texts)
+    except TypeError:  # not all texts: the walk tells
+        return all(storable(posting) for posting in postings)
+    return "\x00" not in joined and (joined.isascii() or storable_text(joined))
+
+
+def _office_texts(posting: Posting, texts: list[str]) -> bool:
+    """Add the texts of the posting's offices and salary to `texts`; False when one is
+    not a RawOffice or a Salary of texts and numbers (the walk then decides)."""
     offices, salary = posting.offices, posting.salary
     if type(offices) is not tuple:
-        return storable(posting)
-    for office in offices:
-        if type(office) is not RawOffice or not _gather(_OFFICE_VALUES(office), texts):
-            return storable(posting)
-    if salary is not None and (
-        type(salary) is not Salary or not _gather(_SALARY_VALUES(salary), texts)
-    ):
-        return storable(posting)
-    joined = "\x01".join(texts)
-    if "\x00" in joined or not (joined.isascii() or storable_text(joined)):
         return False
-    return storable(posting.payload)
+    for office in offices:
+        if type(office) is not RawOffice:
+            return False
+        texts.extend(filter(None, _OFFICE_VALUES(office)))
+    return salary is None or (type(salary) is Salary and _gather(_SALARY_VALUES(salary), texts))
 
 
 def _gather(values: tuple[Any, ...], texts: list[str]) -> bool:
@@ -235,6 +274,8 @@ def _gather(values: tuple[Any, ...], texts: list[str]) -> bool:
 
 def screen(outcome: ParseOutcome) -> ParseOutcome:
     """The outcome without postings the database cannot store (each one an issue)."""
+    if postings_storable(outcome.postings):  # nearly always: one check for the page
+        return outcome
     kept: list[Posting] = []
     issues: list[Issue] = []
     for posting in outcome.postings:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from parsers.common import dedupe_postings, job_type_for, outcome_from_postings
@@ -198,6 +199,13 @@ class JsonMapping:
 class _Compiled:
     mapping: JsonMapping
     fields: dict[str, tuple[Getter, ...]]
+    # The fields split by how a row reads them (see draft_item): one key of the row
+    # itself, or the first of several, read inline; paths that all start at the
+    # document root, read once a page; any other paths, walked for each row.
+    key_fields: tuple[tuple[str, str], ...]
+    key_choices: tuple[tuple[str, tuple[str, ...]], ...]
+    page_fields: tuple[tuple[str, tuple[Getter, ...]], ...]
+    walked_fields: tuple[tuple[str, tuple[Getter, ...]], ...]
     offices: tuple[
         tuple[Getter, tuple[Getter, ...], Getter | None, Getter | None, Getter | None], ...
     ]
@@ -218,9 +226,29 @@ def _compile(mapping: JsonMapping) -> _Compiled:
     def opt(spec: str | None) -> Getter | None:
         return compile_path(spec) if spec else None
 
+    fields = {name: paths(spec) for name, spec in mapping.fields.items()}
+    keys = {name: spec for name, spec in mapping.fields.items() if _is_one_key(spec)}
+    choices = {
+        name: spec
+        for name, spec in mapping.fields.items()
+        if isinstance(spec, tuple) and spec and all(_is_one_key(key) for key in spec)
+    }
+    from_root = {
+        name
+        for name, spec in mapping.fields.items()
+        if all(p.startswith("$") for p in _specs(spec))
+    }
     return _Compiled(
         mapping=mapping,
-        fields={name: paths(spec) for name, spec in mapping.fields.items()},
+        fields=fields,
+        key_fields=tuple((name, str(key)) for name, key in keys.items()),
+        key_choices=tuple((name, tuple(spec)) for name, spec in choices.items()),
+        page_fields=tuple((name, fields[name]) for name in fields if name in from_root),
+        walked_fields=tuple(
+            (name, getters)
+            for name, getters in fields.items()
+            if name not in keys and name not in choices and name not in from_root
+        ),
         offices=tuple(
             (
                 compile_path(o.items),
@@ -241,6 +269,13 @@ def _compile(mapping: JsonMapping) -> _Compiled:
         markers=row_markers(mapping),
         listing_steps=path_steps(mapping.listing),
     )
+
+
+def _is_one_key(spec: str | tuple[str, ...]) -> bool:
+    """A path that is one key of the row itself (`title`, not `a.b`, `a[0]` or `$.a`)."""
+    if not isinstance(spec, str) or not spec or spec.startswith("$"):
+        return False
+    return _TOKEN.fullmatch(spec) is not None
 
 
 def row_markers(mapping: JsonMapping) -> RowMarkers:
@@ -372,54 +407,115 @@ def _remote(compiled: _Compiled, item: Any, root: Any) -> str | None:
     return None
 
 
-def draft_item(compiled: _Compiled, item: Mapping[str, Any], root: Any) -> Draft:
-    # A field of one path (most fields) is read as `_first` reads it, without the call;
-    # a mapping without offices or remote rules skips their functions.
-    draft: Draft = {}
-    for name, getters in compiled.fields.items():
-        if len(getters) == 1:
-            value = getters[0](item, root)
-            draft[name] = value if value or value not in _EMPTY else None
-        else:
-            draft[name] = _first(getters, item, root)
+def page_values(compiled: _Compiled, root: Any) -> Draft:
+    """The fields read from the document root alone: the same for every row of a page."""
+    return {name: _first(getters, root, root) for name, getters in compiled.page_fields}
+
+
+def draft_item(
+    compiled: _Compiled, item: Mapping[str, Any], root: Any, page: Draft | None = None
+) -> Draft:
+    """The row's values by schema field name. `page` holds the root-relative fields
+    (`page_values`) when the caller read them once for the page."""
+    if type(item) is dict:
+        # A row's own keys, as their getters and `_first` read them, without the calls
+        # (the most common paths, read for every field of every row).
+        get = item.get
+        draft: Draft = {
+            name: value if (value := get(key)) or value not in _EMPTY else None
+            for name, key in compiled.key_fields
+        }
+        for name, keys in compiled.key_choices:
+            draft[name] = None
+            for key in keys:
+                value = get(key)
+                if value or value not in _EMPTY:
+                    draft[name] = value
+                    break
+    else:
+        draft = {
+            name: _first(compiled.fields[name], item, root)
+            for name, _ in (*compiled.key_fields, *compiled.key_choices)
+        }
+    for name, getters in compiled.walked_fields:
+        draft[name] = _first(getters, item, root)
+    draft.update(page_values(compiled, root) if page is None else page)
     draft["offices"] = _offices(compiled, item, root) if compiled.offices else []
     draft["remote"] = _remote(compiled, item, root) if compiled.remote else None
     return draft
 
 
+# The fields `finish` reads as text, in the order it unpacks them.
+_TEXT_FIELDS = (
+    "external_id",
+    "url",
+    "title",
+    "company",
+    "department",
+    "location_text",
+    "employment_type",
+    "apply_url",
+    "detail_url",
+)
+_OFFICE_TEXT = attrgetter("text")
+
+
 def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
     """A draft (values by schema field name, as the source gave them) -> Posting."""
-    description_html = draft.get("description_html")
-    if not isinstance(description_html, str):
+    get = draft.get
+    description_html = get("description_html")
+    if description_html is not None and not isinstance(description_html, str):
         description_html = _text(description_html)
-    description_text = draft.get("description_text")
+    description_text = get("description_text")
     description_text = (
         description_text.strip() or None
         if isinstance(description_text, str)
         else html_to_text(description_html)
+        if description_html
+        else None
     )
-    title = _text(draft.get("title")) or ""
-    url = _text(draft.get("url")) or ""
-    location_text = clean_place(_text(draft.get("location_text")))
-    offices = tuple(draft.get("offices") or ())
+    # One comprehension for the texts: a text goes straight to its cleaning.
+    (
+        external_id,
+        url,
+        title,
+        company,
+        department,
+        location_text,
+        employment_type,
+        apply_url,
+        detail_url,
+    ) = [
+        clean_space(value)
+        if type(value := get(name)) is str
+        else None
+        if value is None
+        else _text(value)
+        for name in _TEXT_FIELDS
+    ]
+    title = title or ""
+    url = url or ""
+    location_text = clean_place(location_text)
+    offices = tuple(get("offices") or ())
     if location_text is None and offices:
-        location_text = "; ".join(o.text for o in offices)
-    posted_at, precision = _posted(draft.get("posted_at"), ctx)
-    employment_type = _text(draft.get("employment_type"))
-    remote = draft.get("remote") or remote_from_text(
-        " ".join([location_text or "", *(o.text for o in offices)])
-        if offices
-        else location_text or ""  # the same text, without a generator per posting
+        location_text = "; ".join(map(_OFFICE_TEXT, offices))
+    posted = get("posted_at")
+    # A tuple is an adapter's decision already (datetime, precision).
+    posted_at, precision = (
+        posted if isinstance(posted, tuple) else parse_posted(posted, ctx.doc.fetched_at)
     )
-    salary = draft.get("salary")
-    company, legal_entity = split_entity(_text(draft.get("company")), draft.get("legal_entity"))
+    remote = get("remote") or remote_from_text(
+        " ".join([location_text or "", *map(_OFFICE_TEXT, offices)]) if offices else location_text
+    )
+    salary = get("salary")
+    company, legal_entity = split_entity(company, get("legal_entity"))
     return posting_of(
         {
-            "external_id": _text(draft.get("external_id")) or "",
+            "external_id": external_id or "",
             "url": url,
             "title": title,
             "company": company,
-            "department": _text(draft.get("department")),
+            "department": department,
             "location_text": location_text,
             "offices": offices,
             "description_html": description_html or None,
@@ -429,13 +525,14 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
             "posted_precision": precision,
             "remote": remote,
             "salary": salary if isinstance(salary, Salary) else None,
-            "apply_url": _text(draft.get("apply_url")) or url or None,
-            "job_type": draft.get("job_type") or job_type_for(title, employment_type),
-            "more_offices": int(draft.get("more_offices") or 0),
-            "detail_url": _text(draft.get("detail_url")),
+            "apply_url": apply_url or url or None,
+            "job_type": get("job_type") or job_type_for(title, employment_type),
+            "more_offices": int(get("more_offices") or 0),
+            "detail_url": detail_url,
             "legal_entity": legal_entity,
             "payload": item,
-        }
+        },
+        literal=True,
     )
 
 
@@ -446,12 +543,6 @@ def split_entity(company: str | None, legal_entity: Any = None) -> tuple[str | N
     if company is not None and has_entity_code(company):
         return None, legal or company
     return company, legal
-
-
-def _posted(value: Any, ctx: Context) -> tuple[Any, str]:
-    if isinstance(value, tuple):  # an adapter already decided (datetime, precision)
-        return value
-    return parse_posted(value, ctx.doc.fetched_at)
 
 
 # ---------------------------------------------------------------- the parser
@@ -539,13 +630,14 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
         checked = json_body_storable(doc.body)
     else:
         checked = isinstance(data, dict) and data.get(ROWS_CHECKED) is True
+    page = page_values(c, root)
     for index, item in enumerate(items):
         path = f"{where}[{index}]"
         if not isinstance(item, dict):
             issues.append(Issue("bad_item", "an item is not an object", path))
             not_objects += 1
             continue
-        draft = draft_item(c, item, root)
+        draft = draft_item(c, item, root, page)
         if parser.adapt is not None:
             parser.adapt(draft, item, ctx)
         payload = CheckedPayload(item) if checked else item
@@ -556,18 +648,16 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
     paging: Mapping[str, Any] = {}
     if parser.paging is not None and not single:
         next_url, paging = parser.paging(root, doc, len(items))
-    outcome = outcome_from_postings(
+    return outcome_from_postings(
         candidates,
         issues=issues,
         total=total if isinstance(total, int) and not isinstance(total, bool) else None,
         next_page_url=next_url,
         listing=not single and not mapping.listing_has_description,
         dropped=not_objects,
+        paging=paging,
+        board_company=None if single else _text(_first(c.board_company, root, root)),
     )
-    owner = None if single else _text(_first(c.board_company, root, root))
-    if owner is not None:
-        outcome = replace(outcome, board_company=owner)
-    return replace(outcome, paging=paging) if paging else outcome
 
 
 def _prepared_issues(data: Any) -> list[Issue]:

@@ -81,47 +81,41 @@ def clean_space(value: str | None) -> str | None:
     become None (unknown stays unknown)."""
     if value is None:
         return None
-    if value.isascii():
-        # The common case, without a regular expression. Printable ASCII has no blank
-        # but the space, so three tests stand for the general check's seven.
-        if value.isprintable():
-            if "  " not in value and value[:1] != " " and value[-1:] != " ":
-                return value or None
-        elif not _needs_cleaning(value):
-            return value or None
-    else:
+    if not value.isascii():
         value = drop_invisible(value)
-        # Already clean apart from that (no-break spaces are the one non-ASCII space
-        # collapsed): a description's thousand single spaces are not each replaced.
-        if "\u00a0" not in value and not _needs_cleaning(value):
-            return value or None
-    value = _WS.sub(" ", value).strip() if value else value
-    return value or None
-
-
-def _needs_cleaning(value: str) -> bool:
-    return (
-        "  " in value
-        or "\t" in value
-        or "\r" in value
-        or "\f" in value
-        or "\v" in value
-        or value[:1].isspace()
-        or value[-1:].isspace()
-    )
+        # No-break spaces are the one non-ASCII space collapsed.
+        if "\u00a0" in value:
+            return _WS.sub(" ", value).strip() or None
+    # Already clean, the common case, told without a regular expression (a
+    # description's thousand single spaces are not each replaced): nothing at the
+    # ends (`strip` gives the string itself back), no tab or other break found by
+    # memchr, and the slower search for two spaces only where there is a space at all
+    # (URLs and ids have none). It runs for most fields of every row.
+    if (
+        value.strip() == value
+        and "\t" not in value
+        and "\r" not in value
+        and "\f" not in value
+        and "\v" not in value
+        and (" " not in value or "  " not in value)
+    ):
+        return value or None
+    return _WS.sub(" ", value).strip() or None
 
 
 _EMPTY_SEGMENTS = re.compile(r"\s*,(?:\s*,)+\s*")
 
 
+@lru_cache(maxsize=4096)  # pure; a board names the same few places on every row
 def clean_place(value: str | None) -> str | None:
     """A location as stated, without empty segments: "Szczecin, , Poland" is
     "Szczecin, Poland" (a CMS joined an empty region field)."""
     value = clean_space(value)
     if value is None or "," not in value:
         return value
-    value = _EMPTY_SEGMENTS.sub(", ", value).strip(" ,")
-    return value or None
+    if value.count(",") > 1:  # an empty segment needs two commas; "City, Country" has one
+        value = _EMPTY_SEGMENTS.sub(", ", value)
+    return value.strip(" ,") or None
 
 
 _COMMON_ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#39;", "'"), ("&#x27;", "'"))

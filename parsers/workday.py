@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from parsers import mappings
 from parsers.entities import looks_like_legal_entity
 from parsers.hosted import parse_hosted_page
-from parsers.jsonmap import Context, Draft, JsonParser
+from parsers.jsonmap import Context, Draft, JsonParser, looks_like_html
 from parsers.registry import register
 from parsers.text import clean_space, parse_posted
 from parsers.types import ParseOutcome, RawDocument, RawOffice
@@ -58,22 +59,27 @@ def requisition_id(path: str | None) -> str | None:
     """The id at the end of an externalPath / externalUrl ("..._JR2021061")."""
     if not path:
         return None
-    match = _REQ_ID.search(path.split("?")[0])
+    match = _REQ_ID.search(path.partition("?")[0])
     return match.group(1) if match else None
 
 
-def listing_id(path: str | None, bullets: list[str]) -> str | None:
+def listing_id(path: str | None, row: Mapping[str, Any]) -> str | None:
     """A row's id: the requisition id its page path ends with, without a repost suffix
     ("_R12345-1" -> "R12345") when the row's own requisition id (a `bulletFields` entry)
     shows the suffix is not part of it. Ids that contain a dash themselves ("R-1",
-    "JR-0001234") stay whole: only the row can tell the two apart."""
+    "JR-0001234") stay whole: only the row can tell the two apart. The row's bullets
+    are read only where they decide (most ids have no dash at all)."""
     from_path = requisition_id(path)
     if from_path is None:
+        bullets = row_bullets(row)
         return (bullets[0] if bullets else None) or path
+    if "-" not in from_path:
+        return from_path
     stem = _REPOST_SUFFIX.sub("", from_path)
-    if stem != from_path and stem in bullets and from_path not in bullets:
-        return stem
-    return from_path
+    if stem == from_path:
+        return from_path
+    bullets = row_bullets(row)
+    return stem if stem in bullets and from_path not in bullets else from_path
 
 
 def row_bullets(row: Mapping[str, Any]) -> list[str]:
@@ -88,7 +94,7 @@ def superseded_id(row: Mapping[str, Any]) -> str | None:
     ("_R12345-1" with bulletFields ["R12345"] -> "R12345-1"). None for any other row."""
     path = row.get("externalPath")
     from_path = requisition_id(path) if isinstance(path, str) else None
-    if from_path is None or listing_id(path, row_bullets(row)) == from_path:
+    if from_path is None or listing_id(path, row) == from_path:
         return None
     return from_path
 
@@ -100,13 +106,14 @@ def _office(text: str) -> RawOffice:
 
 def _listing_row(draft: Draft, row: dict[str, Any], ctx: Context) -> None:
     path = row.get("externalPath")
-    draft["external_id"] = listing_id(path, row_bullets(row))
+    draft["external_id"] = listing_id(path, row)
     bases = site_base(ctx.doc.url)
     if bases and isinstance(path, str):
         draft["url"] = bases[0] + path
         draft["detail_url"] = bases[1] + path
     text = clean_space(row.get("locationsText"))
-    counted = _COUNTED.match(text or "")
+    # Trimmed, a count starts with its digits: a place name needs no match.
+    counted = _COUNTED.match(text) if text and text[0].isdigit() else None
     if counted:
         draft["more_offices"] = int(counted.group(1))  # the detail names them
     elif text:
@@ -202,8 +209,6 @@ def paging(data: Any, doc: RawDocument, count: int) -> tuple[str | None, dict[st
 
 
 def _workday_total(outcome: ParseOutcome) -> ParseOutcome:
-    from dataclasses import replace
-
     total = outcome.total
     # 2,000 is Workday's ceiling, and pages after the first say 0: neither is a count.
     if total is not None and (total >= TOTAL_CAP or (total == 0 and outcome.postings)):
@@ -220,8 +225,6 @@ def parse_page(doc: RawDocument) -> ParseOutcome:
 
 @register("workday", PARSER_VERSION)
 def parse_workday(doc: RawDocument) -> ParseOutcome:
-    from parsers.jsonmap import looks_like_html
-
     if looks_like_html(doc.body):
         return parse_page(doc)
     return _workday_total(_parser(doc))
