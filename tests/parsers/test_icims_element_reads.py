@@ -27,6 +27,12 @@ PAGES = [
     "</div></div><div class='row\u00a0wide'><a class='iCIMS_Anchor' href='/jobs/4/d/job'>"
     "<h3>Two</h3></a></div><div class='arrow rowing'>x</div></div>"
     "<div class='iCIMS_Paging'>Page <span class='iCIMS_Paging'>2</span> of 3</div>",
+    # a value's first child a processing instruction (whose pseudo-attributes `get`
+    # reads; libxml2's HTML parser may keep it as a comment) or a comment, before the
+    # element with the title
+    "<div class='iCIMS_JobsTable'><div class='row'><a class='iCIMS_Anchor' href='/jobs/6/f/job'>"
+    "<h3>Six</h3></a><dl><dt>Posted Date</dt><dd><?x title='no'?><i title='03/04/2026'></i></dd>"
+    "<dt>Date Posted</dt><dd><!-- c --><b><i title='04/05/2026'></i></b></dd></dl></div></div>",
     # no table at all; a card layout with field labels
     "<ul><li class='job'><a class='iCIMS_Anchor' href='/jobs/5/e/job' title='5 - Cook'></a>"
     "<span class='sr-only field-label'>Job Locations</span><span>US</span></li></ul>",
