@@ -27,7 +27,7 @@ from parsel.selector import create_root_node
 
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
-from parsers.hygiene import ROWS_CHECKED, text_rows_storable
+from parsers.hygiene import ROWS_CHECKED, storable_text
 from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
 from parsers.rowfind import SHAPE_ISSUE, SHAPE_ISSUES
@@ -306,9 +306,19 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
     rows = [_row(row, doc.url, classed.card_labels) for row in row_nodes]
     jobs = [r for r in rows if r]
     next_url, _ = _next_page(_paging_text(root, classed.paging), doc.url)
-    # The rows' texts checked here at once, not walked row by row by the screen.
-    checked = text_rows_storable(jobs)
+    # The rows go out checked (the screen does not walk them): their texts are all
+    # lxml's, which cannot hold what the database refuses, but for the page's URL.
+    checked = _lxml_texts_storable(doc.url)
     return {"jobs": jobs, "next": next_url, SHAPE_ISSUES: issues, ROWS_CHECKED: checked}, None
+
+
+def _lxml_texts_storable(base: str) -> bool:
+    """Whether rows read from the tree are storable, told from the one text of theirs
+    lxml did not give: the page's URL, which relative links are joined to. Every other
+    text is lxml's (or part of one), decoded from libxml2's C strings, which end at the
+    first NUL, by a strict UTF-8 decoder, which refuses lone surrogates: the two
+    things `storable_text` looks for (tests/parsers/test_icims_element_reads.py)."""
+    return storable_text(base)
 
 
 def _without_rows(sel: Selector) -> tuple[Any, ParseOutcome | None]:
