@@ -71,7 +71,7 @@ def _row(row: etree._Element, base: str, card_labels: bool) -> dict[str, Any] | 
     anchors = _anchors(row)
     href = anchors[0].get("href") if anchors else None
     found = _JOB_ID.search(href) if href else None
-    if found is None:
+    if not href or found is None:
         return None
     if len(anchors) == 1:  # the usual row: its one title link
         texts = _heading_texts(anchors[0])
