@@ -27,7 +27,7 @@ from parsel.selector import create_root_node
 
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
-from parsers.hygiene import ROWS_CHECKED, text_rows_storable
+from parsers.hygiene import ROWS_CHECKED, storable_text
 from parsers.jsonmap import Context, Draft, JsonParser
 from parsers.registry import register
 from parsers.rowfind import SHAPE_ISSUE, SHAPE_ISSUES
@@ -70,10 +70,13 @@ _PAGING_TEXT = _css(".iCIMS_Paging ::text")
 def _row(row: etree._Element, base: str, card_labels: bool) -> dict[str, Any] | None:
     anchors = _anchors(row)
     href = anchors[0].get("href") if anchors else None
-    found = _JOB_ID.search(href or "")
-    if not href or not found:
+    found = _JOB_ID.search(href) if href else None
+    if not href or found is None:
         return None
-    texts = [text for a in anchors for text in _heading_texts(a)]
+    if len(anchors) == 1:  # the usual row: its one title link
+        texts = _heading_texts(anchors[0])
+    else:
+        texts = [text for a in anchors for text in _heading_texts(a)]
     title = clean_space(" ".join(texts))
     if not title:
         title = re.sub(r"^\d+\s*-\s*", "", anchors[0].get("title", "")).strip() or None
@@ -86,10 +89,18 @@ def _row(row: etree._Element, base: str, card_labels: bool) -> dict[str, Any] | 
         "detail_url": page,
         "title": title,
     }
-    # The labels and their values read by the element API: `iter("dt")`, the text
-    # nodes and the next `dd` sibling are what the `dt`, `::text` and
-    # `following-sibling::dd` queries select, in the same order, without an XPath
-    # evaluation each.
+    _labelled_fields(row, out)
+    if card_labels:
+        for key, value in _card_fields(row):
+            out.setdefault(key, value)
+    return out
+
+
+def _labelled_fields(row: etree._Element, out: dict[str, Any]) -> None:
+    """The `dt` labels and their `dd` values, read by the element API: `iter("dt")`, the
+    text nodes and the next `dd` sibling are what the `dt`, `::text` and
+    `following-sibling::dd` queries select, in the same order, without an XPath
+    evaluation each."""
     for dt in row.iter("dt"):
         key = _label_key(_joined_text(dt))
         if key is None:
@@ -98,22 +109,31 @@ def _row(row: etree._Element, base: str, card_labels: bool) -> dict[str, Any] | 
         if dd is not None:
             value = _first_title(dd) if key == "posted" else None
             out[key] = value or clean_space(_joined_text(dd))
-    if card_labels:
-        for key, value in _card_fields(row):
-            out.setdefault(key, value)
-    return out
 
 
-@lru_cache(maxsize=512)  # the same few labels on every row
+# Label texts already read, and the field each names: the same few labels on every
+# row, looked up by one `dict.get` (`lru_cache`'s call costs as much as the lookup).
+_KEYS: dict[str, str | None] = {}
+
+
 def _label_key(text: str) -> str | None:
     """The row field a label's text names ("Job Locations" -> location), or None."""
-    return _LABELS.get((clean_space(text) or "").lower())
+    try:
+        return _KEYS[text]
+    except KeyError:
+        key = _LABELS.get((clean_space(text) or "").lower())
+        if len(_KEYS) < 512:  # bounded: a portal's labels are few, but pages are anyone's
+            _KEYS[text] = key
+        return key
 
 
 def _has_class(value: str | None, name: str) -> bool:
     """Whether a `class` attribute holds `name`, as the CSS query `.name` decides it:
-    XPath's normalize-space splits on XML's four whitespace characters only."""
-    return value is not None and name in value and name in _XML_SPACE.split(value)
+    XPath's normalize-space splits on XML's four whitespace characters only. An
+    attribute of that one name, the usual case, is told without the split."""
+    return value is not None and (
+        value == name or (name in value and name in _XML_SPACE.split(value))
+    )
 
 
 _XML_SPACE = re.compile(r"[ \t\r\n]+")
@@ -155,7 +175,18 @@ def _next_dd(dt: etree._Element) -> etree._Element | None:
 
 
 def _first_title(element: etree._Element) -> str | None:
-    """The first `title` attribute at or under `element` (`[title]::attr(title)`)."""
+    """The first `title` attribute at or under `element` (`[title]::attr(title)`). The
+    usual place, the value's first child element, is asked first; a comment or
+    processing instruction there (which `get` would answer for) takes the walk."""
+    value = element.get("title")
+    if value is not None:
+        return value
+    if len(element):
+        first = element[0]
+        if type(first) is etree._Element:
+            value = first.get("title")
+            if value is not None:
+                return value
     for node in element.iter(etree.Element):
         value = node.get("title")
         if value is not None:
@@ -190,7 +221,8 @@ class _Classed:
 
 
 # Every `class` attribute of the page, as a string that knows its element: most are
-# not looked at further, so their elements are never wrapped for Python.
+# not looked at further, so their elements are never wrapped for Python. (libxml2
+# choosing the elements by `contains()` in the query took twice as long.)
 _CLASS_VALUES = etree.XPath("descendant-or-self::*/@class")
 
 
@@ -274,9 +306,19 @@ def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
     rows = [_row(row, doc.url, classed.card_labels) for row in row_nodes]
     jobs = [r for r in rows if r]
     next_url, _ = _next_page(_paging_text(root, classed.paging), doc.url)
-    # The rows' texts checked here at once, not walked row by row by the screen.
-    checked = text_rows_storable(jobs)
+    # The rows go out checked (the screen does not walk them): their texts are all
+    # lxml's, which cannot hold what the database refuses, but for the page's URL.
+    checked = _lxml_texts_storable(doc.url)
     return {"jobs": jobs, "next": next_url, SHAPE_ISSUES: issues, ROWS_CHECKED: checked}, None
+
+
+def _lxml_texts_storable(base: str) -> bool:
+    """Whether rows read from the tree are storable, told from the one text of theirs
+    lxml did not give: the page's URL, which relative links are joined to. Every other
+    text is lxml's (or part of one), decoded from libxml2's C strings, which end at the
+    first NUL, by a strict UTF-8 decoder, which refuses lone surrogates: the two
+    things `storable_text` looks for (tests/parsers/test_icims_element_reads.py)."""
+    return storable_text(base)
 
 
 def _without_rows(sel: Selector) -> tuple[Any, ParseOutcome | None]:

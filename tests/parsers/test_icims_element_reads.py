@@ -9,6 +9,8 @@ import pytest
 from parsel import Selector
 
 from parsers import icims
+from parsers.hygiene import ROWS_CHECKED, text_rows_storable
+from parsers.types import DocumentKind, RawDocument
 
 PAGES = [
     # the usual table
@@ -27,6 +29,12 @@ PAGES = [
     "</div></div><div class='row\u00a0wide'><a class='iCIMS_Anchor' href='/jobs/4/d/job'>"
     "<h3>Two</h3></a></div><div class='arrow rowing'>x</div></div>"
     "<div class='iCIMS_Paging'>Page <span class='iCIMS_Paging'>2</span> of 3</div>",
+    # a value's first child a processing instruction (whose pseudo-attributes `get`
+    # reads; libxml2's HTML parser may keep it as a comment) or a comment, before the
+    # element with the title
+    "<div class='iCIMS_JobsTable'><div class='row'><a class='iCIMS_Anchor' href='/jobs/6/f/job'>"
+    "<h3>Six</h3></a><dl><dt>Posted Date</dt><dd><?x title='no'?><i title='03/04/2026'></i></dd>"
+    "<dt>Date Posted</dt><dd><!-- c --><b><i title='04/05/2026'></i></b></dd></dl></div></div>",
     # no table at all; a card layout with field labels
     "<ul><li class='job'><a class='iCIMS_Anchor' href='/jobs/5/e/job' title='5 - Cook'></a>"
     "<span class='sr-only field-label'>Job Locations</span><span>US</span></li></ul>",
@@ -73,3 +81,39 @@ def test_a_rows_links_headings_labels_and_values_are_what_the_queries_select(
                 assert icims._first_title(dd) == next(
                     iter(_texts(dd, "[title]::attr(title)")), None
                 )
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<a class='iCIMS_Anchor' href='/jobs/1/a/job' title='1 - A&#0;B'><h3>N&#0;urse</h3></a>",
+        "<a class='iCIMS_Anchor' href='/jobs/1/a/job'><h3>N&#xD800;urse &#xDFFF;</h3></a>",
+        "<a class='iCIMS_Anchor' href='/jobs/1/a/job?x=\x00&#0;'><h3>\ud800</h3></a>",
+        "<a class='iCIMS_Anchor' href='/jobs/1/a/job'><h3>\x00\udc80 \x01</h3></a>"
+        "<dl><dt>Category</dt><dd>&#0;x&#55296;</dd></dl>",
+    ],
+)
+def test_rows_read_from_the_tree_are_storable_whatever_the_page_holds(markup: str) -> None:
+    """The search reader hands its rows on as checked without looking at them: every
+    text of theirs is lxml's but the page's URL. Pages with NULs and lone surrogates,
+    as bytes, as character references and as invalid UTF-8, must not get one through."""
+    body = (
+        f"<html><body><div class='iCIMS_JobsTable'><div class='row'>{markup}"
+        "</div></div></body></html>"
+    ).encode("utf-8", "surrogatepass")
+    doc = RawDocument(body, "https://x.icims.com/jobs/search?pr=0", DocumentKind.LISTING)
+    data, rejection = icims.read_search(doc)
+    assert rejection is None
+    assert data["jobs"]
+    assert data[ROWS_CHECKED] is True
+    assert text_rows_storable(data["jobs"])
+
+
+def test_rows_are_not_checked_where_the_page_url_is_unstorable() -> None:
+    body = (
+        b"<div class='iCIMS_JobsTable'><div class='row'><a class='iCIMS_Anchor'"
+        b" href='/jobs/1/a/job'><h3>Nurse</h3></a></div></div>"
+    )
+    doc = RawDocument(body, "https://x.icims.com/jobs/\x00search", DocumentKind.LISTING)
+    data, _ = icims.read_search(doc)
+    assert data[ROWS_CHECKED] is False
