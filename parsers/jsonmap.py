@@ -452,7 +452,6 @@ _TEXT_FIELDS = (
     "title",
     "company",
     "department",
-    "location_text",
     "employment_type",
     "apply_url",
     "detail_url",
@@ -481,7 +480,6 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         title,
         company,
         department,
-        location_text,
         employment_type,
         apply_url,
         detail_url,
@@ -495,7 +493,12 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
     ]
     title = title or ""
     url = url or ""
-    location_text = clean_place(location_text)
+    # `clean_place` cleans the text itself, memoized: a board's places repeat.
+    location_text = get("location_text")
+    if location_text is not None:
+        location_text = clean_place(
+            location_text if type(location_text) is str else _text(location_text)
+        )
     offices = tuple(get("offices") or ())
     if location_text is None and offices:
         location_text = "; ".join(map(_OFFICE_TEXT, offices))
@@ -504,11 +507,11 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
     posted_at, precision = (
         posted if isinstance(posted, tuple) else parse_posted(posted, ctx.doc.fetched_at)
     )
-    remote = get("remote") or remote_from_text(
-        " ".join([location_text or "", *map(_OFFICE_TEXT, offices)]) if offices else location_text
-    )
+    remote = get("remote") or _remote_in_places(location_text, offices)
     salary = get("salary")
-    company, legal_entity = split_entity(company, get("legal_entity"))
+    legal_entity = get("legal_entity")
+    if company is not None or legal_entity is not None:  # most rows name neither
+        company, legal_entity = split_entity(company, legal_entity)
     return posting_of(
         {
             "external_id": external_id or "",
@@ -534,6 +537,20 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         },
         literal=True,
     )
+
+
+def _remote_in_places(location_text: str | None, offices: tuple[RawOffice, ...]) -> str:
+    """What the location and the offices' texts say of remote work, read together."""
+    if not offices:
+        return remote_from_text(location_text)
+    if len(offices) == 1:  # most rows: the pair's answer is memoized, not joined again
+        return _remote_in_pair(location_text or "", offices[0].text)
+    return remote_from_text(" ".join([location_text or "", *map(_OFFICE_TEXT, offices)]))
+
+
+@lru_cache(maxsize=4096)  # a board names the same few places on every row
+def _remote_in_pair(location_text: str, office_text: str) -> str:
+    return remote_from_text(f"{location_text} {office_text}")
 
 
 def split_entity(company: str | None, legal_entity: Any = None) -> tuple[str | None, str | None]:
