@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any
@@ -311,15 +312,19 @@ class Context:
 
 Draft = dict[str, Any]
 Adapter = Callable[[Draft, dict[str, Any], Context], None]
+# (row, its payload, context, the page's root-relative fields) -> the row's posting
+RowBuilder = Callable[[dict[str, Any], Mapping[str, Any], Context, Draft], Posting]
 
 
-def _text(value: Any) -> str | None:
+def field_text(value: Any) -> str | None:
+    """A field's value as the posting's text: a string cleaned, a number written out,
+    a list's texts joined; None for nothing, an object or a flag."""
     if type(value) is str:  # most values: straight to the cleaning
         return clean_space(value)
     if value is None or isinstance(value, (dict, bool)):
         return None
     if isinstance(value, list):
-        parts = [t for t in (_text(v) for v in value) if t]
+        parts = [t for t in (field_text(v) for v in value) if t]
         return " / ".join(dict.fromkeys(parts)) or None
     if isinstance(value, float) and value.is_integer():
         value = int(value)
@@ -369,8 +374,8 @@ def _offices(compiled: _Compiled, item: Any, root: Any) -> list[RawOffice]:
 
 def _office(written: Any, city: Any, region: Any, country: Any) -> RawOffice | None:
     """An office from its written text (or its parts joined) and its parts."""
-    parts = (_text(city), _text(region), _text(country))
-    place = clean_place(_text(written) or ", ".join(p for p in parts if p))
+    parts = (field_text(city), field_text(region), field_text(country))
+    place = clean_place(field_text(written) or ", ".join(p for p in parts if p))
     return RawOffice(place, *parts) if place else None
 
 
@@ -400,16 +405,30 @@ def _without_echoes(offices: list[RawOffice]) -> list[RawOffice]:
 
 def _remote(compiled: _Compiled, item: Any, root: Any) -> str | None:
     for get, values in compiled.remote:
-        value = get(item, root)
-        key = value.lower() if isinstance(value, str) else value
-        if key in values:
-            return values[key]
+        answer = remote_rule_answer(get(item, root), values)
+        if answer is not None:
+            return answer
     return None
+
+
+def remote_rule_answer(value: Any, values: Mapping[Any, str]) -> str | None:
+    """What a remote rule's `values` say of the value at its path (None: nothing)."""
+    return values.get(value.lower() if isinstance(value, str) else value)
 
 
 def page_values(compiled: _Compiled, root: Any) -> Draft:
     """The fields read from the document root alone: the same for every row of a page."""
     return {name: _first(getters, root, root) for name, getters in compiled.page_fields}
+
+
+def first_given(row: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    """The first of the row's `keys` that gives a value (not None, "", [] or {}): a
+    field of several keys, as `draft_item` reads it."""
+    for key in keys:
+        value = row.get(key)
+        if value or value not in _EMPTY:
+            return value
+    return None
 
 
 def draft_item(
@@ -452,7 +471,6 @@ _TEXT_FIELDS = (
     "title",
     "company",
     "department",
-    "location_text",
     "employment_type",
     "apply_url",
     "detail_url",
@@ -463,16 +481,8 @@ _OFFICE_TEXT = attrgetter("text")
 def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
     """A draft (values by schema field name, as the source gave them) -> Posting."""
     get = draft.get
-    description_html = get("description_html")
-    if description_html is not None and not isinstance(description_html, str):
-        description_html = _text(description_html)
-    description_text = get("description_text")
-    description_text = (
-        description_text.strip() or None
-        if isinstance(description_text, str)
-        else html_to_text(description_html)
-        if description_html
-        else None
+    description_html, description_text = descriptions(
+        get("description_html"), get("description_text")
     )
     # One comprehension for the texts: a text goes straight to its cleaning.
     (
@@ -481,7 +491,6 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         title,
         company,
         department,
-        location_text,
         employment_type,
         apply_url,
         detail_url,
@@ -490,25 +499,84 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
         if type(value := get(name)) is str
         else None
         if value is None
-        else _text(value)
+        else field_text(value)
         for name in _TEXT_FIELDS
     ]
+    return posting_from(
+        external_id,
+        url,
+        title,
+        company,
+        department,
+        place_text(get("location_text")),
+        tuple(get("offices") or ()),
+        description_html,
+        description_text,
+        employment_type,
+        get("posted_at"),
+        get("remote"),
+        get("salary"),
+        apply_url,
+        get("job_type"),
+        get("more_offices"),
+        detail_url,
+        get("legal_entity"),
+        item,
+        ctx.doc.fetched_at,
+    )
+
+
+def descriptions(html: Any, text: Any) -> tuple[str | None, str | None]:
+    """(description HTML, description text) from the values a source gave: a text as
+    given (trimmed), else the HTML's text."""
+    if html is not None and not isinstance(html, str):
+        html = field_text(html)
+    text = text.strip() or None if isinstance(text, str) else html_to_text(html) if html else None
+    return html or None, text
+
+
+def place_text(value: Any) -> str | None:
+    """A location value as the posting states it. `clean_place` cleans the text itself,
+    memoized: a board's places repeat."""
+    if value is None:
+        return None
+    return clean_place(value if type(value) is str else field_text(value))
+
+
+def posting_from(  # one argument per Posting field, in its order
+    external_id: str | None,
+    url: str | None,
+    title: str | None,
+    company: str | None,
+    department: str | None,
+    location_text: str | None,
+    offices: tuple[RawOffice, ...],
+    description_html: str | None,
+    description_text: str | None,
+    employment_type: str | None,
+    posted: Any,
+    remote: str | None,
+    salary: Any,
+    apply_url: str | None,
+    job_type: str | None,
+    more_offices: Any,
+    detail_url: str | None,
+    legal_entity: Any,
+    payload: Mapping[str, Any],
+    fetched_at: datetime | None,
+) -> Posting:
+    """The posting from a row's values, its texts cleaned already (`finish` from a
+    draft; a platform's row builder from the row itself): defaults, the posting date,
+    remote words, job type and the company's legal entity, derived the one way.
+    Positional: a row's posting is built for every row of every listing."""
     title = title or ""
     url = url or ""
-    location_text = clean_place(location_text)
-    offices = tuple(get("offices") or ())
     if location_text is None and offices:
         location_text = "; ".join(map(_OFFICE_TEXT, offices))
-    posted = get("posted_at")
     # A tuple is an adapter's decision already (datetime, precision).
-    posted_at, precision = (
-        posted if isinstance(posted, tuple) else parse_posted(posted, ctx.doc.fetched_at)
-    )
-    remote = get("remote") or remote_from_text(
-        " ".join([location_text or "", *map(_OFFICE_TEXT, offices)]) if offices else location_text
-    )
-    salary = get("salary")
-    company, legal_entity = split_entity(company, get("legal_entity"))
+    posted_at, precision = posted if isinstance(posted, tuple) else parse_posted(posted, fetched_at)
+    if company is not None or legal_entity is not None:  # most rows name neither
+        company, legal_entity = split_entity(company, legal_entity)
     return posting_of(
         {
             "external_id": external_id or "",
@@ -518,28 +586,42 @@ def finish(draft: Draft, item: Mapping[str, Any], ctx: Context) -> Posting:
             "department": department,
             "location_text": location_text,
             "offices": offices,
-            "description_html": description_html or None,
+            "description_html": description_html,
             "description_text": description_text,
             "employment_type": employment_type,
             "posted_at": posted_at,
             "posted_precision": precision,
-            "remote": remote,
+            "remote": remote or _remote_in_places(location_text, offices),
             "salary": salary if isinstance(salary, Salary) else None,
             "apply_url": apply_url or url or None,
-            "job_type": get("job_type") or job_type_for(title, employment_type),
-            "more_offices": int(get("more_offices") or 0),
+            "job_type": job_type or job_type_for(title, employment_type),
+            "more_offices": int(more_offices or 0),
             "detail_url": detail_url,
             "legal_entity": legal_entity,
-            "payload": item,
+            "payload": payload,
         },
         literal=True,
     )
 
 
+def _remote_in_places(location_text: str | None, offices: tuple[RawOffice, ...]) -> str:
+    """What the location and the offices' texts say of remote work, read together."""
+    if not offices:
+        return remote_from_text(location_text)
+    if len(offices) == 1:  # most rows: the pair's answer is memoized, not joined again
+        return _remote_in_pair(location_text or "", offices[0].text)
+    return remote_from_text(" ".join([location_text or "", *map(_OFFICE_TEXT, offices)]))
+
+
+@lru_cache(maxsize=4096)  # a board names the same few places on every row
+def _remote_in_pair(location_text: str, office_text: str) -> str:
+    return remote_from_text(f"{location_text} {office_text}")
+
+
 def split_entity(company: str | None, legal_entity: Any = None) -> tuple[str | None, str | None]:
     """(company, legal entity): a company label with an internal entity code is the
     entity, never a brand to show, whichever platform sent it."""
-    legal = _text(legal_entity)
+    legal = field_text(legal_entity)
     if company is not None and has_entity_code(company):
         return None, legal or company
     return company, legal
@@ -554,7 +636,10 @@ class JsonParser:
 
     `prepare` turns a non-standard body into data the mapping reads (Personio XML);
     `adapt` fills what paths cannot; `page` handles HTML (the platform's hosted job
-    page); `paging` reports the next page of a listing.
+    page); `paging` reports the next page of a listing. `listing_row` builds a listing
+    row's posting in one step, instead of the mapping's draft, `adapt` and `finish`
+    (Workday's short rows, where passing the draft between them cost a third of the
+    row); it derives the posting by `posting_from`, as `finish` does.
     """
 
     mapping: JsonMapping
@@ -562,6 +647,7 @@ class JsonParser:
     page: Callable[[RawDocument], ParseOutcome] | None = None
     prepare: Callable[[RawDocument], tuple[Any, ParseOutcome | None]] | None = None
     paging: Callable[[Any, RawDocument, int], tuple[str | None, Mapping[str, Any]]] | None = None
+    listing_row: RowBuilder | None = None
 
     def __call__(self, doc: RawDocument) -> ParseOutcome:
         return parse_json_document(self, doc)
@@ -631,16 +717,20 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
     else:
         checked = isinstance(data, dict) and data.get(ROWS_CHECKED) is True
     page = page_values(c, root)
+    build = None if single else parser.listing_row
     for index, item in enumerate(items):
         path = f"{where}[{index}]"
         if not isinstance(item, dict):
             issues.append(Issue("bad_item", "an item is not an object", path))
             not_objects += 1
             continue
+        payload = CheckedPayload(item) if checked else item
+        if build is not None:
+            candidates.append((path, build(item, payload, ctx, page)))
+            continue
         draft = draft_item(c, item, root, page)
         if parser.adapt is not None:
             parser.adapt(draft, item, ctx)
-        payload = CheckedPayload(item) if checked else item
         candidates.append((path, finish(draft, payload, ctx)))
     candidates = dedupe_postings(candidates)
     total = None if single or c.total is None else c.total(root, root)
@@ -656,7 +746,7 @@ def parse_json_document(parser: JsonParser, doc: RawDocument) -> ParseOutcome:
         listing=not single and not mapping.listing_has_description,
         dropped=not_objects,
         paging=paging,
-        board_company=None if single else _text(_first(c.board_company, root, root)),
+        board_company=None if single else field_text(_first(c.board_company, root, root)),
     )
 
 

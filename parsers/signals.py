@@ -46,12 +46,20 @@ _CAPTCHA_HINTS = tuple(hint for hint in _BLOCK_HINTS if b"captcha" in hint)
 _OTHER_HINTS = tuple(hint for hint in _BLOCK_HINTS if b"captcha" not in hint)
 
 
+# The hints of the `<title>` markers: a body without a "<" (a JSON API's answer) can
+# match none of them, so it is scanned for the script and captcha markers' hints only
+# (DataDome's JSON wall names captcha-delivery.com).
+_TITLE_HINTS = (b"just a moment", b"attention required", b"access denied")
+_UNMARKED_HINTS = tuple(hint for hint in _OTHER_HINTS if hint not in _TITLE_HINTS)
+
+
 def looks_blocked(body: bytes) -> bool:
     """True when the body is a challenge or captcha page (checks the first 64 KB)."""
     head = body[:65536]
     lowered = head.lower()
     found = lowered.__contains__  # each hint tested by C calls, without a generator
-    if not any(map(found, _OTHER_HINTS)) and not (
+    others = _OTHER_HINTS if b"<" in head else _UNMARKED_HINTS
+    if not any(map(found, others)) and not (
         b"captcha" in lowered and any(map(found, _CAPTCHA_HINTS))
     ):
         return False

@@ -20,10 +20,21 @@ from typing import Any
 from parsers import mappings
 from parsers.entities import looks_like_legal_entity
 from parsers.hosted import parse_hosted_page
-from parsers.jsonmap import Context, Draft, JsonParser, looks_like_html
+from parsers.jsonmap import (
+    Context,
+    Draft,
+    JsonParser,
+    descriptions,
+    field_text,
+    first_given,
+    looks_like_html,
+    place_text,
+    posting_from,
+    remote_rule_answer,
+)
 from parsers.registry import register
 from parsers.text import clean_space, parse_posted
-from parsers.types import ParseOutcome, RawDocument, RawOffice
+from parsers.types import ParseOutcome, Posting, RawDocument, RawOffice
 
 PARSER_VERSION = "3"
 TOTAL_CAP = 2000  # Workday stops counting here: a total of 2,000 means "2,000 or more"
@@ -104,20 +115,58 @@ def _office(text: str) -> RawOffice:
     return RawOffice(text)
 
 
-def _listing_row(draft: Draft, row: dict[str, Any], ctx: Context) -> None:
+def _listing_posting(
+    row: dict[str, Any], payload: Mapping[str, Any], ctx: Context, page: Draft
+) -> Posting:
+    """A listing row's posting in one step, as the WORKDAY mapping's draft, the adapter
+    and `finish` made it: the mapping's fields read by their keys (pinned by
+    tests/parsers/test_workday_rows.py), the row's id, links and place, and the rest
+    derived by `posting_from` as for every platform."""
+    # In the order the draft, the adapter and `finish` read them: a row they refused
+    # with an error is refused with the same one.
+    remote = remote_rule_answer(row.get(_REMOTE.path), _REMOTE.values)
     path = row.get("externalPath")
-    draft["external_id"] = listing_id(path, row)
+    external_id = field_text(listing_id(path, row))
     bases = site_base(ctx.doc.url)
     if bases and isinstance(path, str):
-        draft["url"] = bases[0] + path
-        draft["detail_url"] = bases[1] + path
-    text = clean_space(row.get("locationsText"))
+        url, detail_url = clean_space(bases[0] + path), clean_space(bases[1] + path)
+    else:
+        url, detail_url = field_text(row.get("externalUrl")), None
+    offices, more_offices = _row_places(row.get("locationsText"))
+    company, legal_entity = _brand_or_entity(page.get("company"))
+    description_html, description_text = descriptions(row.get("jobDescription"), None)
+    return posting_from(
+        external_id,
+        url,
+        field_text(row.get("title")),
+        field_text(company),
+        None,  # department
+        place_text(row.get("locationsText")),
+        offices,
+        description_html,
+        description_text,
+        field_text(row.get("timeType")),
+        first_given(row, _POSTED_KEYS),
+        remote,
+        None,  # salary
+        None,  # apply URL: the posting's
+        None,  # job type: from the title
+        more_offices,
+        detail_url,
+        legal_entity,
+        payload,
+        ctx.doc.fetched_at,
+    )
+
+
+def _row_places(value: Any) -> tuple[tuple[RawOffice, ...], int]:
+    """(offices, count of offices left unnamed) from a row's `locationsText`."""
+    text = clean_space(value)
     # Trimmed, a count starts with its digits: a place name needs no match.
     counted = _COUNTED.match(text) if text and text[0].isdigit() else None
     if counted:
-        draft["more_offices"] = int(counted.group(1))  # the detail names them
-    elif text:
-        draft["offices"] = [_office(text)]
+        return (), int(counted.group(1))  # the detail names them
+    return ((_office(text),) if text else ()), 0
 
 
 def _detail(draft: Draft, info: dict[str, Any], ctx: Context) -> None:
@@ -147,23 +196,24 @@ def _detail(draft: Draft, info: dict[str, Any], ctx: Context) -> None:
         draft["url"] = bases[0] + ctx.doc.url.split(bases[1], 1)[-1] if bases else ctx.doc.url
 
 
-def _company(draft: Draft) -> None:
-    """`hiringOrganization.name` is Workday's company record, a legal entity. A label
-    with an entity code or a legal form ("631 Example Corp_United States", "IL00
-    Subsidiary Technologies, Ltd.") is kept as `legal_entity` only; the company is
-    then the board's public brand, which the pipeline takes from configuration."""
-    label = draft.get("company")
+def _brand_or_entity(label: Any) -> tuple[Any, str | None]:
+    """(company, legal entity) from `hiringOrganization.name`, Workday's company
+    record, a legal entity. A label with an entity code or a legal form ("631 Example
+    Corp_United States", "IL00 Subsidiary Technologies, Ltd.") is kept as the legal
+    entity only; the company is then the board's public brand, which the pipeline
+    takes from configuration."""
     if isinstance(label, str) and looks_like_legal_entity(label):
-        draft["legal_entity"] = label
-        draft["company"] = None
+        return None, label
+    return label, None
 
 
 def _adapt(draft: Draft, item: dict[str, Any], ctx: Context) -> None:
-    if ctx.single:
-        _detail(draft, item, ctx)
-    else:
-        _listing_row(draft, item, ctx)
-    _company(draft)
+    """A posting detail's draft (listing rows are built by `_listing_posting`)."""
+    _detail(draft, item, ctx)
+    company, legal_entity = _brand_or_entity(draft.get("company"))
+    if legal_entity is not None:
+        draft["legal_entity"] = legal_entity
+        draft["company"] = company
 
 
 def flatten_facets(facets: Any) -> list[dict[str, Any]]:
@@ -216,7 +266,14 @@ def _workday_total(outcome: ParseOutcome) -> ParseOutcome:
     return outcome
 
 
-_parser = JsonParser(mappings.WORKDAY, adapt=_adapt, paging=paging, page=None)
+# The mapping's fields a listing row reads beyond single keys: the posting date's keys
+# and the work-mode rule.
+_POSTED_KEYS: tuple[str, ...] = tuple(mappings.WORKDAY.fields["posted_at"])
+(_REMOTE,) = mappings.WORKDAY.remote
+
+_parser = JsonParser(
+    mappings.WORKDAY, adapt=_adapt, paging=paging, page=None, listing_row=_listing_posting
+)
 
 
 def parse_page(doc: RawDocument) -> ParseOutcome:

@@ -13,6 +13,7 @@ from parsers.jsonld import _SCRIPT, _WRAPPERS, _unwrapped
 from parsers.registry import REGISTRY, Parser
 from parsers.signals import (
     _BLOCK_HINTS,
+    _BLOCK_MARKERS,
     _CASE_TRAPS,
     _CLOSED_PHRASES,
     _INVISIBLE,
@@ -239,3 +240,27 @@ def test_each_wall_is_blocked_by_its_own_hint_alone(hint: bytes) -> None:
     page = WALLS[hint]
     assert [h for h in _BLOCK_HINTS if h in page.lower()] == [hint]
     assert looks_blocked(b"<html><body><p>Hello</p>" + page + b"</body></html>")
+
+
+# The walls' markers in bodies without markup: a JSON API's answer is scanned for the
+# script and captcha hints only, and must be judged as the markers judge it.
+_MARKUP_FREE = [
+    b'{"url":"https://geo.captcha-delivery.com/captcha/?initialCid=AHrlqAAAAAMA"}',
+    b'{"script":"window._cf_chl_opt={cvId:\'3\'}"}',
+    b'{"src":"/cdn-cgi/challenge-platform/h/b/orchestrate/jsch/v1"}',
+    b'{"id":"cf-browser-verification"}',
+    b'{"x":"window.__cf$cv$params={r:1}"}',
+    b'{"class":"g-recaptcha","note":"class=\'g-recaptcha\'"}',
+    b'{"title":"Just a moment...","note":"Access denied; Attention Required! | Cloudflare"}',
+    b'{"jobPostings":[{"title":"Captcha Engineer","externalPath":"/job/x_JR1"}]}',
+]
+
+
+@pytest.mark.parametrize("body", _MARKUP_FREE)
+def test_a_body_without_markup_is_blocked_exactly_where_a_marker_matches(body: bytes) -> None:
+    assert b"<" not in body
+    assert looks_blocked(body) == any(marker.search(body) for marker in _BLOCK_MARKERS)
+
+
+def test_datadomes_json_wall_is_blocked() -> None:
+    assert looks_blocked(_MARKUP_FREE[0])
