@@ -14,6 +14,7 @@ the posting as schema.org JSON-LD (description, date, locations).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -28,12 +29,12 @@ from parsel.selector import create_root_node
 from parsers import mappings
 from parsers.hosted import parse_hosted_page
 from parsers.hygiene import ROWS_CHECKED, storable_text
-from parsers.jsonmap import Context, Draft, JsonParser
+from parsers.jsonmap import Context, Draft, JsonParser, place_text, posting_from
 from parsers.registry import register
 from parsers.rowfind import SHAPE_ISSUE, SHAPE_ISSUES
 from parsers.signals import looks_blocked
 from parsers.text import clean_space
-from parsers.types import Issue, PageSignal, ParseOutcome, RawDocument
+from parsers.types import Issue, PageSignal, ParseOutcome, Posting, RawDocument
 from parsers.urls import join_claim
 
 PARSER_VERSION = "2"
@@ -277,7 +278,19 @@ def _page_root(body: bytes) -> etree._Element:
     """The tree parsel builds for `Selector(text=body.decode("utf-8", "replace"),
     type="html")`, with lxml's plain element classes: `lxml.html`'s are looked up
     by a Python function for every element the reader touches."""
-    return create_root_node(body.decode("utf-8", "replace"), etree.HTMLParser)
+    if not body.isascii() or b"\x00" in body:
+        return create_root_node(body.decode("utf-8", "replace"), etree.HTMLParser)
+    # An ASCII body without NULs decodes to itself: parsel's steps for the text (strip
+    # it, drop NULs, encode it again) done on the bytes, without the three copies.
+    parser = etree.HTMLParser(recover=True, encoding="utf-8", huge_tree=True)
+    root = etree.fromstring(body.strip(_STR_WHITESPACE) or b"<html/>", parser=parser)
+    if root is None:  # a body of nothing but comments, say
+        root = etree.fromstring(b"<html/>", parser=parser)
+    return root
+
+
+# The ASCII characters `str.strip()` strips: the four separators besides bytes' six.
+_STR_WHITESPACE = b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
 
 
 def read_search(doc: RawDocument) -> tuple[Any, ParseOutcome | None]:
@@ -379,11 +392,41 @@ def parse_page(doc: RawDocument) -> ParseOutcome:
     return parse_hosted_page(doc, platform="icims", id_pattern=r"/jobs/(\d+)/")
 
 
-def _adapt(draft: Draft, row: dict[str, Any], ctx: Context) -> None:
-    """Portals write dates month first ("01/05/2026 09:00 AM")."""
-    month_first, posted = _us_date(str(row.get("posted") or ""))
-    if month_first:
-        draft["posted_at"] = posted
+def _listing_posting(
+    row: dict[str, Any], payload: Mapping[str, Any], ctx: Context, page: Draft
+) -> Posting:
+    """A search row's posting in one step, as the ICIMS mapping's draft, the
+    month-first date rule and `finish` made it: the mapping's fields read by their keys
+    (pinned by tests/parsers/test_icims_rows.py), the rest derived by `posting_from` as
+    for every platform. The rows are `read_search`'s: their values are texts or None,
+    so `clean_space` stands for `field_text` and `or None` for the draft's "nothing
+    given"."""
+    posted = row.get("posted") or None
+    # Portals write dates month first ("01/05/2026 09:00 AM"): such a date is read
+    # here (None for an impossible one); any other text is left to `posting_from`.
+    month_first, us_posted = _us_date(posted or "")
+    return posting_from(
+        clean_space(row.get("id")),
+        clean_space(row.get("url")),
+        clean_space(row.get("title")),
+        None,  # company: the board's, from configuration
+        clean_space(row.get("category")),
+        place_text(row.get("location") or None),
+        (),  # offices: the job page names them
+        None,  # description: the job page's
+        None,
+        None,  # employment type
+        us_posted if month_first else posted,
+        None,  # remote: from the location's words
+        None,  # salary
+        None,  # apply URL: the posting's
+        None,  # job type: from the title
+        None,  # more offices
+        clean_space(row.get("detail_url")),
+        None,  # legal entity
+        payload,
+        ctx.doc.fetched_at,
+    )
 
 
 @lru_cache(maxsize=1024)  # a page's rows share a few dates; the values are immutable
@@ -400,7 +443,9 @@ def _us_date(text: str) -> tuple[bool, tuple[datetime, str] | None]:
         return True, None
 
 
-_search = JsonParser(mappings.ICIMS, adapt=_adapt, prepare=read_search, paging=_paging)
+_search = JsonParser(
+    mappings.ICIMS, prepare=read_search, paging=_paging, listing_row=_listing_posting
+)
 
 
 @register("icims", PARSER_VERSION)
