@@ -47,10 +47,11 @@ _BLOCK_TAGS = frozenset(
 # byte-order marks, soft hyphens. Copied from CMS editors into names and places
 # they make "Berlin" and "Ber\u200blin" two different strings. Zero-width (non-)
 # joiners shape Persian and Indic words, so they are kept between such letters
-# and dropped only next to ASCII, spaces or the ends.
-_INVISIBLE = re.compile(
-    "[\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\ufeff\u00ad\u180e]"
-    "|[\u200c\u200d](?=[\x00-\x7f]|$)|(?:(?<=[\x00-\x7f])|^)[\u200c\u200d]"
+# and dropped only next to ASCII, any space or the ends: a whole run of them at once,
+# and only once the others are gone, so that cleaning twice changes nothing.
+_HIDDEN = re.compile("[\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\ufeff\u00ad\u180e]")
+_LOOSE_JOINERS = re.compile(
+    r"(?:(?<=[\x00-\x7f\s])|^)[\u200c\u200d]+|[\u200c\u200d]+(?=[\x00-\x7f\s]|$)"
 )
 _INVISIBLE_HINT = frozenset(
     "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
@@ -64,7 +65,7 @@ _INVISIBLE_CHARS = tuple(sorted(_INVISIBLE_HINT))
 def drop_invisible(value: str) -> str:
     if value.isascii() or not _may_hold_invisible(value):
         return value
-    return _INVISIBLE.sub("", value)
+    return _LOOSE_JOINERS.sub("", _HIDDEN.sub("", value))
 
 
 def _may_hold_invisible(value: str) -> bool:
