@@ -77,10 +77,11 @@ class BrowserFetcher:
         """Render the pages; results (the rendered DOM as the body) arrive on `stream`.
         A page's slot in its host's budget is taken when the browser asks for it (not
         when submitted: starting the browser or waiting for a page takes a while)."""
+        work = []
         for request in requests:
             stream.expect()
-            future = asyncio.run_coroutine_threadsafe(self._gated(request), self.http.loop)
-            future.add_done_callback(lambda f: stream.put(f.exception() or f.result()))
+            work.append(self._gated(request))
+        self.http.deliver(stream, work)
 
     async def _gated(self, request: FetchRequest) -> FetchResult:
         async with self._pages:

@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -228,22 +228,25 @@ class Fetcher:
 
     def submit(self, stream: ResultStream, requests: Iterable[FetchRequest]) -> None:
         """Start the requests; their results arrive on `stream` as they complete."""
-        started: list[tuple[FetchRequest, float, float]] = []
+        started: list[Coroutine[Any, Any, FetchResult]] = []
         for request, delay, reserved_at in self._schedule(list(requests)):
             stream.expect()
             if isinstance(delay, FetchResult):
                 stream.put(delay)
             else:
-                started.append((request, delay, reserved_at))
-        if started:  # one wake-up of the loop for the whole batch
-            self._loop.call_soon_threadsafe(self._start, stream, started)
+                started.append(self._paced(request, delay, reserved_at))
+        self.deliver(stream, started)
 
-    def _start(
-        self, stream: ResultStream, started: list[tuple[FetchRequest, float, float]]
-    ) -> None:
-        """(In the loop.) A task per request, delivering to `stream` when done."""
-        for request, delay, reserved_at in started:
-            task = self._loop.create_task(self._paced(request, delay, reserved_at))
+    def deliver(self, stream: ResultStream, work: list[Coroutine[Any, Any, FetchResult]]) -> None:
+        """Run `work` on the loop, each result (or its exception) going to `stream`,
+        whose caller has `expect`ed them: one wake-up of the loop for the batch."""
+        if work:
+            self._loop.call_soon_threadsafe(self._start, stream, work)
+
+    def _start(self, stream: ResultStream, work: list[Coroutine[Any, Any, FetchResult]]) -> None:
+        """(In the loop.) A task per coroutine, delivering to `stream` when done."""
+        for coroutine in work:
+            task = self._loop.create_task(coroutine)
             self._tasks.add(task)  # the loop holds its tasks weakly
             task.add_done_callback(partial(self._done, stream))
 
