@@ -88,26 +88,8 @@ def json_body_storable(body: bytes) -> bool:
 
 
 # Where a reader that turns its format into rows of text (an HTML search page) says
-# that `text_rows_storable` passed every row, for them to go out as CheckedPayload.
+# that every text of its rows is storable, for them to go out as CheckedPayload.
 ROWS_CHECKED = "$rows_checked"
-
-
-def text_rows_storable(rows: list[dict[str, Any]]) -> bool:
-    """True when rows of text (string keys, string or None values) hold nothing the
-    database refuses: their texts checked as one joined string, as `posting_storable`
-    checks a posting's. A row of any other shape is False: the walk decides it."""
-    texts: list[str] = []
-    for row in rows:
-        if type(row) is not dict:
-            return False
-        for key, value in row.items():
-            if type(key) is not str or (value is not None and type(value) is not str):
-                return False
-            texts.append(key)
-            if value is not None:
-                texts.append(value)
-    joined = "\x01".join(texts)
-    return "\x00" not in joined and (joined.isascii() or storable_text(joined))
 
 
 class CheckedPayload(dict[str, Any]):

@@ -445,12 +445,7 @@ def draft_item(
             for name, key in compiled.key_fields
         }
         for name, keys in compiled.key_choices:
-            draft[name] = None
-            for key in keys:
-                value = get(key)
-                if value or value not in _EMPTY:
-                    draft[name] = value
-                    break
+            draft[name] = first_given(item, keys)
     else:
         draft = {
             name: _first(compiled.fields[name], item, root)

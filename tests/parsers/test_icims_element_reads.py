@@ -9,7 +9,7 @@ import pytest
 from parsel import Selector
 
 from parsers import icims
-from parsers.hygiene import ROWS_CHECKED, text_rows_storable
+from parsers.hygiene import ROWS_CHECKED, storable
 from parsers.types import DocumentKind, RawDocument
 
 PAGES = [
@@ -106,7 +106,7 @@ def test_rows_read_from_the_tree_are_storable_whatever_the_page_holds(markup: st
     assert rejection is None
     assert data["jobs"]
     assert data[ROWS_CHECKED] is True
-    assert text_rows_storable(data["jobs"])
+    assert all(storable(row) for row in data["jobs"])
 
 
 def test_rows_are_not_checked_where_the_page_url_is_unstorable() -> None:
