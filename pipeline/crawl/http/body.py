@@ -34,9 +34,10 @@ async def read_capped(response: httpx.Response, cap: int) -> bytes:
     found = codings(response.headers)
     if len(found) > 1 or (found and found[0] not in ("gzip", "x-gzip", "deflate")):
         raise BodyRejected(f"unsupported content encoding {', '.join(found)!r}")
-    decoder = _Decoder(found[0] if found else None)
+    # Most answers carry no coding (every 304 among them): their chunks are the body.
+    pieces = _decoded(response.aiter_raw(), _Decoder(found[0])) if found else response.aiter_raw()
     body = bytearray()
-    async for piece in _decoded(response.aiter_raw(), decoder):
+    async for piece in pieces:
         body += piece
         if len(body) > cap:
             raise BodyRejected(f"response body exceeds the size limit ({cap} bytes)")
