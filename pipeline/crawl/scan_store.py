@@ -6,6 +6,7 @@ Statements are built once at import from constant column lists only.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TypedDict
@@ -64,38 +65,37 @@ def as_columns(
     return {name: [row[name] for row in rows] for name in columns}
 
 
-def attempt_columns(rows: Sequence[AttemptValues]) -> dict[str, list[object]]:
-    return {f"a_{name}": values for name, values in as_columns(rows, ATTEMPT_COLUMNS).items()}
+def as_json(rows: Sequence[Mapping[str, object]]) -> str:
+    """Rows of named values as one JSON array, for jsonb_to_recordset. A batch goes
+    over as one text value: psycopg would dump one array per column element by
+    element in Python, which on a pass of quiet boards was most of a worker's time
+    spent writing."""
+    return json.dumps(rows, default=_json_value, separators=(",", ":"))
+
+
+def _json_value(value: object) -> str:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"no JSON form for {type(value).__name__} in a crawl row")
 
 
 def insert_attempts(conn: DictConnection, run_id: int, rows: Sequence[AttemptValues]) -> None:
     if rows:
-        conn.execute(INSERT_ATTEMPTS, {"run_id": run_id, **attempt_columns(rows)})
+        conn.execute(INSERT_ATTEMPTS, {"run_id": run_id, "attempts": as_json(rows)})
 
 
-ATTEMPT_COLUMNS = (
-    "board_id", "url", "host", "method", "transport", "status", "outcome", "bytes", "elapsed",
-    "raw", "error",
-)  # fmt: skip
-
+# The requests of a batch (%(attempts)s, AttemptValues rows as JSON; the keys the
+# columns do not name are ignored), each as a crawl.fetch_attempts row of %(run_id)s.
 ATTEMPTS_FROM = """
-SELECT %(run_id)s::bigint, t.* FROM unnest(
-    %(a_board_id)s::bigint[], %(a_url)s::text[], %(a_host)s::text[], %(a_method)s::text[],
-    %(a_transport)s::text[], %(a_status)s::int[], %(a_outcome)s::text[], %(a_bytes)s::bigint[],
-    %(a_elapsed)s::int[], %(a_raw)s::text[], %(a_error)s::text[]) AS t
+SELECT %(run_id)s::bigint, t.* FROM jsonb_to_recordset(%(attempts)s::jsonb) AS t(
+    board_id bigint, url text, host text, method text, transport text, status int,
+    outcome text, bytes bigint, elapsed int, raw text, error text)
 """
 
 ATTEMPT_TARGET = """crawl.fetch_attempts (run_id, board_id, url, host, method, transport,
     http_status, outcome, byte_length, elapsed_ms, raw_sha256, error)"""
 
 INSERT_ATTEMPTS = f"INSERT INTO {ATTEMPT_TARGET} {ATTEMPTS_FROM}"
-
-QUIET_COLUMNS = (
-    "id", "due_at", "interval_s", "quiet", "state", "reason", "failures", "not_found", "etag",
-    "last_modified", "body_hash", "listing_hash", "item_count", "changed", "full_pass",
-    "outcome", "complete", "truncated", "pages", "items", "total", "status", "raw", "error",
-    "issues", "probe", "confirm", "scope", "rate_polls", "rate_changes", "rate_seen_s",
-)  # fmt: skip
 
 
 # Many boards that wrote no postings, each still atomic: its lease release, next due
@@ -120,20 +120,14 @@ def lifecycle_board_set(value: Callable[[str], str]) -> str:
 
 RECORD_QUIET = f"""
 WITH input AS (
-    SELECT * FROM unnest(
-        %(id)s::bigint[], %(due_at)s::timestamptz[], %(interval_s)s::int[], %(quiet)s::int[],
-        %(state)s::text[], %(reason)s::text[], %(failures)s::int[], %(not_found)s::int[],
-        %(etag)s::text[], %(last_modified)s::text[], %(body_hash)s::text[],
-        %(listing_hash)s::text[], %(item_count)s::int[], %(changed)s::bool[],
-        %(full_pass)s::bool[], %(outcome)s::text[], %(complete)s::bool[], %(truncated)s::bool[],
-        %(pages)s::int[], %(items)s::int[], %(total)s::int[], %(status)s::int[], %(raw)s::text[],
-        %(error)s::text[], %(issues)s::text[], %(probe)s::bool[], %(confirm)s::bool[],
-        %(scope)s::text[], %(rate_polls)s::float8[], %(rate_changes)s::float8[],
-        %(rate_seen_s)s::float8[]
-    ) AS t(id, due_at, interval_s, quiet, state, reason, failures, not_found, etag,
-           last_modified, body_hash, listing_hash, item_count, changed, full_pass, outcome,
-           complete, truncated, pages, items, total, status, raw, error, issues, probe, confirm,
-           scope, rate_polls, rate_changes, rate_seen_s)
+    -- %(boards)s: the batch's BoardValues rows as JSON.
+    SELECT * FROM jsonb_to_recordset(%(boards)s::jsonb) AS t(
+        id bigint, due_at timestamptz, interval_s int, quiet int, state text, reason text,
+        failures int, not_found int, etag text, last_modified text, body_hash text,
+        listing_hash text, item_count int, changed bool, full_pass bool, outcome text,
+        complete bool, truncated bool, pages int, items int, total int, status int, raw text,
+        error text, issues text, probe bool, confirm bool, scope text, rate_polls float8,
+        rate_changes float8, rate_seen_s float8)
 ), released AS (
     UPDATE crawl.boards AS b SET
         lease_owner = NULL, lease_expires_at = NULL, last_polled_at = now(), updated_at = now(),

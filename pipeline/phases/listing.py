@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from parsers.registry import Parser
@@ -148,8 +149,14 @@ class Poll:
             raws=tuple(self.raws),
             error=error,
             issues=tuple(self.issues),
+            scope_hash=self.scope_hash,
             **values,
         )
+
+    @cached_property
+    def scope_hash(self) -> str:
+        """What a complete scan of the polled board covers (Platform.scope_hash)."""
+        return self.ctx.platform.scope_hash(self.board)
 
 
 @dataclass(frozen=True)

@@ -117,7 +117,8 @@ class Recorder:
 
     def finish(self, poll: Poll, read: ListingRead) -> None:
         board = poll.board
-        read = replace(read, scope_hash=poll.ctx.platform.scope_hash(board))
+        if read.scope_hash != poll.scope_hash:  # a read carried over from another poll
+            read = replace(read, scope_hash=poll.scope_hash)
         outcome = read.outcome
         if outcome == "changed" and read.listing_hash == board.listing_hash:
             # Same postings and rows in another order (or with volatile fields changed).
@@ -165,8 +166,8 @@ class Recorder:
                 {
                     "run_id": self.run_id,
                     "owner": self.owner,
-                    **scan_store.as_columns(boards, scan_store.QUIET_COLUMNS),
-                    **scan_store.attempt_columns([a for per in attempts for a in per]),
+                    "boards": scan_store.as_json(boards),
+                    "attempts": scan_store.as_json([a for per in attempts for a in per]),
                 },
             )
         assert recorded is not None
