@@ -78,9 +78,9 @@ def _row(row: etree._Element, base: str, card_labels: bool) -> dict[str, Any] | 
         texts = _heading_texts(anchors[0])
     else:
         texts = [text for a in anchors for text in _heading_texts(a)]
-    title = clean_space(" ".join(texts))
-    if not title:
-        title = re.sub(r"^\d+\s*-\s*", "", anchors[0].get("title", "")).strip() or None
+    title = clean_space(" ".join(texts)) or clean_space(
+        re.sub(r"^\d+\s*-\s*", "", anchors[0].get("title", ""))
+    )
     page = join_claim(base, href)
     if page is None:  # a link no URL parser accepts (a broken IPv6 literal)
         return None
@@ -400,17 +400,18 @@ def _listing_posting(
     (pinned by tests/parsers/test_icims_rows.py), the rest derived by `posting_from` as
     for every platform. The rows are `read_search`'s: their values are texts or None,
     so `clean_space` stands for `field_text` and `or None` for the draft's "nothing
-    given"."""
+    given". The id (digits), the title and the category come out of `_row` clean
+    already, and cleaning is idempotent: they are taken as they are."""
     posted = row.get("posted") or None
     # Portals write dates month first ("01/05/2026 09:00 AM"): such a date is read
     # here (None for an impossible one); any other text is left to `posting_from`.
     month_first, us_posted = _us_date(posted or "")
     return posting_from(
-        clean_space(row.get("id")),
-        clean_space(row.get("url")),
-        clean_space(row.get("title")),
+        row["id"],
+        clean_space(row["url"]),
+        row["title"],
         None,  # company: the board's, from configuration
-        clean_space(row.get("category")),
+        row.get("category"),
         place_text(row.get("location") or None),
         (),  # offices: the job page names them
         None,  # description: the job page's

@@ -46,11 +46,14 @@ _CAPTCHA_HINTS = tuple(hint for hint in _BLOCK_HINTS if b"captcha" in hint)
 _OTHER_HINTS = tuple(hint for hint in _BLOCK_HINTS if b"captcha" not in hint)
 
 
-# The hints of the `<title>` markers: a body without a "<" (a JSON API's answer) can
-# match none of them, so it is scanned for the script and captcha markers' hints only
-# (DataDome's JSON wall names captcha-delivery.com).
+# The hints of the `<title>` markers. Each such marker is `<title>`, blanks, then its
+# hint: one search for that shape (in the lowercased page, so without re.I) stands for
+# three scans of 64 KB for the hints, on every page every parser reads. A body without
+# a "<" (a JSON API's answer) holds no title: it is scanned for the script and captcha
+# markers' hints only (DataDome's JSON wall names captcha-delivery.com).
 _TITLE_HINTS = (b"just a moment", b"attention required", b"access denied")
 _UNMARKED_HINTS = tuple(hint for hint in _OTHER_HINTS if hint not in _TITLE_HINTS)
+_TITLED_HINT = re.compile(rb"<title>\s*(?:" + b"|".join(map(re.escape, _TITLE_HINTS)) + rb")")
 
 
 def looks_blocked(body: bytes) -> bool:
@@ -58,9 +61,10 @@ def looks_blocked(body: bytes) -> bool:
     head = body[:65536]
     lowered = head.lower()
     found = lowered.__contains__  # each hint tested by C calls, without a generator
-    others = _OTHER_HINTS if b"<" in head else _UNMARKED_HINTS
-    if not any(map(found, others)) and not (
-        b"captcha" in lowered and any(map(found, _CAPTCHA_HINTS))
+    if not (
+        any(map(found, _UNMARKED_HINTS))
+        or (b"captcha" in lowered and any(map(found, _CAPTCHA_HINTS)))
+        or (b"<" in head and _TITLED_HINT.search(lowered))
     ):
         return False
     return any(marker.search(head) for marker in _BLOCK_MARKERS)

@@ -264,3 +264,24 @@ def test_a_body_without_markup_is_blocked_exactly_where_a_marker_matches(body: b
 
 def test_datadomes_json_wall_is_blocked() -> None:
     assert looks_blocked(_MARKUP_FREE[0])
+
+
+# Title walls as pages write them: the title hints are looked for only at the start of
+# a `<title>`, after any blanks, and the verdict must be the markers' own.
+_TITLED = [
+    (b"<html><title>\n\t  JUST A MOMENT...  </title></html>", True),
+    (b"<html><TITLE>Access Denied</TITLE><body>x</body></html>", True),
+    (b"<svg><title>icon</title></svg><title>Just a moment...</title>", True),
+    (b"<title>" + b" " * 200 + b"\nAttention Required! | Cloudflare</title>", True),
+    (b"<html><title>Jobs</title><p>Just a moment... Access denied</p></html>", False),
+    (b"<html><title lang='en'>Just a moment...</title></html>", False),
+    (b"<html><title>Jobs: just a moment...</title></html>", False),
+]
+
+
+@pytest.mark.parametrize(("page", "blocked"), _TITLED)
+def test_a_title_wall_is_blocked_exactly_where_its_marker_matches(
+    page: bytes, blocked: bool
+) -> None:
+    assert any(marker.search(page) for marker in _BLOCK_MARKERS) is blocked
+    assert looks_blocked(page) is blocked
