@@ -117,7 +117,7 @@ class Recorder:
 
     def finish(self, poll: Poll, read: ListingRead) -> None:
         board = poll.board
-        if read.scope_hash != poll.scope_hash:  # a read carried over from another poll
+        if read.scope_hash != poll.scope_hash:  # a read not built by this poll (Poll.read)
             read = replace(read, scope_hash=poll.scope_hash)
         outcome = read.outcome
         if outcome == "changed" and read.listing_hash == board.listing_hash:
