@@ -65,7 +65,7 @@ def as_columns(
     return {name: [row[name] for row in rows] for name in columns}
 
 
-def as_json(rows: Sequence[Mapping[str, object]]) -> str:
+def as_json(rows: Sequence[BoardValues] | Sequence[AttemptValues]) -> str:
     """Rows of named values as one JSON array, for jsonb_to_recordset. A batch goes
     over as one text value: psycopg would dump one array per column element by
     element in Python, which on a pass of quiet boards was most of a worker's time
