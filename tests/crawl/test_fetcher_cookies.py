@@ -1,6 +1,6 @@
-"""Cookies through the fetcher (pipeline.crawl.http.cookies): the store that reads only
-responses carrying Set-Cookie keeps and sends cookies as httpx's own store does, over
-a real loopback server."""
+"""Cookies through the fetcher, which reads them only from responses carrying
+Set-Cookie: kept and sent back as httpx's own client does, over a real loopback
+server."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import httpx
 import pytest
 
-from pipeline.crawl.http.cookies import CrawlClient, SetCookieStore
 from pipeline.crawl.http.fetcher import Fetcher, FetchRequest
 from pipeline.settings import Settings
 
@@ -58,23 +56,3 @@ def test_a_cookie_a_host_sets_is_sent_back_to_it_on_later_requests(cookie_server
 
 def test_responses_without_set_cookie_leave_requests_without_a_cookie(cookie_server: str) -> None:
     assert _echoed_after(cookie_server, "/plain", "/plain") == b"(none)"
-
-
-def test_the_store_skips_a_response_without_set_cookie_and_reads_one_with_it() -> None:
-    store = SetCookieStore()
-    request = httpx.Request("GET", "https://jobs.example/board")
-    store.extract_cookies(httpx.Response(200, headers={"ETag": '"1"'}, request=request))
-    assert dict(store) == {}
-    store.extract_cookies(
-        httpx.Response(200, headers={"Set-Cookie": "a=1; Path=/"}, request=request)
-    )
-    assert dict(store) == {"a": "1"}
-
-
-def test_the_client_keeps_its_cookie_store_when_cookies_are_assigned() -> None:
-    client = CrawlClient(cookies={"pre": "set"})
-    assert isinstance(client.cookies, SetCookieStore)
-    assert dict(client.cookies) == {"pre": "set"}
-    client.cookies = {"other": "x"}
-    assert isinstance(client.cookies, SetCookieStore)
-    assert dict(client.cookies) == {"other": "x"}

@@ -25,7 +25,6 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from pipeline.crawl.http.body import BodyRejected, read_capped
-from pipeline.crawl.http.cookies import CrawlClient
 from pipeline.crawl.http.guard import GuardedBackend
 from pipeline.crawl.pacing import DEFAULT_BUDGET, Budget, LocalBucket, Pacer, parse_retry_after
 from pipeline.errors import BlockedAddressError
@@ -205,7 +204,7 @@ class Fetcher:
         )
         pool._network_backend = self.guard
         self._transport = transport
-        return CrawlClient(
+        return httpx.AsyncClient(
             transport=transport,
             timeout=httpx.Timeout(self.settings.http_timeout_s),
             follow_redirects=False,
@@ -435,14 +434,17 @@ class Fetcher:
         """One request through the pool, its body left to stream. Not through
         `client.send`: its redirect, auth and event-hook layers are ones we do not use
         (redirects are followed by hand, above), and they cost a pass of 304s a tenth
-        of its time. Cookies are kept as the client keeps them."""
+        of its time. Cookies are kept as the client keeps them (`build_request` sends
+        them back), read only from a response that sets one: httpx's store wraps every
+        response and its request in urllib's shapes to look, a twentieth of the pass."""
         response = await self._transport.handle_async_request(outgoing)
         response.request = outgoing
-        try:
-            self._client.cookies.extract_cookies(response)
-        except BaseException:
-            await response.aclose()
-            raise
+        if "set-cookie" in response.headers:
+            try:
+                self._client.cookies.extract_cookies(response)
+            except BaseException:
+                await response.aclose()
+                raise
         return response
 
     async def _read_body(
